@@ -1,0 +1,559 @@
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    Applied, Ctx, DynState, GameKind, LogEntry, MoveError, Options, Outcome, ReplayError, Seat, Setup,
+    SetupError, Timestamp, Turn, Viewer, rng_for,
+};
+
+/// Everything needed to rebuild a game exactly: the single source of truth.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// The game's command word (`dna`).
+    pub kind: String,
+    /// Resolved options.
+    pub options: Options,
+    /// User ids at the start, in turn order (joins add more through events).
+    pub players: Vec<String>,
+    /// Seed of every random choice of the game.
+    pub seed: u64,
+    /// When the game was created.
+    pub created: Timestamp,
+    /// What happened, in order.
+    pub events: Vec<Event>,
+}
+
+/// One thing that happened in a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    /// When.
+    pub at: Timestamp,
+    /// Who (`None` for the clock).
+    pub seat: Option<Seat>,
+    /// What.
+    pub action: EventAction,
+}
+
+/// The kinds of event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventAction {
+    /// A move, as canonical text.
+    Move(String),
+    /// A resignation; `reason` is set when the server resigned the player
+    /// (a forfeit for not moving in time).
+    Resign {
+        /// Why, when not by the player's own choice.
+        reason: Option<String>,
+    },
+    /// A clock event of a real-time game.
+    Clock,
+    /// A user joins an open game with a first move.
+    Join {
+        /// The joining user.
+        user: String,
+        /// The first move.
+        text: String,
+    },
+    /// A proposal every other player must accept.
+    Propose(ProposalKind),
+    /// Acceptance of the pending proposal.
+    Accept,
+    /// Rejection of the pending proposal.
+    Reject,
+}
+
+/// What a proposal asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProposalKind {
+    /// End the game as a draw among the players still in it.
+    Draw,
+    /// Take back the last move.
+    Undo,
+}
+
+/// A pending proposal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Proposal {
+    /// What is proposed.
+    pub kind: ProposalKind,
+    /// Who proposed it.
+    pub by: Seat,
+    /// Who has accepted so far (the proposer included).
+    pub accepted: BTreeSet<Seat>,
+}
+
+/// One line of a game's history.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HistoryEntry {
+    /// The move number this line belongs to (moves, joins and resignations
+    /// count; clock events and proposals do not).
+    pub number: usize,
+    /// When.
+    pub at: Timestamp,
+    /// The line.
+    pub entry: LogEntry,
+}
+
+/// A game: a record replayed into a state, plus what every game shares
+/// (resignations, proposals, history with secret lines).
+pub struct Game {
+    kind: &'static dyn GameKind,
+    record: Record,
+    state: Box<dyn DynState>,
+    history: Vec<HistoryEntry>,
+    revealed: BTreeSet<u32>,
+    proposal: Option<Proposal>,
+    agreed: Option<Outcome>,
+    /// Indices of record events in force (undo removes moves from it).
+    effective: Vec<usize>,
+    moves: usize,
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Self {
+        Game {
+            kind: self.kind,
+            record: self.record.clone(),
+            state: self.state.clone_box(),
+            history: self.history.clone(),
+            revealed: self.revealed.clone(),
+            proposal: self.proposal.clone(),
+            agreed: self.agreed.clone(),
+            effective: self.effective.clone(),
+            moves: self.moves,
+        }
+    }
+}
+
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Game").field("record", &self.record).finish_non_exhaustive()
+    }
+}
+
+impl Game {
+    /// Start a new game.
+    pub fn create(
+        kind: &'static dyn GameKind,
+        options: Options,
+        players: Vec<String>,
+        seed: u64,
+        created: Timestamp,
+    ) -> Result<Game, SetupError> {
+        let record = Record {
+            kind: kind.info().kind.to_string(),
+            options,
+            players,
+            seed,
+            created,
+            events: Vec::new(),
+        };
+        Self::fresh(kind, record)
+    }
+
+    fn fresh(kind: &'static dyn GameKind, record: Record) -> Result<Game, SetupError> {
+        let setup = Setup { options: &record.options, players: &record.players, start: record.created };
+        let state = kind.new_state(&setup, &mut rng_for(record.seed, 0))?;
+        Ok(Game {
+            kind,
+            record,
+            state,
+            history: Vec::new(),
+            revealed: BTreeSet::new(),
+            proposal: None,
+            agreed: None,
+            effective: Vec::new(),
+            moves: 0,
+        })
+    }
+
+    /// Rebuild a game from its record.
+    pub fn replay(kind: &'static dyn GameKind, record: Record) -> Result<Game, ReplayError> {
+        Self::replay_prefix(kind, record, usize::MAX)
+    }
+
+    /// Rebuild a game as it stood after `moves` moves (`show board#N`).
+    /// Events after that point are dropped from the returned game's record.
+    pub fn replay_prefix(
+        kind: &'static dyn GameKind,
+        mut record: Record,
+        moves: usize,
+    ) -> Result<Game, ReplayError> {
+        if record.kind != kind.info().kind {
+            return Err(ReplayError::UnknownKind(record.kind));
+        }
+        let events = std::mem::take(&mut record.events);
+        let mut game = Self::fresh(kind, record)?;
+        for (index, event) in events.into_iter().enumerate() {
+            if game.moves >= moves && counts_as_move(&event.action) {
+                break;
+            }
+            game.submit(event).map_err(|error| ReplayError::Event { index, error })?;
+        }
+        Ok(game)
+    }
+
+    /// The record.
+    pub fn record(&self) -> &Record {
+        &self.record
+    }
+
+    /// The game kind.
+    pub fn kind(&self) -> &'static dyn GameKind {
+        self.kind
+    }
+
+    /// The current state (for bots and tests; front ends use views).
+    pub fn state(&self) -> &dyn DynState {
+        &*self.state
+    }
+
+    /// The players' user ids in seat order (joins included).
+    pub fn players(&self) -> &[String] {
+        &self.record.players
+    }
+
+    /// The seat of `user` (case-insensitive), if a player.
+    pub fn seat_of(&self, user: &str) -> Option<Seat> {
+        self.record.players.iter().position(|p| p.eq_ignore_ascii_case(user))
+    }
+
+    /// Moves made so far (the `#moveno` of the last move).
+    pub fn moves(&self) -> usize {
+        self.moves
+    }
+
+    /// Who must act now.
+    pub fn to_move(&self) -> Turn {
+        if self.agreed.is_some() { Turn::Over } else { self.state.to_move() }
+    }
+
+    /// The outcome once over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.agreed.clone().or_else(|| self.state.outcome())
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.to_move() == Turn::Over
+    }
+
+    /// The pending proposal, if any.
+    pub fn proposal(&self) -> Option<&Proposal> {
+        self.proposal.as_ref()
+    }
+
+    /// The history as `viewer` may see it: secret lines of others show their
+    /// public text until revealed (everything is revealed at the end).
+    pub fn history_for(&self, viewer: Viewer) -> Vec<HistoryEntry> {
+        let over = self.is_over();
+        self.history
+            .iter()
+            .map(|h| {
+                let mut h = h.clone();
+                if let Some(hidden) = h.entry.hidden.take() {
+                    let own = h.entry.seat.is_some() && h.entry.seat == viewer.seat();
+                    if !(over || own || self.revealed.contains(&hidden.key)) {
+                        h.entry.text = hidden.public;
+                    }
+                }
+                h
+            })
+            .collect()
+    }
+
+    /// The viewer's view as text.
+    pub fn render_text(&self, viewer: Viewer, now: Timestamp) -> String {
+        self.state.render_text(viewer, now)
+    }
+
+    /// The viewer's view as SVG.
+    pub fn render_svg(&self, viewer: Viewer, now: Timestamp) -> String {
+        self.state.render_svg(viewer, now)
+    }
+
+    /// The viewer's view as JSON.
+    pub fn view_json(&self, viewer: Viewer, now: Timestamp) -> serde_json::Value {
+        self.state.view_json(viewer, now)
+    }
+
+    /// Check an event without applying it.
+    pub fn check(&self, event: &Event) -> Result<(), MoveError> {
+        let mut copy = self.clone();
+        copy.submit(event.clone()).map(|_| ())
+    }
+
+    /// Validate and apply an event, appending it to the record. On error
+    /// nothing changes. Returns the history lines it added.
+    pub fn submit(&mut self, event: Event) -> Result<Vec<HistoryEntry>, MoveError> {
+        let index = self.record.events.len();
+        let before = self.history.len();
+        self.apply_event(index, &event)?;
+        self.record.events.push(event);
+        Ok(self.history[before.min(self.history.len())..].to_vec())
+    }
+
+    /// Clock events due at or before `now`, applied and recorded, each at
+    /// its due time. At most `limit` per call, so a long downtime is caught
+    /// up in bounded steps.
+    pub fn advance_clock(&mut self, now: Timestamp, limit: usize) -> usize {
+        let mut done = 0;
+        while done < limit && !self.is_over() {
+            match self.state.next_clock() {
+                Some(due) if due <= now => {
+                    let event = Event { at: due, seat: None, action: EventAction::Clock };
+                    if self.submit(event).is_err() {
+                        break;
+                    }
+                    done += 1;
+                }
+                _ => break,
+            }
+        }
+        done
+    }
+
+    fn apply_event(&mut self, index: usize, event: &Event) -> Result<(), MoveError> {
+        let mut rng = rng_for(self.record.seed, index as u64 + 1);
+        let mut ctx = Ctx { now: event.at, rng: &mut rng };
+        match &event.action {
+            EventAction::Clock => {
+                if event.seat.is_some() {
+                    return Err(MoveError::malformed("clock events have no player"));
+                }
+                match self.state.next_clock() {
+                    Some(due) if due <= event.at && !self.is_over() => {}
+                    _ => return Err(MoveError::illegal("no clock event is due")),
+                }
+                let applied = self.state.clock(&mut ctx);
+                self.record_applied(index, event.at, applied, false);
+            }
+            EventAction::Join { user, text } => {
+                if self.is_over() {
+                    return Err(MoveError::GameOver);
+                }
+                if self.seat_of(user).is_some() {
+                    return Err(MoveError::illegal(format!("{user} is already in this game")));
+                }
+                let mut state = self.state.clone_box();
+                let seat = state.join(user)?;
+                if event.seat.is_some_and(|s| s != seat) {
+                    return Err(MoveError::malformed("join event names the wrong seat"));
+                }
+                let applied = state.apply(seat, text, &mut ctx)?;
+                self.state = state;
+                self.record.players.push(user.clone());
+                self.proposal = None;
+                self.record_applied(index, event.at, applied, true);
+            }
+            action => {
+                let seat = event.seat.ok_or_else(|| MoveError::malformed("event without a player"))?;
+                if seat >= self.record.players.len() {
+                    return Err(MoveError::malformed("no such seat"));
+                }
+                if self.is_over() {
+                    return Err(MoveError::GameOver);
+                }
+                match action {
+                    EventAction::Move(text) => {
+                        if let Turn::Player(p) = self.to_move()
+                            && p != seat
+                        {
+                            return Err(MoveError::NotYourTurn(format!(
+                                "; it is {}'s turn",
+                                self.record.players[p]
+                            )));
+                        }
+                        if !self.state.is_active(seat) {
+                            return Err(MoveError::illegal("you are no longer in this game"));
+                        }
+                        let applied = self.state.apply(seat, text, &mut ctx)?;
+                        self.proposal = None;
+                        self.record_applied(index, event.at, applied, true);
+                    }
+                    EventAction::Resign { .. } => {
+                        if !self.state.is_active(seat) {
+                            return Err(MoveError::illegal("you are no longer in this game"));
+                        }
+                        let mut applied = self.state.resign(seat, &mut ctx);
+                        if let EventAction::Resign { reason: Some(reason) } = action {
+                            for e in &mut applied.entries {
+                                e.text = format!("{} ({reason})", e.text);
+                            }
+                        }
+                        self.proposal = None;
+                        self.record_applied(index, event.at, applied, true);
+                    }
+                    EventAction::Propose(kind) => self.propose(index, event.at, seat, *kind)?,
+                    EventAction::Accept => self.accept(index, event.at, seat)?,
+                    EventAction::Reject => {
+                        let p = self
+                            .proposal
+                            .take()
+                            .ok_or_else(|| MoveError::illegal("nothing has been proposed"))?;
+                        let name = &self.record.players[seat];
+                        let what = proposal_word(p.kind);
+                        self.log(
+                            event.at,
+                            LogEntry::public(Some(seat), format!("{name} rejects the {what}")),
+                        );
+                    }
+                    EventAction::Clock | EventAction::Join { .. } => unreachable!("handled above"),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn propose(
+        &mut self,
+        index: usize,
+        at: Timestamp,
+        seat: Seat,
+        kind: ProposalKind,
+    ) -> Result<(), MoveError> {
+        if !self.state.is_active(seat) {
+            return Err(MoveError::illegal("you are no longer in this game"));
+        }
+        if let Some(p) = &self.proposal {
+            return Err(MoveError::illegal(format!(
+                "{} has already proposed a {}: accept or reject it first",
+                self.record.players[p.by],
+                proposal_word(p.kind)
+            )));
+        }
+        if kind == ProposalKind::Undo && self.last_undoable().is_none() {
+            return Err(MoveError::illegal("there is no move to undo"));
+        }
+        let name = &self.record.players[seat];
+        self.log(at, LogEntry::public(Some(seat), format!("{name} proposes a {}", proposal_word(kind))));
+        self.proposal = Some(Proposal { kind, by: seat, accepted: BTreeSet::from([seat]) });
+        self.settle_proposal(index, at);
+        Ok(())
+    }
+
+    fn accept(&mut self, index: usize, at: Timestamp, seat: Seat) -> Result<(), MoveError> {
+        let p = self.proposal.as_mut().ok_or_else(|| MoveError::illegal("nothing has been proposed"))?;
+        if p.accepted.contains(&seat) {
+            return Err(MoveError::illegal(format!(
+                "you have already accepted the {}",
+                proposal_word(p.kind)
+            )));
+        }
+        p.accepted.insert(seat);
+        let what = proposal_word(p.kind);
+        let name = &self.record.players[seat];
+        self.log(at, LogEntry::public(Some(seat), format!("{name} accepts the {what}")));
+        self.settle_proposal(index, at);
+        Ok(())
+    }
+
+    /// Carry out the pending proposal once every active player has accepted it.
+    fn settle_proposal(&mut self, _index: usize, at: Timestamp) {
+        let Some(p) = &self.proposal else { return };
+        let active: Vec<Seat> = (0..self.record.players.len()).filter(|&s| self.state.is_active(s)).collect();
+        if !active.iter().all(|s| p.accepted.contains(s)) {
+            return;
+        }
+        let kind = p.kind;
+        self.proposal = None;
+        match kind {
+            ProposalKind::Draw => {
+                self.agreed = Some(Outcome::draw(active, "draw agreed"));
+                self.log(at, LogEntry::public(None, "The game is drawn by agreement."));
+            }
+            ProposalKind::Undo => {
+                if let Some(pos) = self.last_undoable() {
+                    let undone = self.effective.remove(pos);
+                    self.rebuild_after_undo(undone, at);
+                }
+            }
+        }
+    }
+
+    fn last_undoable(&self) -> Option<usize> {
+        self.effective.iter().rposition(|&i| {
+            matches!(self.record.events.get(i).map(|e| &e.action), Some(EventAction::Move(_)))
+        })
+    }
+
+    /// Replay the events still in force into a fresh state, keeping the
+    /// history (with a line saying what was undone).
+    fn rebuild_after_undo(&mut self, undone: usize, at: Timestamp) {
+        let setup = Setup {
+            options: &self.record.options,
+            players: &self.record.players,
+            start: self.record.created,
+        };
+        let Ok(mut state) = self.kind.new_state(&setup, &mut rng_for(self.record.seed, 0)) else { return };
+        let mut moves = 0;
+        let mut revealed = BTreeSet::new();
+        for &i in &self.effective {
+            let event = &self.record.events[i];
+            let mut rng = rng_for(self.record.seed, i as u64 + 1);
+            let mut ctx = Ctx { now: event.at, rng: &mut rng };
+            let applied = match (&event.action, event.seat) {
+                (EventAction::Move(text), Some(seat)) => state.apply(seat, text, &mut ctx).ok(),
+                (EventAction::Resign { .. }, Some(seat)) => Some(state.resign(seat, &mut ctx)),
+                (EventAction::Clock, _) => Some(state.clock(&mut ctx)),
+                (EventAction::Join { user, text }, _) => {
+                    state.join(user).ok().and_then(|seat| state.apply(seat, text, &mut ctx).ok())
+                }
+                _ => None,
+            };
+            if let Some(a) = applied {
+                revealed.extend(a.reveals);
+                if !matches!(event.action, EventAction::Clock) {
+                    moves += 1;
+                }
+            }
+        }
+        self.state = state;
+        self.moves = moves;
+        self.revealed = revealed;
+        let what = match &self.record.events[undone].action {
+            EventAction::Move(t) => t.clone(),
+            _ => "the last move".into(),
+        };
+        let who = self.record.events[undone].seat.map(|s| self.record.players[s].clone()).unwrap_or_default();
+        let text = if self.history_is_secret(undone) {
+            "The last move is taken back.".to_string()
+        } else {
+            format!("{who}'s move {what} is taken back.")
+        };
+        self.log(at, LogEntry::public(None, text));
+    }
+
+    fn history_is_secret(&self, _event: usize) -> bool {
+        self.state.info().hidden_information
+    }
+
+    fn record_applied(&mut self, index: usize, at: Timestamp, applied: Applied, is_move: bool) {
+        if is_move {
+            self.moves += 1;
+        }
+        self.effective.push(index);
+        self.revealed.extend(applied.reveals);
+        for entry in applied.entries {
+            self.log(at, entry);
+        }
+    }
+
+    fn log(&mut self, at: Timestamp, entry: LogEntry) {
+        self.history.push(HistoryEntry { number: self.moves, at, entry });
+    }
+}
+
+fn counts_as_move(action: &EventAction) -> bool {
+    matches!(action, EventAction::Move(_) | EventAction::Resign { .. } | EventAction::Join { .. })
+}
+
+fn proposal_word(kind: ProposalKind) -> &'static str {
+    match kind {
+        ProposalKind::Draw => "draw",
+        ProposalKind::Undo => "undo",
+    }
+}

@@ -1,0 +1,145 @@
+//! The game model shared by every Tabula game.
+//!
+//! A game is a deterministic state machine driven by a [`Record`]: game kind,
+//! options, players, seed and an ordered list of events. Replaying the record
+//! gives the state, so the stored record is the single source of truth.
+//!
+//! Games implement [`Rules`] (typed moves, pure and I/O-free). The service
+//! and the front ends only ever see [`DynState`] through a [`Game`], which
+//! adds what every game shares: resignation bookkeeping, draw and undo
+//! agreements, the move history with hidden entries, and replay. Hidden
+//! information leaves a game only through [`Rules::view`], and rendering is a
+//! function of the view, so nothing a viewer may not see can be drawn.
+
+pub mod coords;
+mod error;
+mod game;
+mod info;
+mod options;
+mod rng;
+mod rules;
+pub mod svg;
+pub mod testing;
+
+pub use error::{MoveError, ReplayError, SetupError};
+pub use game::{Event, EventAction, Game, HistoryEntry, Proposal, ProposalKind, Record};
+pub use info::{COMMON_OPTIONS, Dynamics, GameInfo, OptionKind, OptionSpec};
+pub use options::{OptionError, OptionValue, Options};
+pub use rng::{GameRng, rng_for};
+pub use rules::{Applied, Ctx, DynState, Erased, GameKind, Hidden, Kind, LogEntry, Rules, Setup};
+
+use serde::{Deserialize, Serialize};
+
+/// A player's position in a game's player list (0-based, in turn order).
+pub type Seat = usize;
+
+/// Milliseconds since the Unix epoch. Every event carries one; games that run
+/// on the wall clock compute their ticks from it.
+pub type Timestamp = i64;
+
+/// Who must act now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Turn {
+    /// One player moves (turn-based games).
+    Player(Seat),
+    /// Every listed player still owes a secret move (simultaneous games);
+    /// the list shrinks as moves arrive and is never empty.
+    Simultaneous(Vec<Seat>),
+    /// Nobody is required to move: the game advances on the clock, and any
+    /// player may act at any time.
+    Clock,
+    /// The game is over.
+    Over,
+}
+
+impl Turn {
+    /// Whether `seat` is expected to act now. For clock-driven games every
+    /// player may act, so this is true for everyone.
+    pub fn includes(&self, seat: Seat) -> bool {
+        match self {
+            Turn::Player(p) => *p == seat,
+            Turn::Simultaneous(set) => set.contains(&seat),
+            Turn::Clock => true,
+            Turn::Over => false,
+        }
+    }
+}
+
+/// Whose eyes a view is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Viewer {
+    /// A player of the game: sees their own secrets.
+    Player(Seat),
+    /// Anyone else: sees only public information.
+    Observer,
+}
+
+impl Viewer {
+    /// The seat of this viewer, if a player.
+    pub fn seat(self) -> Option<Seat> {
+        match self {
+            Viewer::Player(s) => Some(s),
+            Viewer::Observer => None,
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// One seat: that player won. Several: a draw (tie) among them, everyone
+    /// else lost. Empty: a draw among all players.
+    pub winners: Vec<Seat>,
+    /// Why the game ended, in words (`"last player standing"`, `"most hits"`).
+    pub reason: String,
+    /// Final scores per seat where the game has scores (else empty).
+    pub scores: Vec<f64>,
+}
+
+/// The result of a game from one seat's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SeatResult {
+    /// This seat won alone.
+    Win,
+    /// This seat shared a draw.
+    Draw,
+    /// This seat lost.
+    Loss,
+}
+
+impl Outcome {
+    /// A sole win for `seat`.
+    pub fn win(seat: Seat, reason: impl Into<String>) -> Self {
+        Outcome { winners: vec![seat], reason: reason.into(), scores: Vec::new() }
+    }
+
+    /// A draw among `seats` (all players if empty).
+    pub fn draw(seats: Vec<Seat>, reason: impl Into<String>) -> Self {
+        Outcome { winners: seats, reason: reason.into(), scores: Vec::new() }
+    }
+
+    /// Attach final scores.
+    pub fn with_scores(mut self, scores: Vec<f64>) -> Self {
+        self.scores = scores;
+        self
+    }
+
+    /// The result for `seat`.
+    pub fn result_for(&self, seat: Seat) -> SeatResult {
+        match self.winners.as_slice() {
+            [] => SeatResult::Draw,
+            [w] if *w == seat => SeatResult::Win,
+            ws if ws.len() > 1 && ws.contains(&seat) => SeatResult::Draw,
+            _ => SeatResult::Loss,
+        }
+    }
+
+    /// The sole winner, if there is one.
+    pub fn sole_winner(&self) -> Option<Seat> {
+        match self.winners.as_slice() {
+            [w] => Some(*w),
+            _ => None,
+        }
+    }
+}

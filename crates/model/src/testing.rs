@@ -1,0 +1,174 @@
+//! The one random-playout test every game runs (OpenSpiel's
+//! `RandomSimTest`): random legal games through the common model, checking
+//! what every game must get right.
+
+use rand::{Rng, SeedableRng};
+
+use crate::{Event, EventAction, Game, GameKind, Options, Record, Seat, Timestamp, Turn, Viewer};
+
+/// What a random playout checks, and how long it may run.
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    /// Option words for the game.
+    pub options: Vec<String>,
+    /// Number of players.
+    pub players: usize,
+    /// Number of games to play.
+    pub games: u64,
+    /// Events after which a game is cut off (clock games may never end).
+    pub max_events: usize,
+    /// Milliseconds between events (clock games advance by it).
+    pub step_ms: Timestamp,
+    /// Chance (out of 1000) that a player resigns instead of moving.
+    pub resign_per_mille: u32,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig {
+            options: Vec::new(),
+            players: 2,
+            games: 20,
+            max_events: 2000,
+            step_ms: 1000,
+            resign_per_mille: 5,
+        }
+    }
+}
+
+/// Play `config.games` random games of `kind` and check, at every step:
+/// legal moves are sorted, each one checks, a random move is legal, both
+/// renderers work for every viewer; and at the end: the record survives a
+/// JSON round trip and replays to identical views and history, and replaying
+/// a prefix gives the state at that point.
+///
+/// # Panics
+///
+/// On any violation, with the seed and event that broke it.
+pub fn random_sim(kind: &'static dyn GameKind, config: &SimConfig) {
+    let info = kind.info();
+    let options = Options::parse(info, &config.options).expect("valid options");
+    for game_no in 0..config.games {
+        let seed = 0x5eed_0000 + game_no;
+        let players: Vec<String> = (0..config.players).map(|i| format!("p{i}")).collect();
+        let mut game = Game::create(kind, options.clone(), players, seed, 0).expect("game sets up");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut now: Timestamp = 0;
+        let mut snapshots: Vec<(usize, Timestamp, Vec<String>)> = Vec::new();
+        for _ in 0..config.max_events {
+            now += config.step_ms;
+            game.advance_clock(now, 10_000);
+            check_renders(&game, now);
+            let seat: Seat = match game.to_move() {
+                Turn::Over => break,
+                Turn::Player(p) => p,
+                Turn::Simultaneous(set) => set[rng.random_range(0..set.len())],
+                Turn::Clock => {
+                    let active: Vec<Seat> =
+                        (0..game.players().len()).filter(|&s| game.state().is_active(s)).collect();
+                    if active.is_empty() {
+                        continue;
+                    }
+                    active[rng.random_range(0..active.len())]
+                }
+            };
+            let state = game.state();
+            if let Some(legal) = state.legal_moves(seat) {
+                let mut sorted = legal.clone();
+                sorted.sort();
+                assert_eq!(legal, sorted, "{}: legal moves not sorted (seed {seed})", info.kind);
+                for mv in legal.iter().take(50) {
+                    assert!(
+                        state.check(seat, mv).is_ok(),
+                        "{}: listed move {mv:?} does not check (seed {seed}): {:?}",
+                        info.kind,
+                        state.check(seat, mv)
+                    );
+                }
+            }
+            snapshots.push((game.moves(), now, views(&game, now)));
+            let action = if rng.random_range(0..1000) < config.resign_per_mille {
+                EventAction::Resign { reason: None }
+            } else {
+                match state.random_move(seat, &mut rng) {
+                    Some(mv) => {
+                        let canonical = state.check(seat, &mv).unwrap_or_else(|e| {
+                            panic!("{}: random move {mv:?} is illegal (seed {seed}): {e}", info.kind)
+                        });
+                        assert_eq!(
+                            state.check(seat, &canonical).as_deref(),
+                            Ok(canonical.as_str()),
+                            "{}: canonical text does not parse back",
+                            info.kind
+                        );
+                        EventAction::Move(canonical)
+                    }
+                    None => match game.to_move() {
+                        // A clock game may leave a player nothing to do: let time pass.
+                        Turn::Clock => continue,
+                        _ => EventAction::Resign { reason: None },
+                    },
+                }
+            };
+            let event = Event { at: now, seat: Some(seat), action };
+            game.submit(event.clone())
+                .unwrap_or_else(|e| panic!("{}: event {event:?} refused (seed {seed}): {e}", info.kind));
+        }
+        check_renders(&game, now);
+        if game.is_over() {
+            assert!(game.outcome().is_some(), "{}: over without an outcome", info.kind);
+        }
+
+        let json = serde_json::to_string(game.record()).expect("record serialises");
+        let back: Record = serde_json::from_str(&json).expect("record deserialises");
+        assert_eq!(&back, game.record(), "{}: record JSON round trip", info.kind);
+        let replayed = Game::replay(kind, back.clone()).expect("record replays");
+        assert_eq!(views(&replayed, now), views(&game, now), "{}: replay differs (seed {seed})", info.kind);
+        for viewer in viewers(&game) {
+            assert_eq!(
+                replayed.history_for(viewer),
+                game.history_for(viewer),
+                "{}: replayed history differs",
+                info.kind
+            );
+        }
+        assert_eq!(replayed.outcome(), game.outcome());
+        // A prefix replays to the state seen at that point (the last snapshot
+        // taken at each move count, since clock events may follow it).
+        let mid = snapshots.len() / 2;
+        if let Some((moves, at, seen)) = snapshots.get(mid)
+            && snapshots.get(mid + 1).is_none_or(|next| next.0 != *moves)
+        {
+            {
+                let prefix = Game::replay_prefix(kind, back, *moves).expect("prefix replays");
+                assert_eq!(prefix.moves(), *moves);
+                assert_eq!(&views(&prefix, *at), seen, "{}: prefix replay differs (seed {seed})", info.kind);
+            }
+        }
+    }
+}
+
+fn viewers(game: &Game) -> Vec<Viewer> {
+    let mut v: Vec<Viewer> = (0..game.players().len()).map(Viewer::Player).collect();
+    v.push(Viewer::Observer);
+    v
+}
+
+fn views(game: &Game, now: Timestamp) -> Vec<String> {
+    viewers(game)
+        .into_iter()
+        .flat_map(|v| [game.render_text(v, now), game.render_svg(v, now), game.view_json(v, now).to_string()])
+        .collect()
+}
+
+fn check_renders(game: &Game, now: Timestamp) {
+    for v in viewers(game) {
+        let svg = game.render_svg(v, now);
+        assert!(
+            svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+            "SVG is a standalone document"
+        );
+        let _ = game.render_text(v, now);
+        let _ = game.view_json(v, now);
+    }
+}
