@@ -139,6 +139,15 @@ pub trait Rules: Clone + Send + Sync + 'static {
     /// Whether `seat` is still in the game (not eliminated or resigned).
     fn is_active(&self, seat: Seat) -> bool;
 
+    /// A state that `seat` cannot tell apart from this one, with everything
+    /// hidden from `seat` (others' goals, unrevealed sequences, pending secret
+    /// moves) replaced by a random guess consistent with what `seat` has
+    /// seen. Search bots plan on such states so they never peek. Games
+    /// without secrets return a copy.
+    fn determinize(&self, _seat: Seat, _rng: &mut GameRng) -> Self {
+        self.clone()
+    }
+
     /// For games on the wall clock: when the next clock event is due.
     fn next_clock(&self) -> Option<Timestamp> {
         None
@@ -191,6 +200,8 @@ pub trait DynState: Send + Sync {
     fn join(&mut self, user: &str) -> Result<Seat, MoveError>;
     /// A copy.
     fn clone_box(&self) -> Box<dyn DynState>;
+    /// See [`Rules::determinize`].
+    fn determinize(&self, seat: Seat, rng: &mut GameRng) -> Box<dyn DynState>;
     /// The typed [`Rules`] state, for code that knows the game (bots, tests):
     /// `state.as_any().downcast_ref::<Dna>()`.
     fn as_any(&self) -> &dyn std::any::Any;
@@ -333,5 +344,9 @@ impl<R: Rules> DynState for Erased<R> {
 
     fn as_any(&self) -> &dyn std::any::Any {
         &self.0
+    }
+
+    fn determinize(&self, seat: Seat, rng: &mut GameRng) -> Box<dyn DynState> {
+        Box::new(Erased(self.0.determinize(seat, rng)))
     }
 }

@@ -139,11 +139,9 @@ pub fn random_sim(kind: &'static dyn GameKind, config: &SimConfig) {
         if let Some((moves, at, seen)) = snapshots.get(mid)
             && snapshots.get(mid + 1).is_none_or(|next| next.0 != *moves)
         {
-            {
-                let prefix = Game::replay_prefix(kind, back, *moves).expect("prefix replays");
-                assert_eq!(prefix.moves(), *moves);
-                assert_eq!(&views(&prefix, *at), seen, "{}: prefix replay differs (seed {seed})", info.kind);
-            }
+            let prefix = Game::replay_prefix(kind, back, *moves).expect("prefix replays");
+            assert_eq!(prefix.moves(), *moves);
+            assert_eq!(&views(&prefix, *at), seen, "{}: prefix replay differs (seed {seed})", info.kind);
         }
     }
 }
