@@ -38,7 +38,8 @@ impl Default for SimConfig {
 
 /// Play `config.games` random games of `kind` and check, at every step:
 /// legal moves are sorted, each one checks, a random move is legal, both
-/// renderers work for every viewer; and at the end: the record survives a
+/// renderers work for every viewer, a determinized state looks the same to
+/// its seat; and at the end: the record survives a
 /// JSON round trip and replays to identical views and history, and replaying
 /// a prefix gives the state at that point.
 ///
@@ -86,6 +87,15 @@ pub fn random_sim(kind: &'static dyn GameKind, config: &SimConfig) {
                     );
                 }
             }
+            // A determinized state looks the same to the seat it was made for.
+            let guess = state.determinize(seat, &mut rng);
+            let me = Viewer::Player(seat);
+            assert_eq!(
+                guess.view_json(me, now),
+                state.view_json(me, now),
+                "{}: determinize changed what seat {seat} sees (seed {seed})",
+                info.kind
+            );
             snapshots.push((game.moves(), now, views(&game, now)));
             let action = if rng.random_range(0..1000) < config.resign_per_mille {
                 EventAction::Resign { reason: None }
