@@ -1,0 +1,396 @@
+use rand::Rng;
+use tabula_model::{
+    Applied, Ctx, Dynamics, GameInfo, GameRng, LogEntry, MoveError, OptionKind, OptionSpec, Outcome, Rules,
+    Seat, Setup, SetupError, Timestamp, Turn, Viewer,
+};
+
+use crate::view::IntervaloView;
+
+/// The largest strip accepted by `-cells`.
+pub const MAX_CELLS: usize = 4096;
+
+const RULES: &str = "\
+Two players share a strip of cells numbered from 1 (64 by default), all empty at the start.
+Each turn both players secretly choose one empty cell; a choice cannot be changed once made,
+and neither sees the other's until both are in.
+- Same cell: a neutral piece goes there.
+- Different cells: each chosen cell gets its chooser's piece. Then each player's pieces lying
+  between the two chosen cells (both included) are counted, and whoever has more there scores
+  a point. Equal counts score nothing.
+The game ends when no empty cell is left (a last single empty cell is chosen by both and
+becomes neutral). More points wins; equal points is a draw.";
+
+const MOVE_HELP: &str = "\
+A cell number: `intervalo move B user pw 17`. The choice stays secret until both players
+have chosen; then both choices and the score are shown to both.";
+
+static OPTIONS: [OptionSpec; 1] = [OptionSpec {
+    name: "cells",
+    kind: OptionKind::Int { min: 2, max: MAX_CELLS as i64 },
+    default: Some("64"),
+    help: "number of cells of the strip",
+}];
+
+static INFO: GameInfo = GameInfo {
+    kind: "intervalo",
+    title: "Intervalo",
+    summary: "two players choose cells of a strip at the same time; intervals score",
+    rules: RULES,
+    move_help: MOVE_HELP,
+    min_players: 2,
+    max_players: 2,
+    dynamics: Dynamics::Simultaneous,
+    hidden_information: true,
+    open_join: false,
+    options: &OPTIONS,
+};
+
+/// What lies on one cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cell {
+    /// Nothing yet.
+    Empty,
+    /// A piece of this seat.
+    Piece(Seat),
+    /// A neutral piece (both chose this cell in the same turn).
+    Neutral,
+}
+
+/// One resolved turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnRecord {
+    /// The cell numbers (1-based) chosen, in seat order.
+    pub choices: [usize; 2],
+    /// Who scored a point this turn, if anyone.
+    pub point: Option<Seat>,
+}
+
+/// The state of an Intervalo game.
+#[derive(Clone, Debug)]
+pub struct Intervalo {
+    players: [String; 2],
+    cells: Vec<Cell>,
+    empty: usize,
+    /// Choices of the current turn not yet resolved (0-based cell indices).
+    pending: [Option<usize>; 2],
+    scores: [u32; 2],
+    turns: Vec<TurnRecord>,
+    resigned: Option<Seat>,
+}
+
+impl Intervalo {
+    /// Number of cells of the strip.
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Always false: a strip has at least two cells.
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// The cells, cell 1 first.
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    /// Points per seat.
+    pub fn scores(&self) -> [u32; 2] {
+        self.scores
+    }
+
+    /// The resolved turns, oldest first.
+    pub fn turns(&self) -> &[TurnRecord] {
+        &self.turns
+    }
+
+    /// Number of empty cells.
+    pub fn empty_cells(&self) -> usize {
+        self.empty
+    }
+
+    /// Whether `seat` has chosen a cell in the current turn (the choice
+    /// itself stays secret).
+    pub fn has_chosen(&self, seat: Seat) -> bool {
+        self.pending.get(seat).is_some_and(Option::is_some)
+    }
+
+    /// The strip as the protocol's static view shows it to `seat`: one
+    /// character per cell, `.` empty, `x` the seat's piece, `o` the
+    /// opponent's, `#` neutral. Pending choices are not on the strip.
+    pub fn strip_for(&self, seat: Seat) -> String {
+        self.cells
+            .iter()
+            .map(|c| match c {
+                Cell::Empty => '.',
+                Cell::Neutral => '#',
+                Cell::Piece(s) if *s == seat => 'x',
+                Cell::Piece(_) => 'o',
+            })
+            .collect()
+    }
+
+    pub(crate) fn strip_for_viewer(&self, viewer: Viewer) -> String {
+        match viewer {
+            Viewer::Player(seat) => self.strip_for(seat),
+            Viewer::Observer => self
+                .cells
+                .iter()
+                .map(|c| match c {
+                    Cell::Empty => '.',
+                    Cell::Neutral => '#',
+                    Cell::Piece(0) => 'a',
+                    Cell::Piece(_) => 'b',
+                })
+                .collect(),
+        }
+    }
+
+    /// Who would score if the two different empty cells `a` and `b`
+    /// (0-based) were chosen now: the seat with more pieces strictly between
+    /// them, since the two new pieces count one each. `None` for no point.
+    pub fn interval_leader(&self, a: usize, b: usize) -> Option<Seat> {
+        let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+        let mut count = [0usize; 2];
+        for c in self.cells.get(lo + 1..hi).unwrap_or(&[]) {
+            if let Cell::Piece(s) = c {
+                count[*s] += 1;
+            }
+        }
+        match count[0].cmp(&count[1]) {
+            std::cmp::Ordering::Greater => Some(0),
+            std::cmp::Ordering::Less => Some(1),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+
+    fn is_over(&self) -> bool {
+        self.resigned.is_some() || self.empty == 0
+    }
+
+    fn resolve(&mut self, choices: [usize; 2]) -> TurnRecord {
+        let [a, b] = choices;
+        let point = if a == b {
+            self.cells[a] = Cell::Neutral;
+            None
+        } else {
+            self.cells[a] = Cell::Piece(0);
+            self.cells[b] = Cell::Piece(1);
+            let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+            let mut count = [0u32; 2];
+            for c in &self.cells[lo..=hi] {
+                if let Cell::Piece(s) = c {
+                    count[*s] += 1;
+                }
+            }
+            match count[0].cmp(&count[1]) {
+                std::cmp::Ordering::Greater => Some(0),
+                std::cmp::Ordering::Less => Some(1),
+                std::cmp::Ordering::Equal => None,
+            }
+        };
+        self.empty -= if a == b { 1 } else { 2 };
+        if let Some(s) = point {
+            self.scores[s] += 1;
+        }
+        let record = TurnRecord { choices: [a + 1, b + 1], point };
+        self.turns.push(record);
+        self.pending = [None, None];
+        record
+    }
+
+    fn cell_is_choosable(&self, cell: usize) -> bool {
+        self.cells.get(cell) == Some(&Cell::Empty)
+    }
+}
+
+impl Rules for Intervalo {
+    /// A 0-based cell index (the text is the 1-based cell number).
+    type Move = usize;
+    type View = IntervaloView;
+
+    fn info() -> &'static GameInfo {
+        &INFO
+    }
+
+    fn new(setup: &Setup<'_>, _rng: &mut GameRng) -> Result<Self, SetupError> {
+        let n = setup.options.int("cells").unwrap_or(64);
+        let n = usize::try_from(n)
+            .ok()
+            .filter(|n| (2..=MAX_CELLS).contains(n))
+            .ok_or_else(|| SetupError::Contradiction(format!("-cells must be 2 to {MAX_CELLS}, not {n}")))?;
+        let [first, second] = setup.players else {
+            return Err(SetupError::PlayerCount {
+                game: INFO.title,
+                min: 2,
+                max: 2,
+                given: setup.players.len(),
+            });
+        };
+        Ok(Intervalo {
+            players: [first.clone(), second.clone()],
+            cells: vec![Cell::Empty; n],
+            empty: n,
+            pending: [None, None],
+            scores: [0, 0],
+            turns: Vec::new(),
+            resigned: None,
+        })
+    }
+
+    fn to_move(&self) -> Turn {
+        if self.is_over() {
+            return Turn::Over;
+        }
+        Turn::Simultaneous((0..2).filter(|&s| self.pending[s].is_none()).collect())
+    }
+
+    fn parse_move(&self, _seat: Seat, text: &str) -> Result<usize, MoveError> {
+        let t = text.trim();
+        if t.is_empty() {
+            return Err(MoveError::malformed("a move is a cell number, like 17"));
+        }
+        if t.len() > 9 || !t.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(MoveError::malformed(format!("{t:?} is not a cell number: write a number like 17")));
+        }
+        let n: usize = t.parse().map_err(|_| MoveError::malformed(format!("{t:?} is not a cell number")))?;
+        if n == 0 || n > self.cells.len() {
+            return Err(MoveError::malformed(format!(
+                "there is no cell {n}: the cells are numbered 1 to {}",
+                self.cells.len()
+            )));
+        }
+        Ok(n - 1)
+    }
+
+    fn format_move(&self, mv: &usize) -> String {
+        (mv + 1).to_string()
+    }
+
+    fn check_move(&self, seat: Seat, mv: &usize) -> Result<(), MoveError> {
+        if self.is_over() {
+            return Err(MoveError::GameOver);
+        }
+        if seat > 1 {
+            return Err(MoveError::malformed("no such seat"));
+        }
+        if self.pending[seat].is_some() {
+            return Err(MoveError::NotYourTurn(
+                ": you have already chosen this turn, and a choice cannot be changed".into(),
+            ));
+        }
+        match self.cells.get(*mv) {
+            None => Err(MoveError::malformed(format!(
+                "there is no cell {}: the cells are numbered 1 to {}",
+                mv + 1,
+                self.cells.len()
+            ))),
+            Some(Cell::Empty) => Ok(()),
+            Some(_) => Err(MoveError::illegal(format!("cell {} is not empty", mv + 1))),
+        }
+    }
+
+    fn apply_move(&mut self, seat: Seat, mv: usize, _ctx: &mut Ctx<'_>) -> Applied {
+        let turn = self.turns.len() as u32 + 1;
+        let name = self.players[seat].clone();
+        let mut applied = Applied::default();
+        applied.push(LogEntry::secret(
+            seat,
+            format!("{name} chooses cell {}", mv + 1),
+            turn,
+            format!("{name} has chosen a cell"),
+        ));
+        self.pending[seat] = Some(mv);
+        if let [Some(a), Some(b)] = self.pending {
+            let record = self.resolve([a, b]);
+            applied.reveals.push(turn);
+            let [p0, p1] = &self.players;
+            let [c0, c1] = record.choices;
+            let what = if c0 == c1 {
+                format!("both chose cell {c0}: a neutral piece")
+            } else {
+                match record.point {
+                    Some(s) => format!("{p0} {c0}, {p1} {c1}: {} scores", self.players[s]),
+                    None => format!("{p0} {c0}, {p1} {c1}: no point"),
+                }
+            };
+            let [s0, s1] = self.scores;
+            applied.push(LogEntry::public(None, format!("Turn {turn}: {what} ({p0} {s0}, {p1} {s1}).")));
+        }
+        applied
+    }
+
+    fn resign(&mut self, seat: Seat, _ctx: &mut Ctx<'_>) -> Applied {
+        self.resigned = Some(seat);
+        self.pending = [None, None];
+        Applied::line(Some(seat), format!("{} resigns", self.players[seat]))
+    }
+
+    fn legal_moves(&self, seat: Seat) -> Option<Vec<usize>> {
+        if self.is_over() || seat > 1 || self.pending[seat].is_some() {
+            return Some(Vec::new());
+        }
+        let mut moves: Vec<usize> = (0..self.cells.len()).filter(|&i| self.cells[i] == Cell::Empty).collect();
+        // Sorted by canonical text, as the model asks ("10" before "2").
+        moves.sort_by_cached_key(|m| (m + 1).to_string());
+        Some(moves)
+    }
+
+    fn random_move(&self, seat: Seat, rng: &mut GameRng) -> Option<usize> {
+        if self.is_over() || seat > 1 || self.pending[seat].is_some() || self.empty == 0 {
+            return None;
+        }
+        let k = rng.random_range(0..self.empty);
+        self.cells.iter().enumerate().filter(|(_, c)| **c == Cell::Empty).nth(k).map(|(i, _)| i)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(loser) = self.resigned {
+            let winner = 1 - loser;
+            return Some(
+                Outcome::win(winner, format!("{} resigned", self.players[loser]))
+                    .with_scores(self.scores.iter().map(|&s| f64::from(s)).collect()),
+            );
+        }
+        if self.empty > 0 {
+            return None;
+        }
+        let scores = self.scores.iter().map(|&s| f64::from(s)).collect();
+        let [a, b] = self.scores;
+        let outcome = match a.cmp(&b) {
+            std::cmp::Ordering::Greater => Outcome::win(0, "more points"),
+            std::cmp::Ordering::Less => Outcome::win(1, "more points"),
+            std::cmp::Ordering::Equal => Outcome::draw(Vec::new(), "equal points"),
+        };
+        Some(outcome.with_scores(scores))
+    }
+
+    fn view(&self, viewer: Viewer, _now: Timestamp) -> IntervaloView {
+        IntervaloView::new(self, viewer, &self.players, self.pending)
+    }
+
+    fn render_text(view: &IntervaloView) -> String {
+        crate::render::text(view)
+    }
+
+    fn render_svg(view: &IntervaloView) -> String {
+        crate::render::svg(view)
+    }
+
+    fn is_active(&self, seat: Seat) -> bool {
+        self.resigned != Some(seat)
+    }
+
+    fn determinize(&self, seat: Seat, rng: &mut GameRng) -> Self {
+        let mut guess = self.clone();
+        let other = 1 - seat.min(1);
+        if self.pending[other].is_some() {
+            // Any empty cell is as likely as the one really chosen.
+            let empties: Vec<usize> = (0..self.cells.len()).filter(|&i| self.cell_is_choosable(i)).collect();
+            if !empties.is_empty() {
+                guess.pending[other] = Some(empties[rng.random_range(0..empties.len())]);
+            }
+        }
+        guess
+    }
+}
