@@ -1,0 +1,323 @@
+//! Goals: what each player secretly wants to see in the final string, and
+//! how their hits are counted.
+//!
+//! A plain goal is a string of exactly `-goal_length` letters. With
+//! `-regex_goals` a goal is a regular expression with at least
+//! `-goal_length` letters of the alphabet (metacharacters not counted). The
+//! accepted syntax is small on purpose, so that "letters" is unambiguous:
+//! alphabet letters, `.`, classes `[..]` (with `^` and `-`), groups `(..)`
+//! and `(?:..)`, alternation `|`, repetition `* + ? {m} {m,} {m,n}`, and the
+//! anchors `^` and `$`. No escapes, flags or named groups.
+//!
+//! A hit is a position of the final string where a match of the goal
+//! begins; overlapping hits all count. Counting runs one reverse DFA over
+//! the string in overlapping mode, so it is linear in the string's length
+//! whatever the goal.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use regex_automata::dfa::{Automaton, OverlappingState, StartKind, dense};
+use regex_automata::nfa::thompson;
+use regex_automata::util::syntax;
+use regex_automata::{Anchored, Input, MatchKind};
+
+/// The longest goal, in characters.
+pub const MAX_GOAL_CHARS: usize = 64;
+
+/// Memory allowed for each compiled goal.
+const GOAL_SIZE_LIMIT: usize = 1 << 20;
+
+/// A validated goal with its compiled matchers.
+#[derive(Clone, Debug)]
+pub struct Goal {
+    text: String,
+    is_pattern: bool,
+    compiled: Arc<Compiled>,
+}
+
+#[derive(Debug)]
+struct Compiled {
+    /// For the right-side check.
+    regex: regex::bytes::Regex,
+    /// Reverse, overlapping: reports every position where a match begins.
+    starts: dense::DFA<Vec<u32>>,
+    /// Forward, anchored: finds where the shortest match from a start ends.
+    ends: dense::DFA<Vec<u32>>,
+}
+
+impl PartialEq for Goal {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text && self.is_pattern == other.is_pattern
+    }
+}
+
+impl Goal {
+    /// Validate a goal for a game with these letters, `-goal_length` and
+    /// `-regex_goals`. Errors name the rule of the game that is broken.
+    pub fn parse(text: &str, alphabet: &str, goal_length: usize, pattern: bool) -> Result<Goal, String> {
+        if text.chars().count() > MAX_GOAL_CHARS {
+            return Err(format!("a goal may have at most {MAX_GOAL_CHARS} characters"));
+        }
+        if pattern {
+            check_pattern_syntax(text, alphabet, goal_length)?;
+        } else {
+            if let Some(c) = text.chars().find(|c| !alphabet.contains(*c)) {
+                return Err(format!("-alphabet: {c:?} is not one of the letters {alphabet}"));
+            }
+            let n = text.chars().count();
+            if n != goal_length {
+                return Err(format!(
+                    "rule 1: a goal has exactly {goal_length} letters (-goal_length), not {n}"
+                ));
+            }
+        }
+        let compiled = compile(text)?;
+        Ok(Goal { text: text.to_string(), is_pattern: pattern, compiled: Arc::new(compiled) })
+    }
+
+    /// The goal as the player wrote it.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether this goal is a regular expression.
+    pub fn is_pattern(&self) -> bool {
+        self.is_pattern
+    }
+
+    /// Whether a right side is forbidden to the goal's owner: it contains the
+    /// goal (a plain goal) or has a match of it (a pattern).
+    pub fn forbids(&self, rhs: &str) -> bool {
+        if self.is_pattern { self.compiled.regex.is_match(rhs.as_bytes()) } else { rhs.contains(&self.text) }
+    }
+
+    /// The number of hits in `hay`, and the hit starts that fall in any of
+    /// `windows` (ascending).
+    pub fn hits(&self, hay: &[u8], windows: &[Range<usize>]) -> (u64, Vec<usize>) {
+        let input = Input::new(hay);
+        let mut state = OverlappingState::start();
+        let mut count = 0;
+        let mut starts = Vec::new();
+        // The configuration never quits (no Unicode word boundaries, no quit
+        // bytes) and the input is unanchored, which the DFA supports, so the
+        // search cannot fail; an error would end the count early.
+        while self.compiled.starts.try_search_overlapping_rev(&input, &mut state).is_ok() {
+            let Some(hit) = state.get_match() else { break };
+            count += 1;
+            if windows.iter().any(|w| w.contains(&hit.offset())) {
+                starts.push(hit.offset());
+            }
+        }
+        starts.reverse();
+        (count, starts)
+    }
+
+    /// Where the shortest match that begins at `start` ends, looking no
+    /// further than `stop`; `None` when it ends past `stop`.
+    pub fn shortest_end(&self, hay: &[u8], start: usize, stop: usize) -> Option<usize> {
+        let input = Input::new(hay).range(start..stop.min(hay.len())).anchored(Anchored::Yes).earliest(true);
+        self.compiled.ends.try_search_fwd(&input).ok().flatten().map(|m| m.offset())
+    }
+
+    /// Mark the hits of this goal in the part `range` of `hay`: a byte per
+    /// position, true where some hit covers it.
+    pub fn cover(&self, hay: &[u8], range: Range<usize>, starts: &[usize]) -> Vec<bool> {
+        let mut covered = vec![false; range.len()];
+        for &s in starts.iter().filter(|s| range.contains(s)) {
+            let end = self.shortest_end(hay, s, range.end).unwrap_or(range.end);
+            for c in &mut covered[s - range.start..end.max(s + 1).min(range.end) - range.start] {
+                *c = true;
+            }
+        }
+        covered
+    }
+}
+
+fn check_pattern_syntax(text: &str, alphabet: &str, goal_length: usize) -> Result<(), String> {
+    if text.contains("(?") && text.split("(?").skip(1).any(|rest| !rest.starts_with(':')) {
+        return Err("only (?: ) groups are allowed after (?".into());
+    }
+    let mut letters = 0;
+    let mut in_braces = false;
+    let mut prev = None;
+    for c in text.chars() {
+        match c {
+            c if alphabet.contains(c) && !in_braces => letters += 1,
+            '{' if !in_braces => in_braces = true,
+            '}' if in_braces => in_braces = false,
+            '0'..='9' | ',' if in_braces => {}
+            '?' if prev == Some('(') => {}
+            ':' if prev == Some('?') => {}
+            '.' | '[' | ']' | '^' | '-' | '(' | ')' | '?' | '|' | '*' | '+' | '$' => {}
+            c if c.is_ascii_alphabetic() => {
+                return Err(format!("-alphabet: {c:?} is not one of the letters {alphabet}"));
+            }
+            c => {
+                return Err(format!(
+                    "{c:?} is not allowed in a goal pattern (use the letters {alphabet} and . [ ] ^ - ( ) (?: ) | * + ? {{m,n}} $)"
+                ));
+            }
+        }
+        prev = Some(c);
+    }
+    if letters < goal_length {
+        return Err(format!(
+            "rule 1: a goal pattern has at least {goal_length} letters (-goal_length), not counting metacharacters; {text:?} has {letters}"
+        ));
+    }
+    let hir = regex_syntax::ParserBuilder::new()
+        .unicode(false)
+        .utf8(false)
+        .nest_limit(32)
+        .build()
+        .parse(text)
+        .map_err(|e| format!("{text:?} is not a valid regular expression: {}", error_summary(&e.to_string())))?;
+    if hir.properties().minimum_len() == Some(0) {
+        return Err("rule 1: a goal must not match the empty string".into());
+    }
+    if hir.properties().minimum_len().is_none() {
+        return Err("rule 1: a goal must be able to match something".into());
+    }
+    Ok(())
+}
+
+fn error_summary(text: &str) -> String {
+    text.lines().filter(|l| !l.trim().is_empty()).next_back().unwrap_or(text).trim().to_string()
+}
+
+fn compile(text: &str) -> Result<Compiled, String> {
+    let too_complex = |e: &dyn std::fmt::Display| format!("the goal {text:?} is too complex: {e}");
+    let regex = regex::bytes::RegexBuilder::new(text)
+        .unicode(false)
+        .size_limit(GOAL_SIZE_LIMIT)
+        .dfa_size_limit(GOAL_SIZE_LIMIT)
+        .build()
+        .map_err(|e| too_complex(&e))?;
+    let syntax = syntax::Config::new().unicode(false).utf8(false);
+    let dfa_config = |kind, start| {
+        dense::Config::new()
+            .match_kind(kind)
+            .start_kind(start)
+            .dfa_size_limit(Some(GOAL_SIZE_LIMIT))
+            .determinize_size_limit(Some(GOAL_SIZE_LIMIT))
+    };
+    let starts = dense::Builder::new()
+        .configure(dfa_config(MatchKind::All, StartKind::Unanchored))
+        .syntax(syntax)
+        .thompson(thompson::Config::new().reverse(true).utf8(false))
+        .build(text)
+        .map_err(|e| too_complex(&e))?;
+    let ends = dense::Builder::new()
+        .configure(dfa_config(MatchKind::LeftmostFirst, StartKind::Anchored))
+        .syntax(syntax)
+        .thompson(thompson::Config::new().utf8(false))
+        .build(text)
+        .map_err(|e| too_complex(&e))?;
+    Ok(Compiled { regex, starts, ends })
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn plain(text: &str) -> Goal {
+        Goal::parse(text, "atcg", 3, false).unwrap()
+    }
+
+    fn pattern(text: &str) -> Goal {
+        Goal::parse(text, "atcg", 3, true).unwrap()
+    }
+
+    #[test]
+    fn plain_goals_count_overlapping_hits() {
+        assert_eq!(plain("acc").hits(b"tacaccac", &[]).0, 1);
+        assert_eq!(plain("aaa").hits(b"aaaaa", &[0..5]), (3, vec![0, 1, 2]));
+        assert_eq!(plain("tca").hits(b"tacaccac", &[]).0, 0);
+    }
+
+    #[test]
+    fn plain_goal_validation_names_the_rule() {
+        assert_eq!(
+            Goal::parse("aagt", "atcg", 3, false).unwrap_err(),
+            "rule 1: a goal has exactly 3 letters (-goal_length), not 4"
+        );
+        assert_eq!(
+            Goal::parse("axg", "atcg", 3, false).unwrap_err(),
+            "-alphabet: 'x' is not one of the letters atcg"
+        );
+    }
+
+    #[test]
+    fn pattern_goals() {
+        let g = pattern("a[tc]g");
+        assert_eq!(g.hits(b"atgacgagg", &[]).0, 2);
+        assert!(g.forbids("ttacgt"));
+        assert!(!g.forbids("aggt"));
+        let g = pattern("^tac");
+        assert_eq!(g.hits(b"tactac", &[0..6]), (1, vec![0]));
+        let g = pattern("gat$");
+        assert_eq!(g.hits(b"gatgat", &[]).0, 1);
+        // Overlapping starts of an unbounded pattern.
+        let g = pattern("a+tcg");
+        assert_eq!(g.hits(b"aaatcg", &[]).0, 3);
+        assert_eq!(g.shortest_end(b"aaatcg", 1, 6), Some(6));
+        assert_eq!(g.shortest_end(b"aaatcg", 1, 4), None);
+    }
+
+    #[test]
+    fn pattern_validation() {
+        let err = |t: &str| Goal::parse(t, "atcg", 3, true).unwrap_err();
+        assert!(err("a.g").contains("at least 3 letters"), "{}", err("a.g"));
+        assert!(err("(?:aag)?").contains("empty string"));
+        assert!(err("aag|").contains("empty string"));
+        assert!(err("a\\dcg").contains("not allowed"));
+        assert!(err("(?i)acg").contains("(?:"));
+        assert!(err("acgx").contains("'x' is not one of the letters"));
+        assert!(err("a[cg").contains("not a valid regular expression"));
+        assert!(err("a1cg").contains("not allowed"));
+        assert!(Goal::parse("a{2,3}cg", "atcg", 3, true).is_ok());
+        assert!(Goal::parse("(?:ac)+g", "atcg", 3, true).is_ok());
+        assert!(err(&"a".repeat(65)).contains("at most 64"));
+        // The nesting limit keeps the parser's recursion bounded.
+        assert!(Goal::parse(&format!("{}acg{}", "(".repeat(40), ")".repeat(40)), "atcg", 3, true).is_err());
+    }
+
+    #[test]
+    fn cover_marks_shortest_matches() {
+        let g = Goal::parse("a.?c", "atcg", 2, true).unwrap();
+        let hay = b"taccac";
+        let (n, starts) = g.hits(hay, &[0..6]);
+        assert_eq!((n, starts.clone()), (2, vec![1, 4]));
+        assert_eq!(g.cover(hay, 0..6, &starts), [false, true, true, false, true, true]);
+        assert_eq!(g.cover(hay, 0..2, &starts), [false, true]);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn hits_are_the_positions_where_a_match_begins(
+            goal in "(a|c|t|g|\\.|\\[ac\\]|a\\*|c\\+|t\\?){3,6}",
+            hay in "[atcg]{0,30}",
+        ) {
+            let Ok(g) = Goal::parse(&goal, "atcg", 3, true) else { return Ok(()) };
+            let anchored = regex::bytes::Regex::new(&format!("^(?:{goal})")).unwrap();
+            let expected: Vec<usize> = (0..hay.len())
+                .filter(|&i| anchored.is_match(&hay.as_bytes()[i..]))
+                .collect();
+            let (count, starts) = g.hits(hay.as_bytes(), &[0..hay.len()]);
+            prop_assert_eq!(count as usize, expected.len());
+            prop_assert_eq!(starts, expected);
+        }
+
+        #[test]
+        fn plain_hits_match_a_naive_count(goal in "[ac]{3}", hay in "[ac]{0,30}") {
+            let g = plain(&goal);
+            let naive = (0..hay.len()).filter(|&i| hay[i..].starts_with(&goal)).count();
+            prop_assert_eq!(g.hits(hay.as_bytes(), &[]).0 as usize, naive);
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! Rewrite (Merkkikorvauspeli).
+pub mod engine;
+pub mod goal;
