@@ -1,0 +1,207 @@
+//! The fast engines against the per-cell reference, on every kind of edge,
+//! for one to many owners with neutral cells, on sizes that are not
+//! multiples of 64 and on very flat or narrow fields.
+
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use tabula_life::{Life, LiveCell, Owner, Reference, Threads, Topology, Universe};
+
+/// A random field: each cell live with `density` percent, owned by one of
+/// `players` players or (when `neutral`) neutral.
+fn soup(width: u64, height: u64, players: usize, neutral: bool, density: u32, seed: u64) -> Vec<LiveCell> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut cells = Vec::new();
+    for y in 0..height as i64 {
+        for x in 0..width as i64 {
+            if rng.random_range(0..100) < density {
+                let k = rng.random_range(0..players + usize::from(neutral));
+                let owner = if k == players { Owner::Neutral } else { Owner::Player(k as u8) };
+                cells.push(LiveCell { y, x, owner });
+            }
+        }
+    }
+    cells
+}
+
+fn load(life: &mut dyn Life, cells: &[LiveCell], dx: i64, dy: i64) {
+    for c in cells {
+        life.set(c.x + dx, c.y + dy, Some(c.owner)).unwrap();
+    }
+}
+
+/// Step both engines generation by generation and compare everything the
+/// interface shows.
+fn agree(
+    topology: Topology,
+    cells: &[LiveCell],
+    generations: u64,
+    dx: i64,
+    dy: i64,
+) -> Result<(), TestCaseError> {
+    let mut fast = Universe::new(topology).unwrap();
+    let mut slow = Reference::new(topology).unwrap();
+    load(&mut fast, cells, dx, dy);
+    load(&mut slow, cells, dx, dy);
+    prop_assert_eq!(fast.live_cells(), slow.live_cells(), "as loaded");
+    for g in 1..=generations {
+        fast.step(1);
+        slow.step(1);
+        prop_assert_eq!(fast.live_cells(), slow.live_cells(), "{:?} generation {}", topology, g);
+        prop_assert_eq!(fast.population(), slow.population());
+        prop_assert_eq!(fast.bounding_box(), slow.bounding_box());
+        prop_assert_eq!(fast.generation(), g);
+    }
+    Ok(())
+}
+
+/// Sizes weighted towards the awkward ones: 64 and its neighbours, flat and narrow.
+fn size() -> impl Strategy<Value = (u64, u64)> {
+    prop_oneof![
+        (1u64..=140, 1u64..=70),
+        (1u64..=3, 1u64..=150),
+        (1u64..=200, 1u64..=3),
+        (prop::sample::select(vec![63u64, 64, 65, 127, 128, 129]), 1u64..=20),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn torus_matches_reference(
+        (w, h) in size(), players in 1usize..=8, neutral: bool, density in 20u32..60, seed: u64, gens in 1u64..6,
+    ) {
+        let cells = soup(w, h, players, neutral, density, seed);
+        agree(Topology::Torus { width: w, height: h }, &cells, gens, 0, 0)?;
+    }
+
+    #[test]
+    fn dead_edges_match_reference(
+        (w, h) in size(), players in 1usize..=8, neutral: bool, density in 20u32..60, seed: u64, gens in 1u64..6,
+    ) {
+        let cells = soup(w, h, players, neutral, density, seed);
+        agree(Topology::Dead { width: w, height: h }, &cells, gens, 0, 0)?;
+    }
+
+    #[test]
+    fn unbounded_matches_reference(
+        (w, h) in size(), players in 1usize..=8, neutral: bool, density in 20u32..60, seed: u64, gens in 1u64..6,
+        dx in -200i64..200, dy in -200i64..200,
+    ) {
+        let cells = soup(w, h, players, neutral, density, seed);
+        agree(Topology::Unbounded, &cells, gens, dx, dy)?;
+    }
+
+    #[test]
+    fn many_players_match_reference(players in 9usize..=26, neutral: bool, seed: u64, edges in 0usize..3) {
+        let cells = soup(70, 40, players, neutral, 45, seed);
+        let topology = [Topology::Torus { width: 70, height: 40 }, Topology::Dead { width: 70, height: 40 }, Topology::Unbounded][edges];
+        agree(topology, &cells, 4, 0, 0)?;
+    }
+
+    /// Editing cells between steps (as Real-Time Life does) keeps the engines in step.
+    #[test]
+    fn edits_between_steps(seed: u64, edges in 0usize..3) {
+        let topology = [Topology::Torus { width: 67, height: 33 }, Topology::Dead { width: 67, height: 33 }, Topology::Unbounded][edges];
+        let mut fast = Universe::new(topology).unwrap();
+        let mut slow = Reference::new(topology).unwrap();
+        let cells = soup(67, 33, 2, false, 40, seed);
+        load(&mut fast, &cells, 0, 0);
+        load(&mut slow, &cells, 0, 0);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xabc);
+        for _ in 0..6 {
+            for _ in 0..20 {
+                let (x, y) = (rng.random_range(0..67), rng.random_range(0..33));
+                let cell = match rng.random_range(0..4) {
+                    0 => None,
+                    1 => Some(Owner::Neutral),
+                    k => Some(Owner::Player(k as u8 + 1)),
+                };
+                fast.set(x, y, cell).unwrap();
+                slow.set(x, y, cell).unwrap();
+            }
+            fast.step(1);
+            slow.step(1);
+            prop_assert_eq!(fast.live_cells(), slow.live_cells());
+        }
+    }
+}
+
+/// Known patterns: a glider on a small torus comes back after crossing it.
+#[test]
+fn glider_crosses_the_torus() {
+    for (w, h) in [(5u64, 5u64), (8, 6), (70, 9)] {
+        let mut life = Universe::new(Topology::Torus { width: w, height: h }).unwrap();
+        for (x, y) in [(1, 0), (2, 1), (0, 2), (1, 2), (2, 2)] {
+            life.set(x, y, Some(Owner::Player(0))).unwrap();
+        }
+        let start = life.live_cells();
+        // A glider moves one cell diagonally every 4 generations.
+        life.step(4 * w * h / gcd(w, h));
+        assert_eq!(life.live_cells(), start, "{w}x{h}");
+    }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// A still life survives; lone cells die; every owner keeps their own block.
+#[test]
+fn blocks_keep_their_owners() {
+    let mut life = Universe::new(Topology::Unbounded).unwrap();
+    for (i, owner) in [Owner::Player(0), Owner::Player(25), Owner::Neutral].into_iter().enumerate() {
+        let x0 = i as i64 * 10 - 70;
+        for (x, y) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            life.set(x0 + x, y - 3, Some(owner)).unwrap();
+        }
+    }
+    life.set(100, 100, Some(Owner::Player(3))).unwrap();
+    let before = life.population();
+    life.step(10);
+    let after = life.population();
+    assert_eq!(after.of(Owner::Player(0)), 4);
+    assert_eq!(after.of(Owner::Player(25)), 4);
+    assert_eq!(after.of(Owner::Neutral), 4);
+    assert_eq!(after.of(Owner::Player(3)), 0);
+    assert_eq!(before.total(), 13);
+}
+
+/// Many threads and one give the same field.
+#[test]
+fn threads_agree() {
+    for topology in [Topology::Torus { width: 1100, height: 1000 }, Topology::Unbounded] {
+        let cells = soup(1100, 1000, 3, true, 35, 7);
+        let mut one = Universe::new(topology).unwrap();
+        one.set_threads(Threads::Single);
+        let mut many = Universe::new(topology).unwrap();
+        load(&mut one, &cells, 0, 0);
+        load(&mut many, &cells, 0, 0);
+        one.step(3);
+        many.step(3);
+        assert_eq!(one.live_cells(), many.live_cells());
+    }
+}
+
+/// Bad input is refused and changes nothing.
+#[test]
+fn refusals() {
+    assert!(Universe::new(Topology::Torus { width: 0, height: 5 }).is_err());
+    assert!(Universe::new(Topology::Dead { width: 1 << 21, height: 1 }).is_err());
+    let mut dead = Universe::new(Topology::Dead { width: 10, height: 10 }).unwrap();
+    assert!(dead.set(10, 0, Some(Owner::Player(0))).is_err());
+    assert!(dead.set(-1, 0, Some(Owner::Player(0))).is_err());
+    assert!(dead.set(0, 0, Some(Owner::Player(26))).is_err());
+    assert_eq!(dead.population().total(), 0);
+    assert_eq!(dead.get(-1, 3), None);
+    let mut torus = Universe::new(Topology::Torus { width: 10, height: 10 }).unwrap();
+    torus.set(-1, 12, Some(Owner::Player(1))).unwrap();
+    assert_eq!(torus.get(9, 2), Some(Owner::Player(1)));
+    let mut plane = Universe::new(Topology::Unbounded).unwrap();
+    assert!(plane.set(i64::MAX, 0, Some(Owner::Player(0))).is_err());
+    plane.set(-5, -7, Some(Owner::Player(2))).unwrap();
+    plane.set(-5, -7, None).unwrap();
+    assert_eq!(plane.population().total(), 0);
+    assert_eq!(plane.bounding_box(), None);
+}
