@@ -391,14 +391,22 @@ impl Dna {
     }
 
     /// Call `visit` with every legal nomination of `seat` in sorted order
-    /// until it returns false.
-    fn for_each_legal(
+    /// until it returns false. Nothing when `seat` is not to move.
+    fn for_each_legal(&self, seat: Seat, remover: &mut Remover, visit: impl FnMut(&[u8], &Counts) -> bool) {
+        if self.phase == Phase::Play && self.next == seat {
+            self.for_each_nomination(seat, remover, visit);
+        }
+    }
+
+    /// Call `visit` with every nomination that would be legal for `seat` if
+    /// it were `seat`'s turn, in sorted order, until it returns false.
+    fn for_each_nomination(
         &self,
         seat: Seat,
         remover: &mut Remover,
         mut visit: impl FnMut(&[u8], &Counts) -> bool,
     ) {
-        if self.phase != Phase::Play || self.next != seat || self.standing(seat) != Standing::In {
+        if self.standing(seat) != Standing::In {
             return;
         }
         // Without -need_not_own a chunk comes from the mover's sequence. With
@@ -434,7 +442,7 @@ impl Dna {
 
     fn has_legal_nomination(&self, seat: Seat, remover: &mut Remover) -> bool {
         let mut found = false;
-        self.for_each_legal(seat, remover, |_, _| {
+        self.for_each_nomination(seat, remover, |_, _| {
             found = true;
             false
         });
