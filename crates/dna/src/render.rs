@@ -36,7 +36,8 @@ pub fn text(view: &DnaView) -> String {
 const CELL: f64 = 16.0;
 const ROW: f64 = 22.0;
 const BEFORE_ROW: f64 = 12.0;
-const LABEL: f64 = 150.0;
+/// Width of one character of the 13-unit monospace label font.
+const LABEL_CHAR: f64 = 8.0;
 const MARGIN: f64 = 10.0;
 
 /// Fill colour of a nucleotide cell.
@@ -63,6 +64,23 @@ fn nucleotide_name(letter: char) -> &'static str {
 /// Text colour readable on the nucleotide's fill.
 fn ink(letter: char) -> &'static str {
     if letter == 'G' { "#000000" } else { "#ffffff" }
+}
+
+/// Width of the label column: room for the longest `name (NN) (resigned)`.
+fn label_width(view: &DnaView) -> f64 {
+    let longest = view.players.iter().map(|p| label_text(p).chars().count()).max().unwrap_or(0);
+    (longest as f64 * LABEL_CHAR + 24.0).max(120.0)
+}
+
+fn label_text(player: &PlayerView) -> String {
+    let mark = match player.standing {
+        Standing::In if player.to_move => " \u{25c0}",
+        Standing::In => "",
+        Standing::Out => " (out)",
+        Standing::Resigned => " (resigned)",
+    };
+    let length = player.length.map(|l| format!(" ({l})")).unwrap_or_default();
+    format!("{}{length}{mark}", player.name)
 }
 
 fn status_line(view: &DnaView) -> String {
@@ -93,7 +111,8 @@ pub fn svg(view: &DnaView) -> String {
         })
         .max()
         .unwrap_or(0);
-    let width = (LABEL + widest as f64 * CELL + 2.0 * MARGIN).max(520.0);
+    let label = label_width(view);
+    let width = (label + widest as f64 * CELL + 2.0 * MARGIN).max(620.0);
     let mut y = MARGIN + 18.0;
     let mut body = String::new();
 
@@ -130,10 +149,10 @@ pub fn svg(view: &DnaView) -> String {
         let before = last.and_then(|l| l.before.get(seat).cloned().flatten());
         if let (Some(before), Some(l)) = (&before, last) {
             let removed = l.positions.get(seat).map_or(&[][..], Vec::as_slice);
-            body.push_str(&before_strip(before, removed, y, &l.chunk));
+            body.push_str(&before_strip(before, removed, label, y, &l.chunk));
             y += BEFORE_ROW + 2.0;
         }
-        body.push_str(&player_row(seat, player, y));
+        body.push_str(&player_row(seat, player, label, y));
         y += ROW + 8.0;
     }
 
@@ -148,7 +167,7 @@ pub fn svg(view: &DnaView) -> String {
 }
 
 /// The sequence before the last nomination, removed letters outlined.
-fn before_strip(before: &str, removed: &[usize], y: f64, chunk: &str) -> String {
+fn before_strip(before: &str, removed: &[usize], label: f64, y: f64, chunk: &str) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
@@ -159,7 +178,7 @@ fn before_strip(before: &str, removed: &[usize], y: f64, chunk: &str) -> String 
     );
     let mut removed_iter = removed.iter().peekable();
     for (i, letter) in before.chars().enumerate() {
-        let x = LABEL + MARGIN + i as f64 * CELL;
+        let x = label + MARGIN + i as f64 * CELL;
         let gone = removed_iter.next_if(|&&p| p == i).is_some();
         let (opacity, stroke) =
             if gone { ("1", " stroke=\"#000000\" stroke-width=\"1.5\"") } else { ("0.3", "") };
@@ -181,34 +200,27 @@ fn before_strip(before: &str, removed: &[usize], y: f64, chunk: &str) -> String 
     out
 }
 
-fn player_row(seat: usize, player: &PlayerView, y: f64) -> String {
+fn player_row(seat: usize, player: &PlayerView, label: f64, y: f64) -> String {
     let mut out = String::new();
     let faded = player.standing != Standing::In;
-    let mark = match player.standing {
-        Standing::In if player.to_move => " \u{25c0}",
-        Standing::In => "",
-        Standing::Out => " (out)",
-        Standing::Resigned => " (resigned)",
-    };
-    let length = player.length.map(|l| format!(" ({l})")).unwrap_or_default();
     let _ = write!(
         out,
         "<rect x=\"{MARGIN}\" y=\"{}\" width=\"8\" height=\"{}\" fill=\"{}\"/>\
-         <text x=\"{}\" y=\"{}\" font-size=\"13\"{}>{}{length}{mark}</text>",
+         <text x=\"{}\" y=\"{}\" font-size=\"13\"{}>{}</text>",
         y + 3.0,
         ROW - 6.0,
         svg::player_colour(seat),
         MARGIN + 12.0,
         y + ROW - 7.0,
         if faded { " fill=\"#888888\"" } else { "" },
-        svg::escape(&player.name),
+        svg::escape(&label_text(player)),
     );
     let group_opacity = if faded { " opacity=\"0.4\"" } else { "" };
     let _ = write!(out, "<g{group_opacity}>");
     match (&player.sequence, player.length) {
         (Some(sequence), _) => {
             for (i, letter) in sequence.chars().enumerate() {
-                let x = LABEL + MARGIN + i as f64 * CELL;
+                let x = label + MARGIN + i as f64 * CELL;
                 let _ = write!(
                     out,
                     "<rect x=\"{x}\" y=\"{y}\" width=\"{}\" height=\"{ROW}\" fill=\"{}\"/>\
@@ -224,7 +236,7 @@ fn player_row(seat: usize, player: &PlayerView, y: f64) -> String {
         }
         (None, Some(len)) => {
             for i in 0..len {
-                let x = LABEL + MARGIN + i as f64 * CELL;
+                let x = label + MARGIN + i as f64 * CELL;
                 let _ = write!(
                     out,
                     "<rect x=\"{x}\" y=\"{y}\" width=\"{}\" height=\"{ROW}\" fill=\"#bbbbbb\"/>\
@@ -239,7 +251,7 @@ fn player_row(seat: usize, player: &PlayerView, y: f64) -> String {
             let _ = write!(
                 out,
                 "<text x=\"{}\" y=\"{}\" font-size=\"12\" fill=\"#555555\">no sequence yet</text>",
-                LABEL + MARGIN,
+                label + MARGIN,
                 y + ROW - 7.0
             );
         }
