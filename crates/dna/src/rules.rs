@@ -455,9 +455,11 @@ impl Dna {
         let next = (seat + 1) % self.names.len();
         if next == 0 && self.first_round {
             self.first_round = false;
-            // The limits just lifted, so passes they forced say nothing
-            // about whether anyone can still move.
-            self.passes_in_a_row = 0;
+            if !self.config.non_incremental {
+                // The limits just lifted, so passes they forced say nothing
+                // about whether anyone can still move.
+                self.passes_in_a_row = 0;
+            }
         }
         next
     }
@@ -486,7 +488,7 @@ impl Dna {
                     format!("{} has no legal nomination and passes", self.names[seat]),
                 ));
                 self.passes_in_a_row += 1;
-                if self.passes_in_a_row >= self.count_in() {
+                if !self.is_first_round() && self.passes_in_a_row >= self.count_in() {
                     break;
                 }
             }

@@ -88,6 +88,23 @@ fn a_pass_hands_the_turn_on() {
 }
 
 #[test]
+fn a_round_of_passes_forced_by_the_first_round_limits_does_not_end_the_game() {
+    // Two letters, chunks of two: every chunk occurs many times in every
+    // sequence, so under the first-round limits everyone may have to pass.
+    let found = (0..200u64).find_map(|seed| {
+        let options = tabula_model::Options::parse(&tabula_dna::INFO, &["-base=2", "-chunk=2"]).unwrap();
+        let players = vec!["ned".to_string(), "ted".to_string()];
+        let game = tabula_model::Game::create(&tabula_dna::KIND, options, players, seed, 0).unwrap();
+        board(&game).contains("passed: ned, ted").then_some(game)
+    });
+    let game = found.expect("some seed makes both players pass in the first round");
+    assert!(!game.is_over());
+    assert_eq!(game.to_move(), Turn::Player(0));
+    assert!(!dna(&game).is_first_round());
+    assert!(!game.state().legal_moves(0).unwrap().is_empty());
+}
+
+#[test]
 fn opening_passes_show_on_the_board() {
     // Two letters, chunks of two: the first player can rarely keep to one
     // removal per opponent.
