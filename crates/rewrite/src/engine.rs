@@ -37,7 +37,7 @@
 
 use std::collections::HashMap;
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, Input, MatchKind};
+use aho_corasick::{AhoCorasick, Input, MatchKind};
 use thiserror::Error;
 
 /// The most rules one set may hold.
@@ -108,8 +108,8 @@ pub struct Pass {
     pub cut: bool,
 }
 
-/// What happens when the longest left side at a position has been found.
-#[derive(Clone, Copy, Debug)]
+/// What happens where a distinct left side is the longest match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Choice {
     /// This rule applies.
     Apply(usize),
@@ -117,14 +117,74 @@ enum Choice {
     Blocked,
 }
 
+/// A distinct left side and what it does.
+#[derive(Clone, Debug)]
+struct Pattern {
+    lhs_len: usize,
+    choice: Choice,
+    /// The right side of the applied rule, padded to a fixed 16-byte chunk
+    /// so that short writes are one fixed-size copy (unused when longer).
+    chunk: [u8; CHUNK],
+    rhs_len: usize,
+}
+
+/// Short copies are done as one fixed copy of this many bytes.
+const CHUNK: usize = 16;
+/// Longest left side for the block strategy; longer sets use the plain
+/// leftmost-longest search.
+const BLOCK_MAX_LHS: usize = 1024;
+/// Most transition-table entries (8 bytes each) for the block strategy.
+const BLOCK_MAX_ENTRIES: usize = 1 << 22;
+/// Independent reverse scans interleaved, to hide the latency of each
+/// scan's chain of table look-ups.
+const STREAMS: usize = 4;
+/// The usual length of each interleaved scan.
+const STREAM_LEN: usize = 4096;
+/// "No left side starts here."
+const NONE: u32 = u32::MAX;
+/// A scan code packs a pattern id in its low bits (there are at most
+/// [`MAX_RULES`] < 2^20 patterns) and how far the scan advances past the
+/// pattern's position in the bits above ([`BLOCK_MAX_LHS`] < 2^11).
+const PATTERN_BITS: u32 = 20;
+const PATTERN_MASK: u32 = (1 << PATTERN_BITS) - 1;
+/// A `next` entry packs the offset of the next match in the block above
+/// [`ADVANCE_BITS`] and that match's advance below (0: no match there).
+const ADVANCE_BITS: u32 = 11;
+const ADVANCE_MASK: u32 = (1 << ADVANCE_BITS) - 1;
+
+/// How a set finds the longest left side at each position.
+#[derive(Clone, Debug)]
+enum Search {
+    /// No rules: a pass copies.
+    Empty,
+    /// Blocks of the input are scanned backwards by an automaton over the
+    /// reversed left sides, which yields the longest left side starting at
+    /// every position of the block; then the block is rewritten forwards.
+    Blocks(Box<ReverseTable>),
+    /// Leftmost-longest search from each scan position (long left sides or
+    /// automata too large for a table).
+    Leftmost(AhoCorasick),
+}
+
+/// A complete automaton over the reversed distinct left sides, as a table:
+/// each entry packs the next state (premultiplied by the stride) in its low
+/// 32 bits and the longest left side matched there (or [`NONE`]) in its high
+/// 32 bits.
+#[derive(Clone, Debug)]
+struct ReverseTable {
+    classes: [u16; 256],
+    trans: Vec<u64>,
+    start: u32,
+    max_lhs: usize,
+    stream_len: usize,
+}
+
 /// A compiled rule set, ready to run passes.
 #[derive(Clone, Debug)]
 pub struct RuleSet<O> {
     rules: Vec<Rule<O>>,
-    /// Over the distinct left sides; `None` for an empty set.
-    automaton: Option<AhoCorasick>,
-    /// What each distinct left side (by automaton pattern id) does.
-    choices: Vec<Choice>,
+    patterns: Vec<Pattern>,
+    strategy: Search,
 }
 
 impl<O> RuleSet<O> {
@@ -135,6 +195,10 @@ impl<O> RuleSet<O> {
     /// A rule with an empty left side, more than [`MAX_RULES`] rules, or an
     /// automaton too large to build.
     pub fn new(rules: Vec<Rule<O>>) -> Result<Self, EngineError> {
+        Self::build(rules, None)
+    }
+
+    fn build(rules: Vec<Rule<O>>, force_leftmost: Option<bool>) -> Result<Self, EngineError> {
         if rules.len() > MAX_RULES {
             return Err(EngineError::TooManyRules(rules.len()));
         }
@@ -142,15 +206,14 @@ impl<O> RuleSet<O> {
             return Err(EngineError::EmptyLhs { index });
         }
         let mut pattern_of: HashMap<&str, usize> = HashMap::new();
-        let mut patterns: Vec<&str> = Vec::new();
-        // For each distinct left side: the shortest right side seen and the
-        // rules that have it.
+        let mut lhs_texts: Vec<&str> = Vec::new();
+        // For each distinct left side: the shortest right side and the rules that have it.
         let mut best: Vec<(usize, Vec<usize>)> = Vec::new();
         for (index, rule) in rules.iter().enumerate() {
             let id = *pattern_of.entry(rule.lhs.as_str()).or_insert_with(|| {
-                patterns.push(rule.lhs.as_str());
+                lhs_texts.push(rule.lhs.as_str());
                 best.push((usize::MAX, Vec::new()));
-                patterns.len() - 1
+                lhs_texts.len() - 1
             });
             let (shortest, holders) = &mut best[id];
             if rule.rhs.len() < *shortest {
@@ -161,33 +224,54 @@ impl<O> RuleSet<O> {
                 holders.push(index);
             }
         }
-        let choices = best
+        let patterns: Vec<Pattern> = lhs_texts
             .iter()
-            .map(|(_, holders)| match holders.as_slice() {
-                [only] => Choice::Apply(*only),
-                _ => Choice::Blocked,
+            .zip(&best)
+            .map(|(lhs, (_, holders))| {
+                let choice = match holders.as_slice() {
+                    [only] => Choice::Apply(*only),
+                    _ => Choice::Blocked,
+                };
+                let rhs = match choice {
+                    Choice::Apply(rule) => rules[rule].rhs.as_bytes(),
+                    Choice::Blocked => &[],
+                };
+                let mut chunk = [0; CHUNK];
+                if rhs.len() <= CHUNK {
+                    chunk[..rhs.len()].copy_from_slice(rhs);
+                }
+                Pattern { lhs_len: lhs.len(), choice, chunk, rhs_len: rhs.len() }
             })
             .collect();
-        let automaton = if patterns.is_empty() {
-            None
+        let strategy = if lhs_texts.is_empty() {
+            Search::Empty
         } else {
-            Some(
-                AhoCorasick::builder()
-                    .match_kind(MatchKind::LeftmostLongest)
-                    .kind(Some(AhoCorasickKind::DFA))
-                    .build(&patterns)
-                    .or_else(|_| {
-                        // A DFA over very many long patterns may exceed its
-                        // limits; the contiguous NFA is smaller and slower.
-                        AhoCorasick::builder()
-                            .match_kind(MatchKind::LeftmostLongest)
-                            .kind(Some(AhoCorasickKind::ContiguousNFA))
-                            .build(&patterns)
-                    })
-                    .map_err(|e| EngineError::Build(e.to_string()))?,
-            )
+            let table = match force_leftmost {
+                Some(true) => None,
+                _ => ReverseTable::build(&lhs_texts, &patterns),
+            };
+            match table {
+                Some(table) => Search::Blocks(Box::new(table)),
+                None => Search::Leftmost(
+                    AhoCorasick::builder()
+                        .match_kind(MatchKind::LeftmostLongest)
+                        .build(&lhs_texts)
+                        .map_err(|e| EngineError::Build(e.to_string()))?,
+                ),
+            }
         };
-        Ok(RuleSet { rules, automaton, choices })
+        Ok(RuleSet { rules, patterns, strategy })
+    }
+
+    /// The same set with the given strategy and interleaved scan length, so
+    /// that tests reach every code path on short inputs.
+    #[cfg(test)]
+    fn for_test(rules: Vec<Rule<O>>, leftmost: bool, stream_len: usize) -> Self {
+        let mut set = Self::build(rules, Some(leftmost)).unwrap();
+        if let Search::Blocks(table) = &mut set.strategy {
+            table.stream_len = stream_len;
+        }
+        set
     }
 
     /// The rules, in the order given.
@@ -195,11 +279,12 @@ impl<O> RuleSet<O> {
         &self.rules
     }
 
-    /// Run one pass over `input`, appending the output to `out` (which the
-    /// caller normally passes empty) and calling `on_apply` for every
-    /// application in scan order. The output never grows past `limit` bytes
-    /// in total (`out` included): a pass that would write more is cut there,
-    /// and the summary says so.
+    /// Run one pass over `input`, writing the output to `out` (its previous
+    /// contents are replaced; its allocation is reused) and calling
+    /// `on_apply` for every application in scan order. The output never
+    /// grows past `limit` bytes: a pass that would write more is cut there,
+    /// and the summary says so. The buffer's allocation stays within
+    /// `limit` plus a few bytes.
     pub fn run(
         &self,
         input: &[u8],
@@ -207,42 +292,17 @@ impl<O> RuleSet<O> {
         out: &mut Vec<u8>,
         mut on_apply: impl FnMut(Application),
     ) -> PassSummary {
-        let mut sink = Sink::new(out, limit, input.len());
+        let mut writer = Writer::new(out, limit);
         let mut summary = PassSummary::default();
-        let Some(automaton) = &self.automaton else {
-            summary.cut = !sink.write(input);
-            return summary;
+        let done = match &self.strategy {
+            Search::Empty => writer.write(input),
+            Search::Leftmost(automaton) => {
+                self.run_leftmost(automaton, input, &mut writer, &mut summary, &mut on_apply)
+            }
+            Search::Blocks(table) => self.run_blocks(table, input, &mut writer, &mut summary, &mut on_apply),
         };
-        let end = input.len();
-        let mut pos = 0;
-        while pos < end {
-            let Some(m) = automaton.find(Input::new(input).span(pos..end)) else {
-                summary.cut = !sink.write(&input[pos..]);
-                return summary;
-            };
-            if !sink.write(&input[pos..m.start()]) {
-                summary.cut = true;
-                return summary;
-            }
-            match self.choices[m.pattern().as_usize()] {
-                Choice::Apply(rule) => {
-                    summary.applications += 1;
-                    on_apply(Application { rule, pos: m.start() });
-                    if !sink.write(self.rules[rule].rhs.as_bytes()) {
-                        summary.cut = true;
-                        return summary;
-                    }
-                    pos = m.end();
-                }
-                Choice::Blocked => {
-                    if !sink.write(&input[m.start()..m.start() + 1]) {
-                        summary.cut = true;
-                        return summary;
-                    }
-                    pos = m.start() + 1;
-                }
-            }
-        }
+        summary.cut = !done;
+        writer.finish();
         summary
     }
 
@@ -253,37 +313,339 @@ impl<O> RuleSet<O> {
         let summary = self.run(input, limit, &mut output, |a| applications.push(a));
         Pass { output, applications, cut: summary.cut }
     }
+
+    /// Apply what the longest left side found at `at` does; returns the
+    /// next scan position, or `None` when the output was cut.
+    #[inline(always)]
+    fn apply(
+        &self,
+        pattern: &Pattern,
+        input: &[u8],
+        at: usize,
+        writer: &mut Writer<'_>,
+        summary: &mut PassSummary,
+        on_apply: &mut impl FnMut(Application),
+    ) -> Option<usize> {
+        match pattern.choice {
+            Choice::Apply(rule) => {
+                summary.applications += 1;
+                on_apply(Application { rule, pos: at });
+                let written = if pattern.rhs_len <= CHUNK {
+                    writer.write_chunk(&pattern.chunk, pattern.rhs_len)
+                } else {
+                    writer.write(self.rules[rule].rhs.as_bytes())
+                };
+                written.then_some(at + pattern.lhs_len)
+            }
+            Choice::Blocked => writer.write(&input[at..at + 1]).then_some(at + 1),
+        }
+    }
+
+    /// Copy the unmatched `input[from..to]`; false when cut.
+    #[inline(always)]
+    fn copy_gap(input: &[u8], from: usize, to: usize, writer: &mut Writer<'_>) -> bool {
+        let gap = to - from;
+        match input.get(from..from + CHUNK) {
+            Some(chunk) if gap <= CHUNK => {
+                let mut bytes = [0; CHUNK];
+                bytes.copy_from_slice(chunk);
+                writer.write_chunk(&bytes, gap)
+            }
+            _ => writer.write(&input[from..to]),
+        }
+    }
+
+    fn run_leftmost(
+        &self,
+        automaton: &AhoCorasick,
+        input: &[u8],
+        writer: &mut Writer<'_>,
+        summary: &mut PassSummary,
+        on_apply: &mut impl FnMut(Application),
+    ) -> bool {
+        let end = input.len();
+        let mut pos = 0;
+        while pos < end {
+            let Some(m) = automaton.find(Input::new(input).span(pos..end)) else {
+                return writer.write(&input[pos..]);
+            };
+            if !writer.write(&input[pos..m.start()]) {
+                return false;
+            }
+            let pattern = &self.patterns[m.pattern().as_usize()];
+            match self.apply(pattern, input, m.start(), writer, summary, on_apply) {
+                Some(next) => pos = next,
+                None => return false,
+            }
+        }
+        true
+    }
+
+    fn run_blocks(
+        &self,
+        table: &ReverseTable,
+        input: &[u8],
+        writer: &mut Writer<'_>,
+        summary: &mut PassSummary,
+        on_apply: &mut impl FnMut(Application),
+    ) -> bool {
+        let block_len = table.stream_len * STREAMS;
+        // Per position of the block: the longest left side starting there,
+        // and the nearest position at or after it where one starts.
+        let mut code = vec![NONE; block_len.min(input.len())];
+        let mut next = vec![0u32; block_len.min(input.len())];
+        let mut pos = 0;
+        while pos < input.len() {
+            let start = pos;
+            let end = (start + block_len).min(input.len());
+            table.scan(input, start, end, &mut code, &mut next);
+            while pos < end {
+                // One dependent load per step keeps the scan's critical path short.
+                let packed = next[pos - start];
+                let found = start + (packed >> ADVANCE_BITS) as usize;
+                let advance = (packed & ADVANCE_MASK) as usize;
+                if found > pos && !Self::copy_gap(input, pos, found, writer) {
+                    return false;
+                }
+                pos = found;
+                if found == end || advance == 0 {
+                    // The end of the block, or of one interleaved scan.
+                    continue;
+                }
+                let pattern = &self.patterns[(code[found - start] & PATTERN_MASK) as usize];
+                if self.apply(pattern, input, found, writer, summary, on_apply).is_none() {
+                    return false;
+                }
+                pos = found + advance;
+            }
+        }
+        true
+    }
 }
 
-/// An output buffer that never holds more than `limit` bytes, growing its
-/// allocation only as needed and never past the limit.
-struct Sink<'a> {
-    out: &'a mut Vec<u8>,
+impl ReverseTable {
+    /// The table for these distinct left sides, or `None` when a left side
+    /// is too long or the table would be too large.
+    fn build(lhs: &[&str], patterns: &[Pattern]) -> Option<ReverseTable> {
+        use aho_corasick::automaton::{Automaton, StateID};
+        use aho_corasick::nfa::noncontiguous::NFA;
+
+        let max_lhs = lhs.iter().map(|l| l.len()).max()?;
+        if max_lhs > BLOCK_MAX_LHS {
+            return None;
+        }
+        // Bytes that occur in no left side all behave alike: class 0.
+        let mut used = [false; 256];
+        for l in lhs {
+            for b in l.bytes() {
+                used[usize::from(b)] = true;
+            }
+        }
+        let mut classes = [0u16; 256];
+        let mut representatives: Vec<u8> = Vec::new();
+        if let Some(unused) = (0..=255u8).find(|&b| !used[usize::from(b)]) {
+            representatives.push(unused);
+        }
+        for b in 0..=255u8 {
+            if used[usize::from(b)] {
+                classes[usize::from(b)] = representatives.len() as u16;
+                representatives.push(b);
+            }
+        }
+        let stride = representatives.len();
+        let most_states = lhs.iter().map(|l| l.len()).sum::<usize>() + 1;
+        if most_states.saturating_mul(stride) > BLOCK_MAX_ENTRIES {
+            return None;
+        }
+        let reversed: Vec<Vec<u8>> = lhs.iter().map(|l| l.bytes().rev().collect()).collect();
+        let nfa = NFA::builder().match_kind(MatchKind::Standard).build(&reversed).ok()?;
+        let first = nfa.start_state(aho_corasick::Anchored::No).ok()?;
+        let mut index: HashMap<StateID, usize> = HashMap::from([(first, 0)]);
+        let mut states = vec![first];
+        let mut i = 0;
+        while i < states.len() {
+            let sid = states[i];
+            i += 1;
+            for &b in &representatives {
+                let to = nfa.next_state(aho_corasick::Anchored::No, sid, b);
+                index.entry(to).or_insert_with(|| {
+                    states.push(to);
+                    states.len() - 1
+                });
+            }
+        }
+        if states.len().saturating_mul(stride) > BLOCK_MAX_ENTRIES {
+            return None;
+        }
+        // The longest left side matched in each state (its match set holds
+        // every reversed left side that ends there, failure matches included).
+        let longest = |sid: StateID| -> u32 {
+            (0..nfa.match_len(sid))
+                .map(|k| nfa.match_pattern(sid, k))
+                .max_by_key(|&pid| nfa.pattern_len(pid))
+                .map_or(NONE, |pid| {
+                    let advance = match patterns[pid.as_usize()].choice {
+                        Choice::Apply(_) => patterns[pid.as_usize()].lhs_len,
+                        Choice::Blocked => 1,
+                    };
+                    ((advance as u32) << PATTERN_BITS) | pid.as_u32()
+                })
+        };
+        let mut trans = vec![0u64; states.len() * stride];
+        for (from, &sid) in states.iter().enumerate() {
+            for (class, &b) in representatives.iter().enumerate() {
+                let to = nfa.next_state(aho_corasick::Anchored::No, sid, b);
+                let packed_to = (index[&to] * stride) as u64;
+                trans[from * stride + class] = (u64::from(longest(to)) << 32) | packed_to;
+            }
+        }
+        Some(ReverseTable { classes, trans, start: 0, max_lhs, stream_len: STREAM_LEN.max(4 * max_lhs) })
+    }
+
+    #[inline(always)]
+    fn step(&self, state: u32, byte: u8) -> u64 {
+        self.trans[state as usize + usize::from(self.classes[usize::from(byte)])]
+    }
+
+    /// The state after reading `input[from..to]` backwards from the start.
+    fn warm_up(&self, input: &[u8], from: usize, to: usize) -> u32 {
+        input[from..to].iter().rev().fold(self.start, |state, &b| self.step(state, b) as u32)
+    }
+
+    /// Fill `code[i]` with the longest left side starting at `start + i` and
+    /// `next[i]` with the offset of the nearest position at or after it
+    /// where one starts (or the end of its interleaved scan).
+    fn scan(&self, input: &[u8], start: usize, end: usize, code: &mut [u32], next: &mut [u32]) {
+        let len = end - start;
+        let lookahead = |to: usize| (to + self.max_lhs - 1).min(input.len());
+        if len < self.stream_len * STREAMS {
+            let mut state = self.warm_up(input, end, lookahead(end));
+            let mut nearest = (len as u32) << ADVANCE_BITS;
+            for i in (0..len).rev() {
+                let t = self.step(state, input[start + i]);
+                state = t as u32;
+                let id = (t >> 32) as u32;
+                code[i] = id;
+                nearest = next_entry(id, i as u32, nearest);
+                next[i] = nearest;
+            }
+            return;
+        }
+        let s = self.stream_len;
+        let mut states = [0u32; STREAMS];
+        let mut nearest = [0u32; STREAMS];
+        for k in 0..STREAMS {
+            let to = start + (k + 1) * s;
+            states[k] = self.warm_up(input, to, lookahead(to));
+            nearest[k] = (((k + 1) * s) as u32) << ADVANCE_BITS;
+        }
+        let (c0, rest) = code[..STREAMS * s].split_at_mut(s);
+        let (c1, rest) = rest.split_at_mut(s);
+        let (c2, c3) = rest.split_at_mut(s);
+        let (n0, rest) = next[..STREAMS * s].split_at_mut(s);
+        let (n1, rest) = rest.split_at_mut(s);
+        let (n2, n3) = rest.split_at_mut(s);
+        let inputs = &input[start..start + STREAMS * s];
+        let (i0, rest) = inputs.split_at(s);
+        let (i1, rest) = rest.split_at(s);
+        let (i2, i3) = rest.split_at(s);
+        let [mut s0, mut s1, mut s2, mut s3] = states;
+        let [mut m0, mut m1, mut m2, mut m3] = nearest;
+        for i in (0..s).rev() {
+            let t0 = self.step(s0, i0[i]);
+            let t1 = self.step(s1, i1[i]);
+            let t2 = self.step(s2, i2[i]);
+            let t3 = self.step(s3, i3[i]);
+            s0 = t0 as u32;
+            s1 = t1 as u32;
+            s2 = t2 as u32;
+            s3 = t3 as u32;
+            let (d0, d1, d2, d3) =
+                ((t0 >> 32) as u32, (t1 >> 32) as u32, (t2 >> 32) as u32, (t3 >> 32) as u32);
+            c0[i] = d0;
+            c1[i] = d1;
+            c2[i] = d2;
+            c3[i] = d3;
+            let at = i as u32;
+            m0 = next_entry(d0, at, m0);
+            m1 = next_entry(d1, at + s as u32, m1);
+            m2 = next_entry(d2, at + 2 * s as u32, m2);
+            m3 = next_entry(d3, at + 3 * s as u32, m3);
+            n0[i] = m0;
+            n1[i] = m1;
+            n2[i] = m2;
+            n3[i] = m3;
+        }
+    }
+}
+
+/// The `next` entry at offset `at`, given its scan code and the entry after it.
+#[inline(always)]
+fn next_entry(code: u32, at: u32, after: u32) -> u32 {
+    if code != NONE { (at << ADVANCE_BITS) | (code >> PATTERN_BITS) } else { after }
+}
+
+/// Bytes kept initialised past the logical end of the output, so that a
+/// short write can always be one fixed-size copy.
+const SLACK: usize = CHUNK;
+
+/// The output of a pass: a buffer that never holds more than `limit` bytes
+/// of output and never allocates much past it. Its `Vec` length is the
+/// initialised area; the logical length is `len`.
+struct Writer<'a> {
+    buf: &'a mut Vec<u8>,
+    len: usize,
     limit: usize,
 }
 
-impl<'a> Sink<'a> {
-    fn new(out: &'a mut Vec<u8>, limit: usize, input_len: usize) -> Self {
-        let want = out.len().saturating_add(input_len).min(limit);
-        if want > out.capacity() {
-            out.reserve_exact(want - out.len());
+impl<'a> Writer<'a> {
+    fn new(buf: &'a mut Vec<u8>, limit: usize) -> Self {
+        Writer { buf, len: 0, limit }
+    }
+
+    /// Make sure `extra` more bytes plus the slack are initialised.
+    #[inline(always)]
+    fn room(&mut self, extra: usize) {
+        let need = self.len + extra + SLACK;
+        if need > self.buf.len() {
+            self.grow(need);
         }
-        Sink { out, limit }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, need: usize) {
+        let most = self.limit.saturating_add(SLACK);
+        let target = self.buf.len().saturating_mul(2).max(1 << 16).min(most).max(need);
+        self.buf.reserve_exact(target - self.buf.len());
+        self.buf.resize(target, 0);
     }
 
     /// Append `bytes`; false (after writing what fits) when the limit is hit.
-    #[inline]
+    #[inline(always)]
     fn write(&mut self, bytes: &[u8]) -> bool {
-        let room = self.limit.saturating_sub(self.out.len());
-        let fits = bytes.len() <= room;
-        let take = if fits { bytes } else { &bytes[..room] };
-        let needed = self.out.len() + take.len();
-        if needed > self.out.capacity() {
-            let grown = needed.max(self.out.capacity().saturating_mul(2)).min(self.limit);
-            self.out.reserve_exact(grown - self.out.len());
-        }
-        self.out.extend_from_slice(take);
+        let room = self.limit - self.len;
+        let (take, fits) = if bytes.len() <= room { (bytes, true) } else { (&bytes[..room], false) };
+        self.room(take.len());
+        self.buf[self.len..self.len + take.len()].copy_from_slice(take);
+        self.len += take.len();
         fits
+    }
+
+    /// Append the first `n` bytes of `chunk` (`n <= CHUNK`) with one fixed copy.
+    #[inline(always)]
+    fn write_chunk(&mut self, chunk: &[u8; CHUNK], n: usize) -> bool {
+        if n > self.limit - self.len {
+            return self.write(&chunk[..n]);
+        }
+        self.room(n);
+        self.buf[self.len..self.len + CHUNK].copy_from_slice(chunk);
+        self.len += n;
+        true
+    }
+
+    fn finish(self) {
+        self.buf.truncate(self.len);
     }
 }
 
@@ -402,7 +764,7 @@ mod tests {
         assert_eq!(pass.output, b"aaaaaa");
         assert!(pass.cut);
         assert_eq!(pass.applications.len(), 2);
-        assert!(pass.output.capacity() <= 6);
+        assert!(pass.output.capacity() <= 6 + SLACK);
         // Exactly at the limit is not a cut.
         let pass = set(&rules).pass(b"aa", 8);
         assert_eq!((pass.output.len(), pass.cut), (8, false));
@@ -418,7 +780,40 @@ mod tests {
     }
 
     fn rules_strategy() -> impl Strategy<Value = Vec<(String, String)>> {
-        prop::collection::vec(("[ab]{1,4}", "[abc]{0,4}"), 0..8)
+        prop::collection::vec(("[ab]{1,4}", "[abc]{0,4}|[abc]{15,20}"), 0..8)
+    }
+
+    #[test]
+    fn long_inputs_through_every_strategy() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        for round in 0..20 {
+            let input: Vec<u8> = (0..40_000).map(|_| b"atcg"[rng.random_range(0..4)]).collect();
+            let rules: Vec<Rule<usize>> = (0..rng.random_range(1..40))
+                .map(|i| {
+                    let l: String = (0..rng.random_range(1..6))
+                        .map(|_| "atcg".as_bytes()[rng.random_range(0..4)] as char)
+                        .collect();
+                    let r: String = (0..rng.random_range(0..20))
+                        .map(|_| "atcg".as_bytes()[rng.random_range(0..4)] as char)
+                        .collect();
+                    Rule::new(i, l, r)
+                })
+                .collect();
+            let limit = if round % 3 == 0 { 30_000 } else { usize::MAX };
+            let expected = reference_pass(&rules, &input, limit);
+            assert_eq!(RuleSet::new(rules.clone()).unwrap().pass(&input, limit), expected);
+            assert_eq!(RuleSet::for_test(rules.clone(), true, 0).pass(&input, limit), expected);
+            assert_eq!(RuleSet::for_test(rules, false, 1000).pass(&input, limit), expected);
+        }
+    }
+
+    #[test]
+    fn strategy_choice() {
+        assert!(matches!(set(&[("a", "b")]).strategy, Search::Blocks(_)));
+        let long = "a".repeat(BLOCK_MAX_LHS + 1);
+        assert!(matches!(set(&[(&long, "b")]).strategy, Search::Leftmost(_)));
+        assert!(matches!(set(&[]).strategy, Search::Empty));
     }
 
     proptest! {
@@ -430,6 +825,7 @@ mod tests {
             duplicate in any::<bool>(),
             input in "[abc]{0,40}",
             limit in prop::option::of(0usize..60),
+            stream_len in 1usize..6,
         ) {
             let mut rules: Vec<Rule<usize>> =
                 rules.into_iter().enumerate().map(|(i, (l, r))| Rule::new(i, l, r)).collect();
@@ -439,8 +835,12 @@ mod tests {
             }
             let limit = limit.unwrap_or(usize::MAX);
             let expected = reference_pass(&rules, input.as_bytes(), limit);
-            let fast = RuleSet::new(rules).unwrap().pass(input.as_bytes(), limit);
-            prop_assert_eq!(fast, expected);
+            let fast = RuleSet::new(rules.clone()).unwrap().pass(input.as_bytes(), limit);
+            prop_assert_eq!(&fast, &expected);
+            let leftmost = RuleSet::for_test(rules.clone(), true, 0).pass(input.as_bytes(), limit);
+            prop_assert_eq!(&leftmost, &expected);
+            let streams = RuleSet::for_test(rules, false, stream_len).pass(input.as_bytes(), limit);
+            prop_assert_eq!(&streams, &expected);
         }
     }
 }
