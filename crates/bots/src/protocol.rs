@@ -1,0 +1,161 @@
+//! The external bot protocol, version 1: JSON lines from the referee, one
+//! move line back per `turn`.
+//!
+//! ```text
+//! {"type":"start","protocol":1,"game":"intervalo","options":{"cells":64},"seat":0,"players":2,"seed":123456}
+//! {"type":"turn","view":{"strip":"..x.o#..."},"legal":["1","2"],"time_ms":1000}
+//! {"type":"end","result":"win","scores":[33,30]}
+//! {"type":"quit"}
+//! ```
+//!
+//! The view is what the seat may see, in the game's own JSON form; for
+//! Intervalo it is exactly `{"strip":"..."}` (static) or adds `history` and
+//! `scores` (dynamic). `docs/bot-protocol.md` has the full description.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tabula_intervalo::Intervalo;
+use tabula_model::{Game, SeatResult, Viewer};
+
+/// The protocol version spoken here.
+pub const PROTOCOL_VERSION: u32 = 1;
+/// `legal` is sent when there are at most this many legal moves.
+pub const MAX_LEGAL_LISTED: usize = 1000;
+/// The longest line a bot may write.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// What a bot is shown of the game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ViewMode {
+    /// The position only (Intervalo: the strip alone).
+    #[default]
+    Static,
+    /// The position plus the history of choices and the scores.
+    Dynamic,
+}
+
+impl std::str::FromStr for ViewMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "static" => Ok(ViewMode::Static),
+            "dynamic" => Ok(ViewMode::Dynamic),
+            _ => Err(format!("{s:?} is not a view: use static or dynamic")),
+        }
+    }
+}
+
+/// A message from the referee to a bot.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Message {
+    /// A game starts.
+    Start {
+        /// Always [`PROTOCOL_VERSION`].
+        protocol: u32,
+        /// The game's command word.
+        game: String,
+        /// The game's own options, resolved.
+        options: Value,
+        /// This bot's seat (0-based).
+        seat: usize,
+        /// Number of players.
+        players: usize,
+        /// The game's seed, for bots that randomise.
+        seed: u64,
+    },
+    /// The bot must move.
+    Turn {
+        /// What the seat may see.
+        view: Value,
+        /// The legal moves, when at most [`MAX_LEGAL_LISTED`].
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        legal: Option<Vec<String>>,
+        /// Time for this move in milliseconds.
+        time_ms: u64,
+    },
+    /// The game is over.
+    End {
+        /// From this seat's side.
+        result: SeatResult,
+        /// Final scores in seat order (empty for games without scores);
+        /// whole numbers are written without a fraction.
+        scores: Vec<Value>,
+    },
+    /// The process should exit.
+    Quit,
+}
+
+impl Message {
+    /// The message as one line of JSON (without the newline).
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| "{\"type\":\"quit\"}".into())
+    }
+}
+
+/// The `start` message for `seat` of `game`.
+pub fn start_message(game: &Game, seat: usize) -> Message {
+    let info = game.kind().info();
+    let record = game.record();
+    let mut options = serde_json::Map::new();
+    for spec in info.options {
+        if let Some(v) = record.options.values().get(spec.name) {
+            options.insert(spec.name.to_string(), serde_json::to_value(v).unwrap_or(Value::Null));
+        }
+    }
+    Message::Start {
+        protocol: PROTOCOL_VERSION,
+        game: info.kind.to_string(),
+        options: Value::Object(options),
+        seat,
+        players: game.players().len(),
+        seed: record.seed,
+    }
+}
+
+/// What `seat` is shown in a `turn`: for Intervalo the protocol's own
+/// strip view, for every other game the game's view JSON for that seat.
+pub fn view_for(game: &Game, seat: usize, mode: ViewMode) -> Value {
+    if let Some(state) = game.state().as_any().downcast_ref::<Intervalo>() {
+        return intervalo_view(state, seat, mode);
+    }
+    game.view_json(Viewer::Player(seat), 0)
+}
+
+/// Intervalo's protocol view: `{"strip":"..x.o#"}`, and in dynamic mode
+/// `"history"` (each past turn as `[your cell, their cell]`) and `"scores"`
+/// (`[yours, theirs]`).
+pub fn intervalo_view(state: &Intervalo, seat: usize, mode: ViewMode) -> Value {
+    let strip = state.strip_for(seat);
+    match mode {
+        ViewMode::Static => json!({ "strip": strip }),
+        ViewMode::Dynamic => {
+            let other = 1 - seat.min(1);
+            let history: Vec<[usize; 2]> =
+                state.turns().iter().map(|t| [t.choices[seat.min(1)], t.choices[other]]).collect();
+            let scores = state.scores();
+            json!({ "strip": strip, "history": history, "scores": [scores[seat.min(1)], scores[other]] })
+        }
+    }
+}
+
+/// The `turn` message for `seat`.
+pub fn turn_message(game: &Game, seat: usize, mode: ViewMode, time_ms: u64) -> Message {
+    let legal = game.state().legal_moves(seat).filter(|l| l.len() <= MAX_LEGAL_LISTED);
+    Message::Turn { view: view_for(game, seat, mode), legal, time_ms }
+}
+
+/// Scores as JSON numbers, whole ones without a fraction (`33`, not `33.0`).
+pub fn score_values(scores: &[f64]) -> Vec<Value> {
+    scores
+        .iter()
+        .map(|&s| {
+            if s.fract() == 0.0 && s.abs() < 9.0e15 {
+                Value::from(s as i64)
+            } else {
+                serde_json::Number::from_f64(s).map_or(Value::Null, Value::Number)
+            }
+        })
+        .collect()
+}

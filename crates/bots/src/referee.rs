@@ -1,0 +1,451 @@
+//! The referee: plays one game between bots. External bots get the
+//! protocol's messages and a deadline per move and per game; a bot that
+//! crashes, is too slow, floods its output, or answers a malformed or
+//! illegal move loses the game (it resigns with the reason recorded) and
+//! its process is replaced before its next game.
+
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use tabula_model::{
+    Event, EventAction, Game, GameKind, GameRng, MoveError, Options, SeatResult, Turn, rng_for,
+};
+
+use crate::builtin::BuiltinBot;
+use crate::process::{BotLimits, BotProcess, ReadError};
+use crate::protocol::{self, Message, ViewMode};
+
+/// Moves after which a game is stopped (a safety net; no game here is
+/// this long).
+pub const MAX_MOVES: usize = 200_000;
+
+/// How a bot failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// The program could not be started.
+    Spawn,
+    /// It exited or closed its output.
+    Crashed,
+    /// No answer within the per-move time.
+    TimedOut,
+    /// Its thinking time over the game passed the per-game limit.
+    GameTime,
+    /// It wrote a line longer than 64 KiB.
+    Flood,
+    /// The answer is not a move of this game.
+    Malformed,
+    /// The answer is a move, but not a legal one now.
+    Illegal,
+    /// A built-in bot found no move (a game with no legal move for a seat
+    /// that must move).
+    NoMove,
+}
+
+/// A bot's failure in one game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Failure {
+    /// The seat that failed.
+    pub seat: usize,
+    /// The bot's name.
+    pub bot: String,
+    /// What went wrong.
+    pub kind: FailureKind,
+    /// In words (`"python3 exit.py crashed (exit status: 3)"`).
+    pub message: String,
+    /// The end of what the bot wrote to stderr, if anything.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub stderr: String,
+}
+
+/// The result of one game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// The game's number in the tournament schedule.
+    pub index: usize,
+    /// The bots' names in seat order.
+    pub seats: Vec<String>,
+    /// The bots' positions in the tournament's bot list, in seat order.
+    pub bots: Vec<usize>,
+    /// The game's seed.
+    pub seed: u64,
+    /// The sole winner's name, or `None` (a draw).
+    pub winner: Option<String>,
+    /// Each seat's result.
+    pub results: Vec<SeatResult>,
+    /// Final scores in seat order (empty where the game has none).
+    pub scores: Vec<f64>,
+    /// How the game ended: the game's own reason, or the failures.
+    pub reason: String,
+    /// Bots that failed.
+    #[serde(default)]
+    pub failures: Vec<Failure>,
+    /// Moves made.
+    pub moves: usize,
+}
+
+/// Time limits and the view for external bots.
+#[derive(Clone, Debug)]
+pub struct RefereeSettings {
+    /// Per move.
+    pub move_time: Duration,
+    /// Per bot over one game.
+    pub game_time: Duration,
+    /// What Intervalo bots are shown.
+    pub view: ViewMode,
+    /// Resource limits of bot processes.
+    pub limits: BotLimits,
+}
+
+impl Default for RefereeSettings {
+    fn default() -> Self {
+        RefereeSettings {
+            move_time: Duration::from_secs(1),
+            game_time: Duration::from_secs(300),
+            view: ViewMode::Static,
+            limits: BotLimits::default(),
+        }
+    }
+}
+
+/// An external bot program, started on demand and kept across games.
+pub struct ExternalBot {
+    argv: Vec<String>,
+    process: Option<BotProcess>,
+    /// Whether the process has not answered a turn yet.
+    fresh: bool,
+    /// Processes started so far (restarts included).
+    pub spawned: usize,
+}
+
+impl ExternalBot {
+    /// A bot that runs `argv` when first needed.
+    pub fn new(argv: Vec<String>) -> ExternalBot {
+        ExternalBot { argv, process: None, fresh: false, spawned: 0 }
+    }
+
+    fn live(&mut self, limits: &BotLimits) -> std::io::Result<&mut BotProcess> {
+        if self.process.as_ref().is_none_or(BotProcess::is_dead) {
+            if let Some(mut old) = self.process.take() {
+                old.kill();
+            }
+            self.process = Some(BotProcess::spawn(&self.argv, limits)?);
+            self.spawned += 1;
+            self.fresh = true;
+        }
+        self.process.as_mut().ok_or_else(|| std::io::Error::other("no process"))
+    }
+
+    fn kill(&mut self) {
+        if let Some(p) = self.process.as_mut() {
+            p.kill();
+        }
+    }
+
+    /// Send `quit` and end the process.
+    pub fn quit(&mut self, grace: Duration) {
+        if let Some(p) = self.process.take() {
+            p.quit(&Message::Quit.to_line(), grace);
+        }
+    }
+
+    /// The running process, if any.
+    pub fn process(&self) -> Option<&BotProcess> {
+        self.process.as_ref()
+    }
+}
+
+/// One seat's player.
+pub enum Player<'a> {
+    /// A built-in bot.
+    Builtin(BuiltinBot),
+    /// An external program.
+    External(&'a mut ExternalBot),
+}
+
+/// Play one game of `kind` between `players` (in seat order, named
+/// `names`) from `seed`. Never fails: whatever a bot does ends in a result.
+///
+/// # Errors
+///
+/// Only when the game cannot be set up (bad options or player count).
+pub fn play_game(
+    kind: &'static dyn GameKind,
+    options: &Options,
+    players: &mut [Player<'_>],
+    names: &[String],
+    seed: u64,
+    settings: &RefereeSettings,
+) -> Result<GameResult, tabula_model::SetupError> {
+    let n = players.len();
+    let ids: Vec<String> = (0..n).map(|i| format!("seat{}", i + 1)).collect();
+    let mut game = Game::create(kind, options.clone(), ids, seed, 0)?;
+    let mut failures: Vec<Failure> = Vec::new();
+    let mut failed = vec![false; n];
+    let mut used = vec![Duration::ZERO; n];
+    // Built-in bots draw from their own streams, apart from the game's.
+    let mut rngs: Vec<GameRng> = (0..n).map(|s| rng_for(seed ^ 0x0b07_5eed, s as u64 + 1)).collect();
+    let name_of = |seat: usize| names.get(seat).cloned().unwrap_or_else(|| format!("seat {}", seat + 1));
+
+    for (seat, player) in players.iter_mut().enumerate() {
+        if let Player::External(bot) = player
+            && let Err(f) = start(bot, &game, seat, &name_of(seat), settings)
+        {
+            failures.push(f);
+            failed[seat] = true;
+        }
+    }
+    for (seat, _) in failed.iter().enumerate().filter(|(_, f)| **f) {
+        resign(&mut game, seat, &failures);
+    }
+
+    let mut moves = 0;
+    let mut stuck = false;
+    'game: while moves < MAX_MOVES {
+        let askees = match game.to_move() {
+            Turn::Over => break,
+            Turn::Player(p) => vec![p],
+            Turn::Simultaneous(set) => set,
+            Turn::Clock => {
+                stuck = true;
+                break;
+            }
+        };
+        for seat in askees {
+            if game.is_over() {
+                break 'game;
+            }
+            if failed[seat] || seat >= n {
+                stuck = true;
+                break 'game;
+            }
+            let answer = match &mut players[seat] {
+                Player::Builtin(bot) => bot.choose(&game, seat, &mut rngs[seat]).ok_or_else(|| Failure {
+                    seat,
+                    bot: name_of(seat),
+                    kind: FailureKind::NoMove,
+                    message: format!("{} found no move", name_of(seat)),
+                    stderr: String::new(),
+                }),
+                Player::External(bot) => ask(bot, &game, seat, &name_of(seat), &mut used[seat], settings),
+            };
+            let failure = match answer {
+                Ok(text) => {
+                    let event =
+                        Event { at: moves as i64, seat: Some(seat), action: EventAction::Move(text.clone()) };
+                    match game.submit(event) {
+                        Ok(_) => {
+                            moves += 1;
+                            None
+                        }
+                        Err(error) => {
+                            if let Player::External(bot) = &mut players[seat] {
+                                bot.kill();
+                            }
+                            let (kind, what) = match error {
+                                MoveError::Malformed(_) => (FailureKind::Malformed, "a malformed move"),
+                                _ => (FailureKind::Illegal, "an illegal move"),
+                            };
+                            Some(Failure {
+                                seat,
+                                bot: name_of(seat),
+                                kind,
+                                message: format!(
+                                    "{} answered {what} {:?}: {error}",
+                                    name_of(seat),
+                                    clip(&text)
+                                ),
+                                stderr: stderr_of(&players[seat]),
+                            })
+                        }
+                    }
+                }
+                Err(f) => Some(f),
+            };
+            if let Some(f) = failure {
+                failed[seat] = true;
+                failures.push(f);
+                if !resign(&mut game, seat, &failures) {
+                    stuck = true;
+                    break 'game;
+                }
+            }
+        }
+    }
+    if moves >= MAX_MOVES {
+        stuck = true;
+    }
+
+    let outcome = if stuck { None } else { game.outcome() };
+    let results: Vec<SeatResult> = (0..n)
+        .map(|s| match &outcome {
+            _ if failed[s] => SeatResult::Loss,
+            Some(o) => o.result_for(s),
+            None => SeatResult::Draw,
+        })
+        .collect();
+    let winner = match results.iter().filter(|r| **r == SeatResult::Win).count() {
+        1 => results.iter().position(|r| *r == SeatResult::Win).map(name_of),
+        _ => None,
+    };
+    let scores = outcome.as_ref().map(|o| o.scores.clone()).unwrap_or_default();
+    let reason = if !failures.is_empty() {
+        failures.iter().map(|f| f.message.clone()).collect::<Vec<_>>().join("; ")
+    } else if let Some(o) = &outcome {
+        o.reason.clone()
+    } else if moves >= MAX_MOVES {
+        format!("stopped after {MAX_MOVES} moves")
+    } else {
+        "the game cannot be played by the referee (it runs on the clock)".to_string()
+    };
+    for (seat, player) in players.iter_mut().enumerate() {
+        if let Player::External(bot) = player
+            && let Some(process) = bot.process.as_mut().filter(|p| !p.is_dead())
+        {
+            let end = Message::End { result: results[seat], scores: protocol::score_values(&scores) };
+            let _ = process.send(&end.to_line());
+        }
+    }
+    Ok(GameResult {
+        index: 0,
+        seats: (0..n).map(name_of).collect(),
+        bots: (0..n).collect(),
+        seed,
+        winner,
+        results,
+        scores,
+        reason,
+        failures,
+        moves,
+    })
+}
+
+fn clip(text: &str) -> String {
+    if text.len() <= 80 {
+        return text.to_string();
+    }
+    let mut end = 80;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &text[..end])
+}
+
+fn stderr_of(player: &Player<'_>) -> String {
+    match player {
+        Player::External(bot) => bot.process().map(BotProcess::stderr_tail).unwrap_or_default(),
+        Player::Builtin(_) => String::new(),
+    }
+}
+
+/// Resign a failed seat; false when the game refuses (then it is stopped).
+fn resign(game: &mut Game, seat: usize, failures: &[Failure]) -> bool {
+    if game.is_over() {
+        return true;
+    }
+    let reason = failures.iter().rev().find(|f| f.seat == seat).map(|f| f.message.clone());
+    let event = Event { at: 0, seat: Some(seat), action: EventAction::Resign { reason } };
+    game.submit(event).is_ok()
+}
+
+fn start(
+    bot: &mut ExternalBot,
+    game: &Game,
+    seat: usize,
+    name: &str,
+    settings: &RefereeSettings,
+) -> Result<(), Failure> {
+    let line = protocol::start_message(game, seat).to_line();
+    // A process that died since its last game is replaced once.
+    for attempt in 0..2 {
+        let process = bot.live(&settings.limits).map_err(|e| Failure {
+            seat,
+            bot: name.to_string(),
+            kind: FailureKind::Spawn,
+            message: format!("{name} could not be started: {e}"),
+            stderr: String::new(),
+        })?;
+        if process.send(&line).is_ok() {
+            return Ok(());
+        }
+        if attempt == 1 {
+            let stderr = process.stderr_tail();
+            bot.kill();
+            return Err(Failure {
+                seat,
+                bot: name.to_string(),
+                kind: FailureKind::Crashed,
+                message: format!("{name} crashed before the game started"),
+                stderr,
+            });
+        }
+    }
+    Ok(())
+}
+
+fn ask(
+    bot: &mut ExternalBot,
+    game: &Game,
+    seat: usize,
+    name: &str,
+    used: &mut Duration,
+    settings: &RefereeSettings,
+) -> Result<String, Failure> {
+    let left = settings.game_time.saturating_sub(*used);
+    let limit = settings.move_time.min(left);
+    let startup = if bot.fresh { settings.limits.startup_time } else { Duration::ZERO };
+    bot.fresh = false;
+    let fail = |kind, message: String, stderr: String| Failure {
+        seat,
+        bot: name.to_string(),
+        kind,
+        message,
+        stderr,
+    };
+    let Some(process) = bot.process.as_mut().filter(|p| !p.is_dead()) else {
+        return Err(fail(FailureKind::Crashed, format!("{name} crashed"), String::new()));
+    };
+    let line = protocol::turn_message(game, seat, settings.view, limit.as_millis() as u64).to_line();
+    let began = Instant::now();
+    if process.send(&line).is_err() {
+        let stderr = process.stderr_tail();
+        bot.kill();
+        return Err(fail(FailureKind::Crashed, format!("{name} crashed (its input is closed)"), stderr));
+    }
+    let answer = process.receive(began + limit + startup);
+    *used += began.elapsed().saturating_sub(startup);
+    match answer {
+        Ok(text) => {
+            let text = text.trim().to_string();
+            if text.is_empty() {
+                let stderr = process.stderr_tail();
+                bot.kill();
+                return Err(fail(FailureKind::Malformed, format!("{name} answered an empty line"), stderr));
+            }
+            Ok(text)
+        }
+        Err(error) => {
+            let stderr = process.stderr_tail();
+            let (kind, message) = match error {
+                ReadError::Timeout if limit < settings.move_time => (
+                    FailureKind::GameTime,
+                    format!("{name} used up its {} ms for the game", settings.game_time.as_millis()),
+                ),
+                ReadError::Timeout => (
+                    FailureKind::TimedOut,
+                    format!("{name} timed out (no move within {} ms)", limit.as_millis()),
+                ),
+                ReadError::TooLong => {
+                    (FailureKind::Flood, format!("{name} wrote more than 64 KiB in one line"))
+                }
+                ReadError::Closed(status) => {
+                    let status = status.map_or_else(|| "it closed its output".to_string(), |s| s.to_string());
+                    (FailureKind::Crashed, format!("{name} crashed ({status})"))
+                }
+                ReadError::Io(e) => (FailureKind::Crashed, format!("{name} crashed (pipe error: {e})")),
+            };
+            bot.kill();
+            Err(fail(kind, message, stderr))
+        }
+    }
+}
