@@ -24,7 +24,7 @@ pub mod testing;
 pub use error::{MoveError, ReplayError, SetupError};
 pub use game::{Event, EventAction, Game, HistoryEntry, Proposal, ProposalKind, Record};
 pub use info::{COMMON_OPTIONS, Dynamics, GameInfo, OptionKind, OptionSpec};
-pub use options::{OptionError, OptionValue, Options};
+pub use options::{OptionError, OptionValue, Options, format_duration, parse_duration};
 pub use rng::{GameRng, rng_for};
 pub use rules::{Applied, Ctx, DynState, Erased, GameKind, Hidden, Kind, LogEntry, Rules, Setup};
 

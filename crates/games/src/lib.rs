@@ -1,0 +1,16 @@
+//! The registry: one explicit table of every game Tabula hosts. The service,
+//! the bots and the front ends find games here by their command word.
+
+use tabula_model::GameKind;
+
+/// Every game, in the order `list` shows them.
+pub fn all() -> &'static [&'static dyn GameKind] {
+    REGISTRY
+}
+
+static REGISTRY: &[&dyn GameKind] = &[&tabula_dna::KIND, &tabula_intervalo::KIND];
+
+/// The game whose command word is `kind` (case-insensitive).
+pub fn find(kind: &str) -> Option<&'static dyn GameKind> {
+    all().iter().copied().find(|k| k.info().kind.eq_ignore_ascii_case(kind))
+}

@@ -1,0 +1,128 @@
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::store::StoreError;
+
+/// A stable error code, shared by every front end (the HTTP API returns it
+/// as `code`, the CLI's `--json` too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The command's words do not fit its syntax.
+    Usage,
+    /// No such command or game.
+    UnknownCommand,
+    /// No such user.
+    UnknownUser,
+    /// The password does not match (or too many recent failures).
+    WrongPassword,
+    /// No such board.
+    UnknownBoard,
+    /// The user is not a player of that board.
+    NotAPlayer,
+    /// Not this player's turn.
+    NotYourTurn,
+    /// The move text does not parse.
+    MalformedMove,
+    /// The move breaks a rule of the game.
+    IllegalMove,
+    /// The game is over.
+    GameOver,
+    /// A `#moveno` guard did not match: the board moved on.
+    StaleMove,
+    /// A challenge option is bad.
+    BadOption,
+    /// The user id is taken.
+    UserExists,
+    /// A value (user id, password, address) is malformed.
+    BadValue,
+    /// The request is refused by a user's or the system's policy or limits.
+    Refused,
+    /// Another request changed the game at the same moment; try again.
+    Conflict,
+    /// Something went wrong inside; nothing was changed.
+    Internal,
+}
+
+impl ErrorCode {
+    /// The code as text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::Usage => "usage",
+            ErrorCode::UnknownCommand => "unknown_command",
+            ErrorCode::UnknownUser => "unknown_user",
+            ErrorCode::WrongPassword => "wrong_password",
+            ErrorCode::UnknownBoard => "unknown_board",
+            ErrorCode::NotAPlayer => "not_a_player",
+            ErrorCode::NotYourTurn => "not_your_turn",
+            ErrorCode::MalformedMove => "malformed_move",
+            ErrorCode::IllegalMove => "illegal_move",
+            ErrorCode::GameOver => "game_over",
+            ErrorCode::StaleMove => "stale_move",
+            ErrorCode::BadOption => "bad_option",
+            ErrorCode::UserExists => "user_exists",
+            ErrorCode::BadValue => "bad_value",
+            ErrorCode::Refused => "refused",
+            ErrorCode::Conflict => "conflict",
+            ErrorCode::Internal => "internal",
+        }
+    }
+}
+
+/// A rejected command: a stable code and a message for people.
+#[derive(Clone, Debug, PartialEq, Eq, Error, Serialize)]
+#[error("{message}")]
+pub struct CommandError {
+    /// What kind of failure.
+    pub code: ErrorCode,
+    /// The message shown to the user; it never contains a password.
+    pub message: String,
+    /// The game kind the command was for, if known (mail subjects use it).
+    #[serde(skip)]
+    pub game: Option<&'static str>,
+}
+
+impl CommandError {
+    /// An error with `code` and `message`.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        CommandError { code, message: message.into(), game: None }
+    }
+
+    /// A syntax error, with the command's syntax in the message.
+    pub fn usage(message: impl Into<String>) -> Self {
+        Self::new(ErrorCode::Usage, message)
+    }
+
+    /// Attach the game kind.
+    pub fn for_game(mut self, game: &'static str) -> Self {
+        self.game = Some(game);
+        self
+    }
+}
+
+impl From<StoreError> for CommandError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Conflict => {
+                CommandError::new(ErrorCode::Conflict, "the board changed at the same moment; try again")
+            }
+            other => {
+                tracing::error!(error = %other, "storage failure");
+                CommandError::new(ErrorCode::Internal, "internal storage error; nothing was changed")
+            }
+        }
+    }
+}
+
+impl From<tabula_model::MoveError> for CommandError {
+    fn from(e: tabula_model::MoveError) -> Self {
+        use tabula_model::MoveError as M;
+        let code = match &e {
+            M::Malformed(_) => ErrorCode::MalformedMove,
+            M::Illegal(_) => ErrorCode::IllegalMove,
+            M::NotYourTurn(_) => ErrorCode::NotYourTurn,
+            M::GameOver => ErrorCode::GameOver,
+        };
+        CommandError::new(code, e.to_string())
+    }
+}

@@ -1,0 +1,134 @@
+//! `help` and `list`: generated from the command table and each game's
+//! rules and option table, so they are never out of date.
+
+use tabula_model::{Dynamics, OptionKind, OptionSpec};
+
+use crate::command::SYNTAX;
+use crate::error::{CommandError, ErrorCode};
+use crate::service::Reply;
+
+/// The general help, a game's help, or one command's.
+pub fn help(topic: Option<&str>) -> Result<Reply, CommandError> {
+    match topic {
+        None => Ok(general()),
+        Some(t) => {
+            if let Some(kind) = tabula_games::find(t) {
+                return Ok(game_help(kind));
+            }
+            if let Some((name, syntax, meaning)) = SYNTAX.iter().find(|(n, _, _)| *n == t) {
+                return Ok(text_reply(format!("Help for {name}"), format!("{syntax}\n    {meaning}\n")));
+            }
+            Err(CommandError::new(
+                ErrorCode::UnknownCommand,
+                format!(
+                    "no help on {t:?}: try `help`, or `help GAME` for one of: {}",
+                    game_words().join(", ")
+                ),
+            ))
+        }
+    }
+}
+
+fn game_words() -> Vec<&'static str> {
+    tabula_games::all().iter().map(|k| k.info().kind).collect()
+}
+
+fn text_reply(subject: String, text: String) -> Reply {
+    Reply { subject, text, game: None, data: serde_json::Value::Null }
+}
+
+fn general() -> Reply {
+    let mut t = String::new();
+    t.push_str(
+        "Tabula hosts small multiplayer games played by email, from a terminal, on the web\n\
+         or through the HTTP API. Every way in takes the same commands.\n\n\
+         To start: sign up, challenge other players, then move when it is your turn.\n\
+         Moves carry your user id and password, as on pbmserv:\n\n\
+         \x20   signup ned secret ned@example.org\n\
+         \x20   dna challenge ned ted jed\n\
+         \x20   dna move 1 ned secret AAG\n\
+         \x20   dna show 1\n\n\
+         Commands (GAME is one of: ",
+    );
+    t.push_str(&game_words().join(", "));
+    t.push_str("):\n\n");
+    for (_, syntax, meaning) in SYNTAX {
+        t.push_str(&format!("  {syntax}\n      {meaning}\n"));
+    }
+    t.push_str("\n`help GAME` gives a game's rules, options and move syntax; `list` the games on offer.\n");
+    text_reply("Tabula help".into(), t)
+}
+
+/// `list`: the games on offer.
+pub fn list() -> Reply {
+    let mut t = String::from("Games on offer:\n\n");
+    for kind in tabula_games::all() {
+        let info = kind.info();
+        let players = if info.min_players == info.max_players {
+            format!("{} players", info.min_players)
+        } else {
+            format!("{}-{} players", info.min_players, info.max_players)
+        };
+        let play = match info.dynamics {
+            Dynamics::Sequential => "in turn",
+            Dynamics::Simultaneous => "simultaneous secret moves",
+            Dynamics::RealTime => "real time",
+        };
+        t.push_str(&format!("  {:<10} {} ({players}, {play})\n", info.kind, info.summary));
+    }
+    t.push_str("\n`help GAME` tells how to play one.\n");
+    text_reply("Tabula games".into(), t)
+}
+
+fn option_line(o: &OptionSpec) -> String {
+    let (syntax, range) = match o.kind {
+        OptionKind::Flag => (format!("-{}", o.name), String::new()),
+        OptionKind::Int { min, max } => (format!("-{}=N", o.name), format!("{min} to {max}")),
+        OptionKind::Text { min_len, max_len, accepts } => {
+            (format!("-{}=TEXT", o.name), format!("{accepts}, {min_len} to {max_len} characters"))
+        }
+        OptionKind::Duration { min_secs, max_secs, .. } => (
+            format!("-{}=TIME", o.name),
+            format!(
+                "{} to {}",
+                tabula_model::format_duration(min_secs),
+                tabula_model::format_duration(max_secs)
+            ),
+        ),
+        OptionKind::Choice { choices } => (format!("-{}=WORD", o.name), choices.join(", ")),
+    };
+    let mut facts = Vec::new();
+    if !range.is_empty() {
+        facts.push(range);
+    }
+    if let Some(d) = o.default
+        && o.kind != OptionKind::Flag
+    {
+        facts.push(format!("default {d}"));
+    }
+    let facts = if facts.is_empty() { String::new() } else { format!(" ({})", facts.join("; ")) };
+    format!("  {syntax:<22} {}{facts}\n", o.help)
+}
+
+fn game_help(kind: &'static dyn tabula_model::GameKind) -> Reply {
+    let info = kind.info();
+    let mut t = format!("Help for {}\n\n", info.title);
+    t.push_str(&format!("  {} challenge USERID USERID .. [OPTIONS]\n\n", info.kind));
+    t.push_str(&format!(
+        "starts a game for {} to {} players, in the order given.\n\n",
+        info.min_players, info.max_players
+    ));
+    t.push_str("Rules\n\n");
+    t.push_str(info.rules.trim_end());
+    t.push_str("\n\nMoves\n\n");
+    t.push_str(info.move_help.trim_end());
+    t.push_str("\n\nOptions\n\n");
+    for o in info.all_options() {
+        t.push_str(&option_line(o));
+    }
+    t.push_str(
+        "\nEvery game also takes the commands of `help` (show, showas, history, resign,\n\
+         draw and undo proposals, queue, submit/confirm, chat, subscribe ...).\n",
+    );
+    text_reply(format!("Help for {}", info.title), t)
+}

@@ -1,0 +1,16 @@
+//! The service every front end calls: the pbmserv command language, users,
+//! storage and the replies. The CLI, email, HTTP API and web pages only turn
+//! their input into a [`Command`] and print the [`Reply`], so they give the
+//! same answers and the same errors.
+
+pub mod command;
+mod error;
+pub mod help;
+pub mod reply;
+mod service;
+pub mod store;
+pub mod users;
+
+pub use command::{Command, Credentials, GameCommand};
+pub use error::{CommandError, ErrorCode};
+pub use service::{BotPlayer, Caller, Clock, GameReport, Reply, Service};

@@ -1,0 +1,1307 @@
+//! The service: applies commands to the store. Every front end calls
+//! [`Service::execute`] with a command line and the caller's identity.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+use serde_json::{Value, json};
+use tabula_model::{
+    Event, EventAction, Game, GameKind, HistoryEntry, Options, ProposalKind, Seat, SeatResult, Timestamp,
+    Turn, Viewer,
+};
+
+use crate::command::{Command, Credentials, GameCommand, GamesWhich, MoveKind};
+use crate::error::{CommandError, ErrorCode};
+use crate::help;
+use crate::reply::{self, BoardText};
+use crate::store::{
+    GameFilter, GameStatus, GameSummary, NewGame, OutboxMessage, SideEffect, Store, StoreError, StoredGame,
+    UserRow,
+};
+use crate::users;
+
+/// The wall clock, or a fixed time (the CLI's `--now`, tests, replays).
+#[derive(Clone, Debug)]
+pub enum Clock {
+    /// Real time.
+    System,
+    /// Always this time.
+    Fixed(Timestamp),
+}
+
+impl Clock {
+    /// Now, in milliseconds since the epoch.
+    pub fn now(&self) -> Timestamp {
+        match self {
+            Clock::System => chrono::Utc::now().timestamp_millis(),
+            Clock::Fixed(t) => *t,
+        }
+    }
+}
+
+/// Who is calling, as established by the front end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Caller {
+    /// Unknown: commands authenticate with their password.
+    Anonymous,
+    /// Authenticated by the front end (bearer token, web session, or a
+    /// signed mail gateway): the password word may be `-`.
+    User(String),
+}
+
+/// Plays the moves of built-in bots (`bot:NAME` players).
+pub trait BotPlayer: Send + Sync {
+    /// Whether `name` (without `bot:`) is a bot this server can run.
+    fn knows(&self, name: &str) -> bool;
+    /// The bot's move for `seat`, as text.
+    fn choose(&self, name: &str, game: &Game, seat: Seat) -> Option<String>;
+}
+
+/// What a successful command returns.
+#[derive(Clone, Debug, Serialize)]
+pub struct Reply {
+    /// The heading (the mail subject).
+    pub subject: String,
+    /// The body text.
+    pub text: String,
+    /// The game the command was about, as the caller may see it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<GameReport>,
+    /// Command-specific data (lists, tables).
+    #[serde(skip_serializing_if = "Value::is_null")]
+    pub data: Value,
+}
+
+impl Reply {
+    fn plain(subject: impl Into<String>, text: impl Into<String>) -> Self {
+        Reply { subject: subject.into(), text: text.into(), game: None, data: Value::Null }
+    }
+}
+
+/// A game as the caller may see it (the `--json` form and the API's).
+#[derive(Clone, Debug, Serialize)]
+pub struct GameReport {
+    /// Board number.
+    pub id: i64,
+    /// Game kind.
+    pub kind: String,
+    /// Players in seat order.
+    pub players: Vec<String>,
+    /// Status.
+    pub status: GameStatus,
+    /// Users who must act now.
+    pub to_move: Vec<String>,
+    /// Moves made.
+    pub moves: usize,
+    /// Events stored (the version).
+    pub version: usize,
+    /// How it ended.
+    pub outcome: Option<Value>,
+    /// The options as typed.
+    pub options: Vec<String>,
+    /// The caller's view, in the game's JSON form.
+    pub view: Value,
+    /// The history as the caller may see it.
+    pub history: Vec<HistoryEntry>,
+}
+
+/// Failed password attempts allowed before answers slow down.
+const FREE_LOGIN_FAILURES: i64 = 5;
+/// Clock events applied per command at most (a long downtime is caught up
+/// over several commands and by the scheduler).
+const CLOCK_CATCH_UP: usize = 100_000;
+/// Most running games one user may be in.
+const MAX_ACTIVE_GAMES: usize = 1000;
+/// Most players named in one challenge.
+const MAX_CHALLENGE_PLAYERS: usize = 26;
+/// How many times a move is retried when another request changed the game at the same moment.
+const CONFLICT_RETRIES: usize = 8;
+/// Longest chat message.
+const MAX_CHAT: usize = 4000;
+/// Games kept replayed in memory.
+const CACHE_GAMES: usize = 4096;
+
+/// The service.
+pub struct Service {
+    store: Arc<dyn Store>,
+    clock: Clock,
+    bots: Option<Arc<dyn BotPlayer>>,
+    cache: Mutex<HashMap<i64, (i64, Game)>>,
+}
+
+struct Loaded {
+    game: Game,
+    stored: StoredGame,
+}
+
+impl Service {
+    /// A service over `store`.
+    pub fn new(store: Arc<dyn Store>, clock: Clock) -> Self {
+        Service { store, clock, bots: None, cache: Mutex::new(HashMap::new()) }
+    }
+
+    /// Let the service play built-in bots.
+    pub fn with_bots(mut self, bots: Arc<dyn BotPlayer>) -> Self {
+        self.bots = Some(bots);
+        self
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
+    /// The current time.
+    pub fn now(&self) -> Timestamp {
+        self.clock.now()
+    }
+
+    /// The game words this service knows.
+    pub fn game_words() -> Vec<&'static str> {
+        tabula_games::all().iter().map(|k| k.info().kind).collect()
+    }
+
+    /// Parse and run one command line.
+    pub async fn execute(&self, line: &str, caller: &Caller) -> Result<Reply, CommandError> {
+        let command = Command::parse(line, &Self::game_words())?;
+        self.run(command, caller).await
+    }
+
+    /// Run a parsed command.
+    pub async fn run(&self, command: Command, caller: &Caller) -> Result<Reply, CommandError> {
+        match command {
+            Command::Signup { user, password, emails } => self.signup(&user, &password, &emails).await,
+            Command::ChangePassword { auth, new_password } => {
+                let mut u = self.authenticate(&auth, caller).await?;
+                users::check_password(&new_password)
+                    .map_err(|m| CommandError::new(ErrorCode::BadValue, m))?;
+                u.password_hash = users::hash_password(&new_password);
+                self.store.update_user(&u).await?;
+                Ok(Reply::plain("Password changed", format!("The password of {} is changed.\n", u.id)))
+            }
+            Command::ChangeAddress { auth, emails } => {
+                let mut u = self.authenticate(&auth, caller).await?;
+                u.emails = check_emails(&emails)?;
+                self.store.update_user(&u).await?;
+                Ok(Reply::plain(
+                    "Address changed",
+                    format!("Mail for {} now goes to {}.\n", u.id, u.emails.join(", ")),
+                ))
+            }
+            Command::Signoff { auth } => self.signoff(&auth, caller).await,
+            Command::Notify { auth, on } => {
+                let mut u = self.authenticate(&auth, caller).await?;
+                u.notify = on;
+                self.store.update_user(&u).await?;
+                let state = if on { "on" } else { "off" };
+                Ok(Reply::plain("Notifications", format!("Email notifications for {} are {state}.\n", u.id)))
+            }
+            Command::Vacation { auth, days } => {
+                let mut u = self.authenticate(&auth, caller).await?;
+                u.vacation_until = days.map(|d| self.now() + i64::from(d) * 86_400_000);
+                self.store.update_user(&u).await?;
+                let text = match days {
+                    Some(d) => format!(
+                        "{} is on vacation for {d} days: no reminders or forfeits until then.\n",
+                        u.id
+                    ),
+                    None => format!("{} is back from vacation.\n", u.id),
+                };
+                Ok(Reply::plain("Vacation", text))
+            }
+            Command::Limit { auth, limit } => {
+                let mut u = self.authenticate(&auth, caller).await?;
+                u.game_limit = limit.map(i64::from);
+                self.store.update_user(&u).await?;
+                let text = match limit {
+                    Some(n) => {
+                        format!("{} accepts challenges while in fewer than {n} running games.\n", u.id)
+                    }
+                    None => format!("{} has no limit on running games.\n", u.id),
+                };
+                Ok(Reply::plain("Limit", text))
+            }
+            Command::Policy { auth, ask } => {
+                let mut u = self.authenticate(&auth, caller).await?;
+                u.challenge_policy = if ask { "ask" } else { "open" }.into();
+                self.store.update_user(&u).await?;
+                let text = if ask {
+                    format!("Challenges naming {} now wait until {} accepts them.\n", u.id, u.id)
+                } else {
+                    format!("Challenges naming {} now start at once.\n", u.id)
+                };
+                Ok(Reply::plain("Challenge policy", text))
+            }
+            Command::Help { topic } => help::help(topic.as_deref()),
+            Command::List => Ok(help::list()),
+            Command::Game { kind, command } => {
+                let kind = tabula_games::find(&kind).ok_or_else(|| {
+                    CommandError::new(ErrorCode::UnknownCommand, format!("no game {kind:?}"))
+                })?;
+                let title = kind.info().kind;
+                self.game_command(kind, command, caller).await.map_err(|e| e.for_game(title))
+            }
+        }
+    }
+
+    async fn signup(&self, user: &str, password: &str, emails: &[String]) -> Result<Reply, CommandError> {
+        let id = users::check_new_user_id(user).map_err(|m| CommandError::new(ErrorCode::BadValue, m))?;
+        users::check_password(password).map_err(|m| CommandError::new(ErrorCode::BadValue, m))?;
+        let emails = check_emails(emails)?;
+        let row = UserRow {
+            id: id.clone(),
+            password_hash: users::hash_password(password),
+            emails,
+            created: self.now(),
+            notify: true,
+            vacation_until: None,
+            game_limit: None,
+            challenge_policy: "open".into(),
+            signed_off: false,
+            failed_logins: 0,
+            last_failed_login: None,
+        };
+        match self.store.create_user(&row).await {
+            Ok(()) => Ok(Reply::plain(
+                "Welcome to Tabula",
+                format!(
+                    "Welcome, {id}. Your account is ready.\nSend `help` for the commands and `list` for the games.\n"
+                ),
+            )),
+            Err(StoreError::Exists) => {
+                Err(CommandError::new(ErrorCode::UserExists, format!("the user id {id} is taken")))
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    async fn signoff(&self, auth: &Credentials, caller: &Caller) -> Result<Reply, CommandError> {
+        let mut u = self.authenticate(auth, caller).await?;
+        let running = self
+            .store
+            .games(&GameFilter {
+                player: Some(u.id.clone()),
+                statuses: vec![GameStatus::Active, GameStatus::Proposed],
+                limit: 10_000,
+                ..Default::default()
+            })
+            .await?;
+        for g in &running {
+            let _ = self
+                .apply_event(g.id, &u.id, |_, seat| {
+                    Ok(EventAction::Resign { reason: Some("signed off".into()) }).map(|a| (a, seat))
+                })
+                .await;
+        }
+        u.signed_off = true;
+        u.password_hash = String::new();
+        self.store.update_user(&u).await?;
+        Ok(Reply::plain("Signed off", format!("The account {} is closed. Goodbye.\n", u.id)))
+    }
+
+    /// Check credentials (or the front end's authentication).
+    pub async fn authenticate(&self, auth: &Credentials, caller: &Caller) -> Result<UserRow, CommandError> {
+        let id =
+            users::canonical_user_id(&auth.user).map_err(|m| CommandError::new(ErrorCode::UnknownUser, m))?;
+        let user = self
+            .store
+            .user(&id)
+            .await?
+            .filter(|u| !u.signed_off)
+            .ok_or_else(|| CommandError::new(ErrorCode::UnknownUser, format!("there is no user {id}")))?;
+        if let Caller::User(who) = caller
+            && who == &id
+            && auth.password == "-"
+        {
+            return Ok(user);
+        }
+        let now = self.now();
+        if user.failed_logins >= FREE_LOGIN_FAILURES {
+            let excess = (user.failed_logins - FREE_LOGIN_FAILURES).min(10) as u32;
+            let wait_ms = 1000i64 << excess;
+            let since = now - user.last_failed_login.unwrap_or(0);
+            if since < wait_ms {
+                return Err(CommandError::new(
+                    ErrorCode::WrongPassword,
+                    format!(
+                        "too many wrong passwords for {id}: wait {} seconds and try again",
+                        (wait_ms - since + 999) / 1000
+                    ),
+                ));
+            }
+        }
+        if !users::verify_password(&auth.password, &user.password_hash) {
+            self.store.record_login(&id, true, now).await?;
+            return Err(CommandError::new(ErrorCode::WrongPassword, format!("wrong password for {id}")));
+        }
+        if user.failed_logins > 0 {
+            self.store.record_login(&id, false, now).await?;
+        }
+        Ok(user)
+    }
+
+    async fn game_command(
+        &self,
+        kind: &'static dyn GameKind,
+        command: GameCommand,
+        caller: &Caller,
+    ) -> Result<Reply, CommandError> {
+        match command {
+            GameCommand::Help => help::help(Some(kind.info().kind)),
+            GameCommand::Challenge { players, options } => self.challenge(kind, &players, &options).await,
+            GameCommand::Move { board, auth, kind: mv, guard } => {
+                let user = self.authenticate(&auth, caller).await?;
+                self.check_kind(kind, board).await?;
+                let action = |game: &Game, seat: Seat| -> Result<(EventAction, Seat), CommandError> {
+                    if let Some(n) = guard
+                        && n != game.moves() + 1
+                    {
+                        return Err(CommandError::new(
+                            ErrorCode::StaleMove,
+                            format!(
+                                "this move was meant as move {n}, but the board is at move {}: look at the board again",
+                                game.moves() + 1
+                            ),
+                        ));
+                    }
+                    let action = match &mv {
+                        MoveKind::Play(text) => EventAction::Move(text.clone()),
+                        MoveKind::Resign => EventAction::Resign { reason: None },
+                        MoveKind::Propose => EventAction::Propose(ProposalKind::Draw),
+                        MoveKind::Undo => EventAction::Propose(ProposalKind::Undo),
+                        MoveKind::Accept => EventAction::Accept,
+                        MoveKind::Reject => EventAction::Reject,
+                    };
+                    Ok((action, seat))
+                };
+                let (game, stored) = self.apply_event(board, &user.id, action).await?;
+                self.play_automatic(board).await;
+                let (game, stored) = match self.load(board).await {
+                    Ok(l) => (l.game, l.stored),
+                    Err(_) => (game, stored),
+                };
+                Ok(self.board_reply(&game, &stored, Some(&user.id)))
+            }
+            GameCommand::Queue { board, auth, text } => {
+                let user = self.authenticate(&auth, caller).await?;
+                let loaded = self.load_kind(kind, board).await?;
+                let seat = self.seat(&loaded, &user.id)?;
+                if loaded.game.is_over() {
+                    return Err(CommandError::new(ErrorCode::GameOver, format!("board {board} is over")));
+                }
+                if !matches!(loaded.game.to_move(), Turn::Player(_)) {
+                    return Err(CommandError::new(
+                        ErrorCode::Refused,
+                        format!(
+                            "{} does not take queued moves: its moves are not made in turn",
+                            kind.info().title
+                        ),
+                    ));
+                }
+                if text.len() > 1000 {
+                    return Err(CommandError::new(
+                        ErrorCode::MalformedMove,
+                        "a queued move has at most 1000 characters",
+                    ));
+                }
+                if loaded.game.to_move() == Turn::Player(seat) {
+                    return Err(CommandError::new(
+                        ErrorCode::Refused,
+                        "it is your turn now: make the move instead",
+                    ));
+                }
+                if self.store.queued_moves(board).await?.iter().filter(|q| q.user == user.id).count() >= 20 {
+                    return Err(CommandError::new(ErrorCode::Refused, "at most 20 queued moves per board"));
+                }
+                self.store.queue_move(board, &user.id, &text, self.now()).await?;
+                let mut reply = self.board_reply(&loaded.game, &loaded.stored, Some(&user.id));
+                reply.text = format!(
+                    "Queued for your next turn: {text}\n(it is played then if it is legal then)\n\n{}",
+                    reply.text
+                );
+                Ok(reply)
+            }
+            GameCommand::Submit { board, auth, text } => {
+                let user = self.authenticate(&auth, caller).await?;
+                let loaded = self.load_kind(kind, board).await?;
+                let seat = self.seat(&loaded, &user.id)?;
+                let preview = self.preview(&loaded, seat, &text)?;
+                self.store.set_pending(board, &user.id, &text, self.now()).await?;
+                let mut reply = self.board_text_reply(&preview, &loaded.stored, Viewer::Player(seat));
+                reply.text = format!(
+                    "Submitted, not yet played: {text}\nThe board would then be as below. Send `{} confirm {board} {} PASSWORD` to play it.\n\n{}",
+                    kind.info().kind,
+                    user.id,
+                    reply.text
+                );
+                Ok(reply)
+            }
+            GameCommand::Confirm { board, auth } => {
+                let user = self.authenticate(&auth, caller).await?;
+                self.check_kind(kind, board).await?;
+                let text = self.store.pending(board, &user.id).await?.ok_or_else(|| {
+                    CommandError::new(
+                        ErrorCode::Refused,
+                        format!("you have no submitted move on board {board}"),
+                    )
+                })?;
+                let (_, _) = self
+                    .apply_event_with(
+                        board,
+                        &user.id,
+                        |_, seat| Ok((EventAction::Move(text.clone()), seat)),
+                        vec![SideEffect::DeletePending { user: user.id.clone() }],
+                    )
+                    .await?;
+                self.play_automatic(board).await;
+                let loaded = self.load(board).await?;
+                Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id)))
+            }
+            GameCommand::Preview { board, auth, text } => {
+                let loaded = self.load_kind(kind, board).await?;
+                let (seat, viewer) = match &auth {
+                    Some(a) => {
+                        let u = self.authenticate(a, caller).await?;
+                        let s = self.seat(&loaded, &u.id)?;
+                        (s, Viewer::Player(s))
+                    }
+                    None => match loaded.game.to_move() {
+                        Turn::Player(p) => (p, Viewer::Observer),
+                        _ => {
+                            return Err(CommandError::usage(format!(
+                                "in {} give your user id and password: {}",
+                                kind.info().title,
+                                crate::command::syntax("preview")
+                            )));
+                        }
+                    },
+                };
+                let preview = self.preview(&loaded, seat, &text)?;
+                let mut reply = self.board_text_reply(&preview, &loaded.stored, viewer);
+                reply.text = format!("Preview (nothing is played): {text}\n\n{}", reply.text);
+                Ok(reply)
+            }
+            GameCommand::Show { board, at } => {
+                let loaded = self.load_kind(kind, board).await?;
+                match at {
+                    None => Ok(self.board_reply(&loaded.game, &loaded.stored, None)),
+                    Some(n) => {
+                        if n > loaded.game.moves() {
+                            return Err(CommandError::new(
+                                ErrorCode::Usage,
+                                format!("board {board} has only {} moves", loaded.game.moves()),
+                            ));
+                        }
+                        let record = loaded.game.record().clone();
+                        let past = Game::replay_prefix(kind, record, n).map_err(|e| internal(&e))?;
+                        let mut reply = self.board_text_reply(&past, &loaded.stored, Viewer::Observer);
+                        reply.subject = format!("{} Board {board} at move {n}", kind.info().title);
+                        Ok(reply)
+                    }
+                }
+            }
+            GameCommand::ShowAs { board, auth } => {
+                let user = self.authenticate(&auth, caller).await?;
+                let loaded = self.load_kind(kind, board).await?;
+                self.seat(&loaded, &user.id)?;
+                Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id)))
+            }
+            GameCommand::History { board } => {
+                let loaded = self.load_kind(kind, board).await?;
+                let entries = loaded.game.history_for(Viewer::Observer);
+                let mut text = String::new();
+                for line in reply::move_list(&entries, usize::MAX) {
+                    text.push_str(&line);
+                    text.push('\n');
+                }
+                for c in self.store.chats(board).await? {
+                    text.push_str(&format!("      [chat] {}: {}\n", c.user, c.text));
+                }
+                if text.is_empty() {
+                    text.push_str("No moves yet.\n");
+                }
+                let mut r = Reply::plain(format!("{} Board {board} history", kind.info().title), text);
+                r.data = json!(entries);
+                Ok(r)
+            }
+            GameCommand::Games { user, which } => self.games_list(kind, &user, which).await,
+            GameCommand::Standings => self.standings(kind).await,
+            GameCommand::Ratings => self.ratings(kind).await,
+            GameCommand::Chat { board, auth, text } => {
+                let user = self.authenticate(&auth, caller).await?;
+                let loaded = self.load_kind(kind, board).await?;
+                self.seat(&loaded, &user.id)?;
+                if text.chars().count() > MAX_CHAT {
+                    return Err(CommandError::new(
+                        ErrorCode::BadValue,
+                        format!("a chat message has at most {MAX_CHAT} characters"),
+                    ));
+                }
+                let now = self.now();
+                let subject = format!("{} Board {board} chat from {}", kind.info().title, user.id);
+                let body = format!("{} writes on {} board {board}:\n\n{text}\n", user.id, kind.info().title);
+                let mut messages = Vec::new();
+                let mut readers: Vec<String> = loaded.game.players().to_vec();
+                readers.extend(self.store.subscribers(board).await?);
+                readers.sort();
+                readers.dedup();
+                for reader in readers.iter().filter(|r| **r != user.id) {
+                    if let Some(addr) = self.mail_address(reader).await? {
+                        messages.push(OutboxMessage {
+                            key: format!("chat:{board}:{now}:{}:{reader}", user.id),
+                            recipient: addr,
+                            subject: subject.clone(),
+                            body: body.clone(),
+                            game_id: Some(board),
+                        });
+                    }
+                }
+                self.store.chat(board, &user.id, now, &text, &messages).await?;
+                Ok(Reply::plain(subject, format!("Sent to the other players of board {board}.\n")))
+            }
+            GameCommand::Subscribe { board, auth, on } => {
+                let user = self.authenticate(&auth, caller).await?;
+                self.load_kind(kind, board).await?;
+                self.store.subscribe(board, &user.id, on).await?;
+                let text = if on {
+                    format!("{} will receive the updates of board {board}.\n", user.id)
+                } else {
+                    format!("{} no longer receives the updates of board {board}.\n", user.id)
+                };
+                Ok(Reply::plain(format!("{} Board {board}", kind.info().title), text))
+            }
+            GameCommand::Answer { board, auth, accept } => {
+                self.answer(kind, board, &auth, accept, caller).await
+            }
+        }
+    }
+
+    async fn challenge(
+        &self,
+        kind: &'static dyn GameKind,
+        players: &[String],
+        options: &[String],
+    ) -> Result<Reply, CommandError> {
+        let info = kind.info();
+        if players.len() > MAX_CHALLENGE_PLAYERS {
+            return Err(CommandError::new(
+                ErrorCode::BadValue,
+                format!("at most {MAX_CHALLENGE_PLAYERS} players"),
+            ));
+        }
+        let mut ids = Vec::new();
+        let mut accepted = Vec::new();
+        for p in players {
+            let id = users::canonical_user_id(p).map_err(|m| CommandError::new(ErrorCode::UnknownUser, m))?;
+            if let Some(bot) = id.strip_prefix("bot:") {
+                match &self.bots {
+                    Some(b) if b.knows(bot) => {}
+                    _ => {
+                        return Err(CommandError::new(
+                            ErrorCode::UnknownUser,
+                            format!("there is no bot {id} on this server"),
+                        ));
+                    }
+                }
+                accepted.push(true);
+            } else {
+                let u = self.store.user(&id).await?.filter(|u| !u.signed_off).ok_or_else(|| {
+                    CommandError::new(ErrorCode::UnknownUser, format!("there is no user {id}"))
+                })?;
+                let running = self
+                    .store
+                    .games(&GameFilter {
+                        player: Some(id.clone()),
+                        statuses: vec![GameStatus::Active, GameStatus::Proposed],
+                        limit: MAX_ACTIVE_GAMES as i64 + 1,
+                        ..Default::default()
+                    })
+                    .await?
+                    .len();
+                let limit =
+                    u.game_limit.map(|l| l as usize).unwrap_or(MAX_ACTIVE_GAMES).min(MAX_ACTIVE_GAMES);
+                if running >= limit {
+                    return Err(CommandError::new(
+                        ErrorCode::Refused,
+                        format!("{id} is in {running} running games and accepts no more (limit {limit})"),
+                    ));
+                }
+                accepted.push(u.challenge_policy != "ask");
+            }
+            ids.push(id);
+        }
+        let options = Options::parse(info, options)
+            .map_err(|e| CommandError::new(ErrorCode::BadOption, e.to_string()))?;
+        let now = self.now();
+        let seed: u64 = rand::random();
+        let game = Game::create(kind, options.clone(), ids.clone(), seed, now)
+            .map_err(|e| CommandError::new(ErrorCode::BadOption, e.to_string()))?;
+        let status = if accepted.iter().all(|a| *a) { GameStatus::Active } else { GameStatus::Proposed };
+        let new = NewGame {
+            kind: info.kind.to_string(),
+            options,
+            players: ids.clone(),
+            seed,
+            created: now,
+            status,
+            to_move: reply::to_move_users(&game),
+            accepted: accepted.clone(),
+            next_clock: game.state().next_clock(),
+        };
+        let id = self.store.create_game(&new).await?;
+        let stored = self.load(id).await?.stored;
+        // Tell every named human about the new board.
+        let mut messages = Vec::new();
+        for (seat, user) in ids.iter().enumerate() {
+            if let Some(addr) = self.notify_address(user).await? {
+                let t = self.board_text(&game, &stored, Viewer::Player(seat));
+                let lead = if accepted[seat] {
+                    format!("You are challenged to {} board {id}.\n\n", info.title)
+                } else {
+                    format!(
+                        "You are challenged to {} board {id}. Accept with `{} accept {id} {user} PASSWORD` or refuse with `{} reject {id} {user} PASSWORD`.\n\n",
+                        info.title, info.kind, info.kind
+                    )
+                };
+                messages.push(OutboxMessage {
+                    key: format!("challenge:{id}:{user}"),
+                    recipient: addr,
+                    subject: t.heading,
+                    body: format!("{lead}{}", t.body),
+                    game_id: Some(id),
+                });
+            }
+        }
+        self.store.enqueue(&messages, now).await?;
+        if status == GameStatus::Active {
+            self.play_automatic(id).await;
+        }
+        let loaded = self.load(id).await?;
+        Ok(self.board_reply(&loaded.game, &loaded.stored, None))
+    }
+
+    async fn answer(
+        &self,
+        kind: &'static dyn GameKind,
+        board: i64,
+        auth: &Credentials,
+        accept: bool,
+        caller: &Caller,
+    ) -> Result<Reply, CommandError> {
+        let user = self.authenticate(auth, caller).await?;
+        let loaded = self.load_kind(kind, board).await?;
+        let seat = self.seat(&loaded, &user.id)?;
+        if loaded.stored.summary.status != GameStatus::Proposed {
+            return Err(CommandError::new(
+                ErrorCode::Refused,
+                format!("board {board} is not waiting for acceptance"),
+            ));
+        }
+        let mut acc = loaded.stored.accepted.clone();
+        acc[seat] = accept;
+        let status = if !accept {
+            GameStatus::Cancelled
+        } else if acc.iter().all(|a| *a) {
+            GameStatus::Active
+        } else {
+            GameStatus::Proposed
+        };
+        self.store.set_acceptance(board, seat, accept, status).await?;
+        self.forget(board);
+        if status == GameStatus::Active {
+            self.play_automatic(board).await;
+        }
+        let loaded = self.load(board).await?;
+        Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id)))
+    }
+
+    /// Apply the event `make(game, seat)` for `user` on `board`, retrying on
+    /// a concurrent change. Returns the game after the append.
+    async fn apply_event<F>(
+        &self,
+        board: i64,
+        user: &str,
+        make: F,
+    ) -> Result<(Game, StoredGame), CommandError>
+    where
+        F: Fn(&Game, Seat) -> Result<(EventAction, Seat), CommandError>,
+    {
+        self.apply_event_with(board, user, make, Vec::new()).await
+    }
+
+    async fn apply_event_with<F>(
+        &self,
+        board: i64,
+        user: &str,
+        make: F,
+        effects: Vec<SideEffect>,
+    ) -> Result<(Game, StoredGame), CommandError>
+    where
+        F: Fn(&Game, Seat) -> Result<(EventAction, Seat), CommandError>,
+    {
+        for _ in 0..CONFLICT_RETRIES {
+            let Loaded { mut game, stored } = self.load(board).await?;
+            match stored.summary.status {
+                GameStatus::Proposed => {
+                    let waiting = waiting_for(&stored);
+                    return Err(CommandError::new(
+                        ErrorCode::Refused,
+                        format!(
+                            "board {board} waits for {} to accept the challenge",
+                            reply::and_list(&waiting)
+                        ),
+                    ));
+                }
+                GameStatus::Cancelled => {
+                    return Err(CommandError::new(
+                        ErrorCode::GameOver,
+                        format!("board {board} was cancelled"),
+                    ));
+                }
+                _ => {}
+            }
+            let seat = game.seat_of(user).ok_or_else(|| not_a_player(user, board))?;
+            if game.is_over() {
+                return Err(CommandError::new(ErrorCode::GameOver, format!("board {board} is over")));
+            }
+            let (action, seat) = make(&game, seat)?;
+            let version = stored.summary.version;
+            let event = Event { at: self.now(), seat: Some(seat), action };
+            let added = game.submit(event.clone())?;
+            match self.commit(&game, &stored, version, vec![event], &added, Some(user), effects.clone()).await
+            {
+                Ok(stored) => return Ok((game, stored)),
+                Err(StoreError::Conflict) => {
+                    self.forget(board);
+                    continue;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(StoreError::Conflict.into())
+    }
+
+    /// Store new events of `game` (already applied to it) with their
+    /// notifications, against `version`.
+    #[allow(clippy::too_many_arguments)]
+    async fn commit(
+        &self,
+        game: &Game,
+        stored: &StoredGame,
+        version: i64,
+        events: Vec<Event>,
+        added: &[HistoryEntry],
+        actor: Option<&str>,
+        mut effects: Vec<SideEffect>,
+    ) -> Result<StoredGame, StoreError> {
+        let board = stored.summary.id;
+        let summary =
+            summarize(game, board, version + events.len() as i64, self.now(), stored.summary.status);
+        let mut new_stored = stored.clone();
+        new_stored.summary = summary.clone();
+        new_stored.events.extend(events.iter().cloned());
+        // Moves notify the players and subscribers; clock events only when something was logged.
+        let notify = !added.is_empty() && events.iter().any(|e| !matches!(e.action, EventAction::Clock));
+        if notify {
+            for (reader, viewer) in self.readers(game, board).await? {
+                if Some(reader.as_str()) == actor {
+                    continue;
+                }
+                if let Some(addr) = self.notify_address(&reader).await? {
+                    let t = self.board_text(game, &new_stored, viewer);
+                    effects.push(SideEffect::Outbox(OutboxMessage {
+                        key: format!("game:{board}:v{}:{reader}", summary.version),
+                        recipient: addr,
+                        subject: t.heading,
+                        body: t.body,
+                        game_id: Some(board),
+                    }));
+                }
+            }
+        }
+        self.store.append(version, &events, &summary, &effects).await?;
+        self.remember(board, summary.version, game.clone());
+        Ok(new_stored)
+    }
+
+    async fn readers(&self, game: &Game, board: i64) -> Result<Vec<(String, Viewer)>, StoreError> {
+        let mut out: Vec<(String, Viewer)> =
+            game.players().iter().enumerate().map(|(s, u)| (u.clone(), Viewer::Player(s))).collect();
+        for s in self.store.subscribers(board).await? {
+            if !out.iter().any(|(u, _)| *u == s) {
+                out.push((s, Viewer::Observer));
+            }
+        }
+        Ok(out)
+    }
+
+    async fn mail_address(&self, user: &str) -> Result<Option<String>, StoreError> {
+        if user.starts_with("bot:") {
+            return Ok(None);
+        }
+        Ok(self.store.user(user).await?.filter(|u| !u.signed_off).and_then(|u| u.emails.first().cloned()))
+    }
+
+    async fn notify_address(&self, user: &str) -> Result<Option<String>, StoreError> {
+        if user.starts_with("bot:") {
+            return Ok(None);
+        }
+        Ok(self
+            .store
+            .user(user)
+            .await?
+            .filter(|u| !u.signed_off && u.notify)
+            .and_then(|u| u.emails.first().cloned()))
+    }
+
+    /// Play whatever is due without a person: bots' moves and queued
+    /// moves, each committed on its own.
+    pub async fn play_automatic(&self, board: i64) {
+        for _ in 0..10_000 {
+            let Ok(Loaded { game, stored }) = self.load(board).await else { return };
+            if stored.summary.status != GameStatus::Active || game.is_over() {
+                return;
+            }
+            let mut acted = false;
+            let candidates: Vec<Seat> = match game.to_move() {
+                Turn::Player(p) => vec![p],
+                Turn::Simultaneous(set) => set,
+                Turn::Clock => (0..game.players().len()).collect(),
+                Turn::Over => return,
+            };
+            for seat in candidates {
+                let user = game.players()[seat].clone();
+                if let Some(bot) = user.strip_prefix("bot:") {
+                    if !game.state().is_active(seat) {
+                        continue;
+                    }
+                    let Some(bots) = &self.bots else { return };
+                    let choice = {
+                        let bots = bots.clone();
+                        let g = game.clone();
+                        let name = bot.to_string();
+                        tokio::task::spawn_blocking(move || bots.choose(&name, &g, seat)).await.ok().flatten()
+                    };
+                    let action = match choice {
+                        Some(text) => EventAction::Move(text),
+                        None => EventAction::Resign { reason: Some("the bot found no move".into()) },
+                    };
+                    if self.apply_event(board, &user, |_, s| Ok((action.clone(), s))).await.is_ok() {
+                        acted = true;
+                        break;
+                    }
+                } else if matches!(game.to_move(), Turn::Player(p) if p == seat) {
+                    let Ok(queued) = self.store.queued_moves(board).await else { return };
+                    if let Some(q) = queued.into_iter().find(|q| q.user == user) {
+                        let text = q.text.clone();
+                        let r = self
+                            .apply_event_with(
+                                board,
+                                &user,
+                                |_, s| Ok((EventAction::Move(text.clone()), s)),
+                                vec![SideEffect::DeleteQueued(q.id)],
+                            )
+                            .await;
+                        if r.is_err() {
+                            // An illegal queued move is dropped, and the player told.
+                            let _ = self.drop_queued(board, &user, q.id, &q.text, &stored).await;
+                        }
+                        acted = true;
+                        break;
+                    }
+                }
+            }
+            if !acted {
+                return;
+            }
+        }
+    }
+
+    async fn drop_queued(
+        &self,
+        board: i64,
+        user: &str,
+        id: i64,
+        text: &str,
+        stored: &StoredGame,
+    ) -> Result<(), StoreError> {
+        let mut effects = vec![SideEffect::DeleteQueued(id)];
+        if let Some(addr) = self.mail_address(user).await? {
+            effects.push(SideEffect::Outbox(OutboxMessage {
+                key: format!("queue-drop:{board}:{id}"),
+                recipient: addr,
+                subject: format!("Board {board}: queued move dropped"),
+                body: format!("Your queued move {text} on board {board} was not legal when your turn came, so it was dropped.\n"),
+                game_id: Some(board),
+            }));
+        }
+        // An empty append (no events) keeps the version check and the outbox in one transaction.
+        self.store.append(stored.summary.version, &[], &stored.summary, &effects).await
+    }
+
+    /// Load a game, replaying its record (or using the cached replay), and
+    /// catch up its clock.
+    async fn load(&self, board: i64) -> Result<Loaded, CommandError> {
+        let stored = self.store.game(board).await?.ok_or_else(|| {
+            CommandError::new(ErrorCode::UnknownBoard, format!("there is no board {board}"))
+        })?;
+        let kind = tabula_games::find(&stored.summary.kind)
+            .ok_or_else(|| internal(&format!("unknown kind {}", stored.summary.kind)))?;
+        let cached = self
+            .cache
+            .lock()
+            .expect("cache lock")
+            .get(&board)
+            .filter(|(v, _)| *v == stored.summary.version)
+            .map(|(_, g)| g.clone());
+        let mut game = match cached {
+            Some(g) => g,
+            None => {
+                let record = tabula_model::Record {
+                    kind: stored.summary.kind.clone(),
+                    options: stored.options.clone(),
+                    players: stored.initial_players.clone(),
+                    seed: stored.seed,
+                    created: stored.created,
+                    events: stored.events.clone(),
+                };
+                let g = Game::replay(kind, record).map_err(|e| internal(&e))?;
+                self.remember(board, stored.summary.version, g.clone());
+                g
+            }
+        };
+        let mut stored = stored;
+        if stored.summary.status == GameStatus::Active
+            && game.state().next_clock().is_some_and(|t| t <= self.now())
+        {
+            let version = stored.summary.version;
+            let before = game.record().events.len();
+            let history_before = game.history_for(Viewer::Observer).len();
+            game.advance_clock(self.now(), CLOCK_CATCH_UP);
+            let events: Vec<Event> = game.record().events[before..].to_vec();
+            if !events.is_empty() {
+                let added = game.history_for(Viewer::Observer)[history_before..].to_vec();
+                match self.commit(&game, &stored, version, events, &added, None, Vec::new()).await {
+                    Ok(s) => stored = s,
+                    // Someone else caught the clock up first: theirs is the record.
+                    Err(StoreError::Conflict) => {
+                        self.forget(board);
+                        return Box::pin(self.load(board)).await;
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        }
+        Ok(Loaded { game, stored })
+    }
+
+    async fn load_kind(&self, kind: &'static dyn GameKind, board: i64) -> Result<Loaded, CommandError> {
+        let loaded = self.load(board).await?;
+        if loaded.stored.summary.kind != kind.info().kind {
+            return Err(wrong_kind(board, &loaded.stored.summary.kind));
+        }
+        Ok(loaded)
+    }
+
+    async fn check_kind(&self, kind: &'static dyn GameKind, board: i64) -> Result<(), CommandError> {
+        self.load_kind(kind, board).await.map(|_| ())
+    }
+
+    fn seat(&self, loaded: &Loaded, user: &str) -> Result<Seat, CommandError> {
+        loaded.game.seat_of(user).ok_or_else(|| not_a_player(user, loaded.stored.summary.id))
+    }
+
+    fn preview(&self, loaded: &Loaded, seat: Seat, text: &str) -> Result<Game, CommandError> {
+        let mut copy = loaded.game.clone();
+        copy.submit(Event { at: self.now(), seat: Some(seat), action: EventAction::Move(text.to_string()) })?;
+        Ok(copy)
+    }
+
+    fn remember(&self, board: i64, version: i64, game: Game) {
+        let mut cache = self.cache.lock().expect("cache lock");
+        if cache.len() >= CACHE_GAMES && !cache.contains_key(&board) {
+            // Drop an arbitrary entry: replay rebuilds it when needed.
+            if let Some(k) = cache.keys().next().copied() {
+                cache.remove(&k);
+            }
+        }
+        cache.insert(board, (version, game));
+    }
+
+    fn forget(&self, board: i64) {
+        self.cache.lock().expect("cache lock").remove(&board);
+    }
+
+    fn board_text(&self, game: &Game, stored: &StoredGame, viewer: Viewer) -> BoardText {
+        reply::board_text(
+            game,
+            stored.summary.id,
+            stored.summary.status,
+            viewer,
+            self.now(),
+            &waiting_for(stored),
+        )
+    }
+
+    fn board_text_reply(&self, game: &Game, stored: &StoredGame, viewer: Viewer) -> Reply {
+        let t = self.board_text(game, stored, viewer);
+        Reply {
+            subject: t.heading,
+            text: t.body,
+            game: Some(self.report(game, stored, viewer)),
+            data: Value::Null,
+        }
+    }
+
+    fn board_reply(&self, game: &Game, stored: &StoredGame, user: Option<&str>) -> Reply {
+        let viewer = user.and_then(|u| game.seat_of(u)).map(Viewer::Player).unwrap_or(Viewer::Observer);
+        self.board_text_reply(game, stored, viewer)
+    }
+
+    fn report(&self, game: &Game, stored: &StoredGame, viewer: Viewer) -> GameReport {
+        GameReport {
+            id: stored.summary.id,
+            kind: stored.summary.kind.clone(),
+            players: game.players().to_vec(),
+            status: stored.summary.status,
+            to_move: reply::to_move_users(game),
+            moves: game.moves(),
+            version: game.record().events.len(),
+            outcome: game.outcome().map(|o| {
+                json!({
+                    "winners": o.winners.iter().map(|&s| game.players()[s].clone()).collect::<Vec<_>>(),
+                    "reason": o.reason,
+                    "scores": o.scores,
+                })
+            }),
+            options: game.record().options.given().to_vec(),
+            view: game.view_json(viewer, self.now()),
+            history: game.history_for(viewer),
+        }
+    }
+
+    /// A game's board for a reader: used by the web and mail front ends.
+    pub async fn board_for(&self, board: i64, user: Option<&str>) -> Result<Reply, CommandError> {
+        let loaded = self.load(board).await?;
+        Ok(self.board_reply(&loaded.game, &loaded.stored, user))
+    }
+
+    async fn games_list(
+        &self,
+        kind: &'static dyn GameKind,
+        user: &str,
+        which: GamesWhich,
+    ) -> Result<Reply, CommandError> {
+        let id = users::canonical_user_id(user).map_err(|m| CommandError::new(ErrorCode::UnknownUser, m))?;
+        if !id.starts_with("bot:") && self.store.user(&id).await?.is_none() {
+            return Err(CommandError::new(ErrorCode::UnknownUser, format!("there is no user {id}")));
+        }
+        let filter = GameFilter {
+            kind: Some(kind.info().kind.to_string()),
+            player: Some(id.clone()),
+            statuses: match which {
+                GamesWhich::Active | GamesWhich::Next => vec![GameStatus::Active, GameStatus::Proposed],
+                GamesWhich::Inactive => vec![GameStatus::Finished, GameStatus::Cancelled],
+                GamesWhich::All => Vec::new(),
+            },
+            to_move: (which == GamesWhich::Next).then(|| id.clone()),
+            limit: 500,
+        };
+        let games = self.store.games(&filter).await?;
+        let mut text = String::new();
+        for g in &games {
+            let state = match g.status {
+                GameStatus::Finished => g.result.clone().unwrap_or_else(|| "over".into()),
+                GameStatus::Cancelled => "cancelled".into(),
+                GameStatus::Proposed => "waiting for acceptance".into(),
+                GameStatus::Active if g.to_move.is_empty() => "running".into(),
+                GameStatus::Active => format!("{} to move", reply::and_list(&g.to_move)),
+            };
+            text.push_str(&format!("Board {:>5}  {}  ({state})\n", g.id, g.players.join(" ")));
+        }
+        if games.is_empty() {
+            text.push_str("No boards.\n");
+        }
+        let which_word = match which {
+            GamesWhich::Active => "active",
+            GamesWhich::Inactive => "finished",
+            GamesWhich::Next => "waiting for them",
+            GamesWhich::All => "all",
+        };
+        let mut r = Reply::plain(format!("{} games of {id} ({which_word})", kind.info().title), text);
+        r.data = json!(games);
+        Ok(r)
+    }
+
+    async fn standings(&self, kind: &'static dyn GameKind) -> Result<Reply, CommandError> {
+        let finished = self.store.finished(Some(kind.info().kind)).await?;
+        let mut table: HashMap<String, [u32; 3]> = HashMap::new();
+        for g in &finished {
+            for (seat, user) in g.players.iter().enumerate() {
+                let row = table.entry(user.clone()).or_default();
+                match g.seat_results.get(seat).cloned().flatten().as_deref() {
+                    Some("win") => row[0] += 1,
+                    Some("loss") => row[1] += 1,
+                    Some("draw") => row[2] += 1,
+                    _ => {}
+                }
+            }
+        }
+        let mut rows: Vec<(String, [u32; 3])> = table.into_iter().collect();
+        rows.sort_by(|a, b| b.1[0].cmp(&a.1[0]).then(a.1[1].cmp(&b.1[1])).then(a.0.cmp(&b.0)));
+        let mut text = format!("{:<20} {:>6} {:>6} {:>6}\n", "player", "won", "lost", "drawn");
+        for (u, [w, l, d]) in &rows {
+            text.push_str(&format!("{u:<20} {w:>6} {l:>6} {d:>6}\n"));
+        }
+        if rows.is_empty() {
+            text.push_str("No finished games yet.\n");
+        }
+        let mut r = Reply::plain(format!("{} standings", kind.info().title), text);
+        r.data = json!(
+            rows.iter()
+                .map(|(u, [w, l, d])| json!({"user": u, "won": w, "lost": l, "drawn": d}))
+                .collect::<Vec<_>>()
+        );
+        Ok(r)
+    }
+
+    async fn ratings(&self, kind: &'static dyn GameKind) -> Result<Reply, CommandError> {
+        let finished = self.store.finished(Some(kind.info().kind)).await?;
+        let ratings = elo(&finished);
+        let mut text = format!("{:<20} {:>7} {:>6}\n", "player", "rating", "games");
+        for (u, r, n) in &ratings {
+            text.push_str(&format!("{u:<20} {r:>7.0} {n:>6}\n"));
+        }
+        if ratings.is_empty() {
+            text.push_str("No finished games yet.\n");
+        }
+        text.push_str("\nElo ratings from every finished game in order (start 1500, K = 32; a game of several players counts as a match between every pair).\n");
+        let mut r = Reply::plain(format!("{} ratings", kind.info().title), text);
+        r.data = json!(
+            ratings.iter().map(|(u, r, n)| json!({"user": u, "rating": r, "games": n})).collect::<Vec<_>>()
+        );
+        Ok(r)
+    }
+
+    /// Catch up the clocks of every game whose next clock event is due (the
+    /// scheduler calls this; commands catch up their own game anyway).
+    pub async fn run_due_clocks(&self) -> Result<usize, CommandError> {
+        let due = self.store.due_clocks(self.now(), 100).await?;
+        let n = due.len();
+        for board in due {
+            self.load(board).await?;
+        }
+        Ok(n)
+    }
+}
+
+/// Pairwise Elo over finished games, in order: (user, rating, games).
+fn elo(finished: &[GameSummary]) -> Vec<(String, f64, u32)> {
+    let mut ratings: HashMap<String, (f64, u32)> = HashMap::new();
+    for g in finished {
+        let n = g.players.len();
+        let mut delta = vec![0.0; n];
+        for i in 0..n {
+            for j in (i + 1)..n {
+                let score = |r: Option<String>| match r.as_deref() {
+                    Some("win") => 1.0,
+                    Some("draw") => 0.5,
+                    _ => 0.0,
+                };
+                let (si, sj) = (
+                    score(g.seat_results.get(i).cloned().flatten()),
+                    score(g.seat_results.get(j).cloned().flatten()),
+                );
+                let actual = if si == sj {
+                    0.5
+                } else if si > sj {
+                    1.0
+                } else {
+                    0.0
+                };
+                let ri = ratings.get(&g.players[i]).map(|r| r.0).unwrap_or(1500.0);
+                let rj = ratings.get(&g.players[j]).map(|r| r.0).unwrap_or(1500.0);
+                let expected = 1.0 / (1.0 + 10f64.powf((rj - ri) / 400.0));
+                let k = 32.0 / (n - 1) as f64;
+                delta[i] += k * (actual - expected);
+                delta[j] -= k * (actual - expected);
+            }
+        }
+        for (i, p) in g.players.iter().enumerate() {
+            let e = ratings.entry(p.clone()).or_insert((1500.0, 0));
+            e.0 += delta[i];
+            e.1 += 1;
+        }
+    }
+    let mut out: Vec<(String, f64, u32)> = ratings.into_iter().map(|(u, (r, n))| (u, r, n)).collect();
+    out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    out
+}
+
+fn summarize(game: &Game, id: i64, version: i64, now: Timestamp, status: GameStatus) -> GameSummary {
+    let outcome = game.outcome();
+    let over = game.is_over();
+    let seat_results = (0..game.players().len())
+        .map(|s| {
+            outcome.as_ref().filter(|_| over).map(|o| {
+                match o.result_for(s) {
+                    SeatResult::Win => "win",
+                    SeatResult::Loss => "loss",
+                    SeatResult::Draw => "draw",
+                }
+                .to_string()
+            })
+        })
+        .collect();
+    GameSummary {
+        id,
+        kind: game.kind().info().kind.to_string(),
+        players: game.players().to_vec(),
+        status: if over { GameStatus::Finished } else { status },
+        moves: game.moves() as i64,
+        to_move: reply::to_move_users(game),
+        version,
+        updated: now,
+        result: outcome.filter(|_| over).map(|o| reply::outcome_line(game, &o)),
+        seat_results,
+        next_clock: if over { None } else { game.state().next_clock() },
+    }
+}
+
+fn waiting_for(stored: &StoredGame) -> Vec<String> {
+    stored
+        .summary
+        .players
+        .iter()
+        .zip(&stored.accepted)
+        .filter(|(_, a)| !**a)
+        .map(|(u, _)| u.clone())
+        .collect()
+}
+
+fn check_emails(emails: &[String]) -> Result<Vec<String>, CommandError> {
+    if emails.len() > users::MAX_EMAILS {
+        return Err(CommandError::new(
+            ErrorCode::BadValue,
+            format!("at most {} addresses", users::MAX_EMAILS),
+        ));
+    }
+    emails
+        .iter()
+        .map(|e| users::check_email(e).map_err(|m| CommandError::new(ErrorCode::BadValue, m)))
+        .collect()
+}
+
+fn not_a_player(user: &str, board: i64) -> CommandError {
+    CommandError::new(ErrorCode::NotAPlayer, format!("{user} is not a player of board {board}"))
+}
+
+fn wrong_kind(board: i64, kind: &str) -> CommandError {
+    CommandError::new(ErrorCode::UnknownBoard, format!("board {board} is a {kind} game"))
+}
+
+fn internal(e: &dyn std::fmt::Display) -> CommandError {
+    tracing::error!(error = %e, "internal error");
+    CommandError::new(ErrorCode::Internal, "internal error: the stored game does not replay")
+}

@@ -1,0 +1,343 @@
+//! Storage behind one interface. SQLite is the embedded default; the
+//! PostgreSQL implementation serves the same trait. Tests use real
+//! databases, never a mock.
+//!
+//! The one rule every implementation keeps: an append to a game succeeds
+//! only against the version it was validated on, in one transaction with
+//! everything it causes (summary, players, outbox, queue clean-up), and
+//! returns only after a durable commit.
+
+mod sqlite;
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+use tabula_model::{Event, Options, Timestamp};
+use thiserror::Error;
+
+pub use sqlite::SqliteStore;
+
+/// A storage failure.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// The game moved on since it was read: reload and try again.
+    #[error("the game changed while the move was being made")]
+    Conflict,
+    /// A unique key already exists (a user id taken).
+    #[error("already exists")]
+    Exists,
+    /// No such row.
+    #[error("not found")]
+    NotFound,
+    /// The database failed.
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    /// Migrations failed.
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A stored value does not decode (a corrupted row).
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+}
+
+/// Result of storage calls.
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// A user account as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UserRow {
+    /// Lower-case user id.
+    pub id: String,
+    /// argon2id PHC string; never shown.
+    #[serde(skip)]
+    pub password_hash: String,
+    /// Email addresses, the first is where mail goes.
+    pub emails: Vec<String>,
+    /// When the account was made.
+    pub created: Timestamp,
+    /// Whether the user gets notifications by email.
+    pub notify: bool,
+    /// Time limits are suspended until then.
+    pub vacation_until: Option<Timestamp>,
+    /// Most active games the user may be challenged into.
+    pub game_limit: Option<i64>,
+    /// `open` (challenges start at once) or `ask` (they wait for acceptance).
+    pub challenge_policy: String,
+    /// The account is closed.
+    pub signed_off: bool,
+    /// Failed password attempts since the last success.
+    pub failed_logins: i64,
+    /// When the last failed attempt happened.
+    pub last_failed_login: Option<Timestamp>,
+}
+
+/// Where a game stands, as listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameStatus {
+    /// Waiting for challenged players to accept.
+    Proposed,
+    /// Being played.
+    Active,
+    /// Over.
+    Finished,
+    /// A challenge that was rejected.
+    Cancelled,
+}
+
+impl GameStatus {
+    /// The stored word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Proposed => "proposed",
+            GameStatus::Active => "active",
+            GameStatus::Finished => "finished",
+            GameStatus::Cancelled => "cancelled",
+        }
+    }
+
+    /// Parse the stored word.
+    pub fn parse(s: &str) -> StoreResult<Self> {
+        Ok(match s {
+            "proposed" => GameStatus::Proposed,
+            "active" => GameStatus::Active,
+            "finished" => GameStatus::Finished,
+            "cancelled" => GameStatus::Cancelled,
+            other => return Err(StoreError::Corrupt(format!("game status {other:?}"))),
+        })
+    }
+}
+
+/// The listing summary of a game, kept in step with its record.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameSummary {
+    /// Board number.
+    pub id: i64,
+    /// Game kind.
+    pub kind: String,
+    /// Players in seat order.
+    pub players: Vec<String>,
+    /// Status.
+    pub status: GameStatus,
+    /// Moves made.
+    pub moves: i64,
+    /// Users who must act now.
+    pub to_move: Vec<String>,
+    /// Number of events (the version appends are checked against).
+    pub version: i64,
+    /// Last change.
+    pub updated: Timestamp,
+    /// How it ended, in words.
+    pub result: Option<String>,
+    /// Per seat `win`, `loss` or `draw` once finished.
+    #[serde(skip)]
+    pub seat_results: Vec<Option<String>>,
+    /// When the next clock event is due (real-time games).
+    pub next_clock: Option<Timestamp>,
+}
+
+/// A game's record as stored, with its summary.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    /// Summary (id, version, status ...).
+    pub summary: GameSummary,
+    /// Options.
+    pub options: Options,
+    /// Seed.
+    pub seed: u64,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Players at creation (joins are in the events).
+    pub initial_players: Vec<String>,
+    /// Events in order.
+    pub events: Vec<Event>,
+    /// Per seat: whether the player accepted the challenge.
+    pub accepted: Vec<bool>,
+}
+
+/// A message for the outbox.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OutboxMessage {
+    /// Idempotency key: one message per key, ever.
+    pub key: String,
+    /// Address.
+    pub recipient: String,
+    /// Subject line.
+    pub subject: String,
+    /// Body text.
+    pub body: String,
+    /// The game it is about.
+    pub game_id: Option<i64>,
+}
+
+/// A stored outbox row.
+#[derive(Clone, Debug, Serialize)]
+pub struct OutboxRow {
+    /// Row id.
+    pub id: i64,
+    /// The message.
+    pub message: OutboxMessage,
+    /// When it was queued.
+    pub created: Timestamp,
+    /// When it was sent, if it was.
+    pub sent_at: Option<Timestamp>,
+    /// Delivery attempts so far.
+    pub attempts: i64,
+    /// The last delivery error.
+    pub last_error: Option<String>,
+}
+
+/// Something an append does besides adding events, in the same transaction.
+#[derive(Clone, Debug)]
+pub enum SideEffect {
+    /// Queue a message.
+    Outbox(OutboxMessage),
+    /// A queued conditional move was used or dropped.
+    DeleteQueued(i64),
+    /// A submitted two-step move was confirmed or dropped.
+    DeletePending {
+        /// The user whose pending move goes.
+        user: String,
+    },
+}
+
+/// A new game to store.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// Kind.
+    pub kind: String,
+    /// Options.
+    pub options: Options,
+    /// Players.
+    pub players: Vec<String>,
+    /// Seed.
+    pub seed: u64,
+    /// Creation time.
+    pub created: Timestamp,
+    /// Initial status.
+    pub status: GameStatus,
+    /// Users to move at the start.
+    pub to_move: Vec<String>,
+    /// Per seat: accepted already.
+    pub accepted: Vec<bool>,
+    /// When the first clock event is due.
+    pub next_clock: Option<Timestamp>,
+}
+
+/// Filters for listing games.
+#[derive(Clone, Debug, Default)]
+pub struct GameFilter {
+    /// Only this kind.
+    pub kind: Option<String>,
+    /// Only games this user plays in.
+    pub player: Option<String>,
+    /// Only these statuses (any if empty).
+    pub statuses: Vec<GameStatus>,
+    /// Only games where this user must act.
+    pub to_move: Option<String>,
+    /// At most this many, newest first.
+    pub limit: i64,
+}
+
+/// A chat message.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChatRow {
+    /// Who wrote it.
+    pub user: String,
+    /// When.
+    pub at: Timestamp,
+    /// What.
+    pub text: String,
+}
+
+/// A queued conditional move.
+#[derive(Clone, Debug, Serialize)]
+pub struct QueuedMove {
+    /// Row id.
+    pub id: i64,
+    /// Whose.
+    pub user: String,
+    /// The move text.
+    pub text: String,
+}
+
+/// The storage interface.
+#[async_trait]
+pub trait Store: Send + Sync {
+    /// Create a user; `Exists` if the id is taken.
+    async fn create_user(&self, user: &UserRow) -> StoreResult<()>;
+    /// A user by lower-case id.
+    async fn user(&self, id: &str) -> StoreResult<Option<UserRow>>;
+    /// Replace a user's mutable fields.
+    async fn update_user(&self, user: &UserRow) -> StoreResult<()>;
+    /// Record a failed (`failed = true`) or successful password check.
+    async fn record_login(&self, id: &str, failed: bool, at: Timestamp) -> StoreResult<()>;
+    /// Every user id (for `list`-style commands and tests).
+    async fn user_ids(&self) -> StoreResult<Vec<String>>;
+
+    /// Store a new game; returns its board number.
+    async fn create_game(&self, game: &NewGame) -> StoreResult<i64>;
+    /// A game's record and summary.
+    async fn game(&self, id: i64) -> StoreResult<Option<StoredGame>>;
+    /// Only the version of a game (cheap; for cache checks).
+    async fn game_version(&self, id: i64) -> StoreResult<Option<i64>>;
+    /// Events of a game from `from_seq` on.
+    async fn events_since(&self, id: i64, from_seq: i64) -> StoreResult<Vec<Event>>;
+    /// Append events against `expected_version`, update the summary, and
+    /// carry out the side effects, all in one durable transaction.
+    async fn append(
+        &self,
+        expected_version: i64,
+        events: &[Event],
+        summary: &GameSummary,
+        effects: &[SideEffect],
+    ) -> StoreResult<()>;
+    /// Set a challenged player's acceptance, and the status.
+    async fn set_acceptance(
+        &self,
+        id: i64,
+        seat: usize,
+        accepted: bool,
+        status: GameStatus,
+    ) -> StoreResult<()>;
+    /// List games.
+    async fn games(&self, filter: &GameFilter) -> StoreResult<Vec<GameSummary>>;
+    /// Games whose next clock event is due at or before `now`.
+    async fn due_clocks(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<i64>>;
+    /// Finished games of a kind (or all), oldest first, for standings and ratings.
+    async fn finished(&self, kind: Option<&str>) -> StoreResult<Vec<GameSummary>>;
+
+    /// Queue messages outside a game append (account mail, chat).
+    async fn enqueue(&self, messages: &[OutboxMessage], now: Timestamp) -> StoreResult<()>;
+    /// Unsent messages due for an attempt.
+    async fn outbox_due(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<OutboxRow>>;
+    /// Every outbox row (newest first), for inspection.
+    async fn outbox(&self, limit: i64) -> StoreResult<Vec<OutboxRow>>;
+    /// Mark a message sent.
+    async fn outbox_sent(&self, id: i64, at: Timestamp) -> StoreResult<()>;
+    /// Record a failed attempt and when to retry.
+    async fn outbox_failed(&self, id: i64, error: &str, retry_at: Timestamp) -> StoreResult<()>;
+
+    /// Subscribe a user to a game's updates.
+    async fn subscribe(&self, game: i64, user: &str, on: bool) -> StoreResult<()>;
+    /// A game's subscribers.
+    async fn subscribers(&self, game: i64) -> StoreResult<Vec<String>>;
+    /// Queue a conditional move.
+    async fn queue_move(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()>;
+    /// A game's queued moves, oldest first.
+    async fn queued_moves(&self, game: i64) -> StoreResult<Vec<QueuedMove>>;
+    /// Store (replace) a submitted two-step move.
+    async fn set_pending(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()>;
+    /// The submitted move of a user.
+    async fn pending(&self, game: i64, user: &str) -> StoreResult<Option<String>>;
+    /// Add a chat line and queue its messages in one transaction.
+    async fn chat(
+        &self,
+        game: i64,
+        user: &str,
+        at: Timestamp,
+        text: &str,
+        messages: &[OutboxMessage],
+    ) -> StoreResult<()>;
+    /// A game's chat.
+    async fn chats(&self, game: i64) -> StoreResult<Vec<ChatRow>>;
+}

@@ -1,0 +1,596 @@
+//! The embedded store: one SQLite file in WAL mode, every commit fsynced
+//! (`synchronous = FULL`) so an acknowledged move survives a crash.
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
+};
+use sqlx::{AssertSqlSafe, Row, SqlitePool};
+use tabula_model::{Event, EventAction, Timestamp};
+
+use super::*;
+
+/// The SQLite implementation of [`Store`].
+#[derive(Clone, Debug)]
+pub struct SqliteStore {
+    pool: SqlitePool,
+}
+
+impl SqliteStore {
+    /// Open (creating if needed) the database file at `path` and run migrations.
+    pub async fn open(path: &Path) -> StoreResult<Self> {
+        let options = SqliteConnectOptions::from_str("sqlite:")?
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .busy_timeout(Duration::from_secs(30))
+            .foreign_keys(true);
+        let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options).await?;
+        sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
+        Ok(SqliteStore { pool })
+    }
+}
+
+fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("plain data serialises")
+}
+
+fn unjson<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> StoreResult<T> {
+    serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
+}
+
+fn user_from_row(row: &SqliteRow) -> StoreResult<UserRow> {
+    Ok(UserRow {
+        id: row.try_get("id")?,
+        password_hash: row.try_get("password_hash")?,
+        emails: unjson(&row.try_get::<String, _>("emails")?, "emails")?,
+        created: row.try_get("created")?,
+        notify: row.try_get::<i64, _>("notify")? != 0,
+        vacation_until: row.try_get("vacation_until")?,
+        game_limit: row.try_get("game_limit")?,
+        challenge_policy: row.try_get("challenge_policy")?,
+        signed_off: row.try_get::<i64, _>("signed_off")? != 0,
+        failed_logins: row.try_get("failed_logins")?,
+        last_failed_login: row.try_get("last_failed_login")?,
+    })
+}
+
+const SUMMARY_COLUMNS: &str =
+    "id, kind, players, status, moves, to_move, version, updated, result, next_clock";
+
+fn summary_from_row(row: &SqliteRow) -> StoreResult<GameSummary> {
+    Ok(GameSummary {
+        id: row.try_get("id")?,
+        kind: row.try_get("kind")?,
+        players: unjson(&row.try_get::<String, _>("players")?, "players")?,
+        status: GameStatus::parse(&row.try_get::<String, _>("status")?)?,
+        moves: row.try_get("moves")?,
+        to_move: unjson(&row.try_get::<String, _>("to_move")?, "to_move")?,
+        version: row.try_get("version")?,
+        updated: row.try_get("updated")?,
+        result: row.try_get("result")?,
+        seat_results: Vec::new(),
+        next_clock: row.try_get("next_clock")?,
+    })
+}
+
+fn event_from_row(row: &SqliteRow) -> StoreResult<Event> {
+    let seat: Option<i64> = row.try_get("seat")?;
+    Ok(Event {
+        at: row.try_get("at")?,
+        seat: seat.map(|s| s as usize),
+        action: unjson::<EventAction>(&row.try_get::<String, _>("action")?, "event")?,
+    })
+}
+
+fn outbox_from_row(row: &SqliteRow) -> StoreResult<OutboxRow> {
+    Ok(OutboxRow {
+        id: row.try_get("id")?,
+        message: OutboxMessage {
+            key: row.try_get("key")?,
+            recipient: row.try_get("recipient")?,
+            subject: row.try_get("subject")?,
+            body: row.try_get("body")?,
+            game_id: row.try_get("game_id")?,
+        },
+        created: row.try_get("created")?,
+        sent_at: row.try_get("sent_at")?,
+        attempts: row.try_get("attempts")?,
+        last_error: row.try_get("last_error")?,
+    })
+}
+
+async fn insert_outbox(
+    conn: &mut sqlx::SqliteConnection,
+    m: &OutboxMessage,
+    now: Timestamp,
+) -> StoreResult<()> {
+    sqlx::query(
+        "INSERT OR IGNORE INTO outbox (key, created, recipient, subject, body, game_id, next_attempt) \
+         VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(&m.key)
+    .bind(now)
+    .bind(&m.recipient)
+    .bind(&m.subject)
+    .bind(&m.body)
+    .bind(m.game_id)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+#[async_trait]
+impl Store for SqliteStore {
+    async fn create_user(&self, u: &UserRow) -> StoreResult<()> {
+        let r = sqlx::query(
+            "INSERT INTO users (id, password_hash, emails, created, notify, vacation_until, game_limit, \
+             challenge_policy, signed_off) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(&u.id)
+        .bind(&u.password_hash)
+        .bind(json(&u.emails))
+        .bind(u.created)
+        .bind(u.notify as i64)
+        .bind(u.vacation_until)
+        .bind(u.game_limit)
+        .bind(&u.challenge_policy)
+        .bind(u.signed_off as i64)
+        .execute(&self.pool)
+        .await;
+        match r {
+            Ok(_) => Ok(()),
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Exists),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    async fn user(&self, id: &str) -> StoreResult<Option<UserRow>> {
+        let row = sqlx::query("SELECT * FROM users WHERE id = ?").bind(id).fetch_optional(&self.pool).await?;
+        row.as_ref().map(user_from_row).transpose()
+    }
+
+    async fn update_user(&self, u: &UserRow) -> StoreResult<()> {
+        let r = sqlx::query(
+            "UPDATE users SET password_hash = ?, emails = ?, notify = ?, vacation_until = ?, game_limit = ?, \
+             challenge_policy = ?, signed_off = ? WHERE id = ?",
+        )
+        .bind(&u.password_hash)
+        .bind(json(&u.emails))
+        .bind(u.notify as i64)
+        .bind(u.vacation_until)
+        .bind(u.game_limit)
+        .bind(&u.challenge_policy)
+        .bind(u.signed_off as i64)
+        .bind(&u.id)
+        .execute(&self.pool)
+        .await?;
+        if r.rows_affected() == 0 { Err(StoreError::NotFound) } else { Ok(()) }
+    }
+
+    async fn record_login(&self, id: &str, failed: bool, at: Timestamp) -> StoreResult<()> {
+        let q = if failed {
+            "UPDATE users SET failed_logins = failed_logins + 1, last_failed_login = ? WHERE id = ?"
+        } else {
+            "UPDATE users SET failed_logins = 0 WHERE id = ? AND ? IS NOT NULL"
+        };
+        let q = sqlx::query(q);
+        let q = if failed { q.bind(at).bind(id) } else { q.bind(id).bind(at) };
+        q.execute(&self.pool).await?;
+        Ok(())
+    }
+
+    async fn user_ids(&self) -> StoreResult<Vec<String>> {
+        let rows = sqlx::query("SELECT id FROM users WHERE signed_off = 0 ORDER BY id")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
+    }
+
+    async fn create_game(&self, g: &NewGame) -> StoreResult<i64> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let id: i64 = sqlx::query(
+            "INSERT INTO games (kind, options, players, seed, created, version, status, moves, to_move, updated, \
+             next_clock) VALUES (?, ?, ?, ?, ?, 0, ?, 0, ?, ?, ?) RETURNING id",
+        )
+        .bind(&g.kind)
+        .bind(json(&g.options))
+        .bind(json(&g.players))
+        .bind(g.seed as i64)
+        .bind(g.created)
+        .bind(g.status.as_str())
+        .bind(json(&g.to_move))
+        .bind(g.created)
+        .bind(g.next_clock)
+        .fetch_one(&mut *tx)
+        .await?
+        .try_get("id")?;
+        for (seat, user) in g.players.iter().enumerate() {
+            sqlx::query("INSERT INTO game_players (game_id, seat, user_id, accepted) VALUES (?, ?, ?, ?)")
+                .bind(id)
+                .bind(seat as i64)
+                .bind(user)
+                .bind(g.accepted.get(seat).copied().unwrap_or(true) as i64)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    async fn game(&self, id: i64) -> StoreResult<Option<StoredGame>> {
+        let mut conn = self.pool.acquire().await?;
+        let Some(row) = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {SUMMARY_COLUMNS}, options, seed, created FROM games WHERE id = ?"
+        )))
+        .bind(id)
+        .fetch_optional(&mut *conn)
+        .await?
+        else {
+            return Ok(None);
+        };
+        let mut summary = summary_from_row(&row)?;
+        let options = unjson(&row.try_get::<String, _>("options")?, "options")?;
+        let seed = row.try_get::<i64, _>("seed")? as u64;
+        let created = row.try_get("created")?;
+        let seats =
+            sqlx::query("SELECT seat, accepted, result FROM game_players WHERE game_id = ? ORDER BY seat")
+                .bind(id)
+                .fetch_all(&mut *conn)
+                .await?;
+        let accepted =
+            seats.iter().map(|r| Ok(r.try_get::<i64, _>("accepted")? != 0)).collect::<StoreResult<_>>()?;
+        summary.seat_results = seats.iter().map(|r| Ok(r.try_get("result")?)).collect::<StoreResult<_>>()?;
+        let events = sqlx::query("SELECT at, seat, action FROM events WHERE game_id = ? ORDER BY seq")
+            .bind(id)
+            .fetch_all(&mut *conn)
+            .await?
+            .iter()
+            .map(event_from_row)
+            .collect::<StoreResult<Vec<_>>>()?;
+        if events.len() as i64 != summary.version {
+            return Err(StoreError::Corrupt(format!(
+                "game {id} has {} events but version {}",
+                events.len(),
+                summary.version
+            )));
+        }
+        let joins = events.iter().filter(|e| matches!(e.action, EventAction::Join { .. })).count();
+        let initial_players = summary.players[..summary.players.len().saturating_sub(joins)].to_vec();
+        Ok(Some(StoredGame { summary, options, seed, created, initial_players, events, accepted }))
+    }
+
+    async fn game_version(&self, id: i64) -> StoreResult<Option<i64>> {
+        let row =
+            sqlx::query("SELECT version FROM games WHERE id = ?").bind(id).fetch_optional(&self.pool).await?;
+        row.map(|r| Ok(r.try_get("version")?)).transpose()
+    }
+
+    async fn events_since(&self, id: i64, from_seq: i64) -> StoreResult<Vec<Event>> {
+        sqlx::query("SELECT at, seat, action FROM events WHERE game_id = ? AND seq >= ? ORDER BY seq")
+            .bind(id)
+            .bind(from_seq)
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(event_from_row)
+            .collect()
+    }
+
+    async fn append(
+        &self,
+        expected_version: i64,
+        events: &[Event],
+        s: &GameSummary,
+        effects: &[SideEffect],
+    ) -> StoreResult<()> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let r = sqlx::query(
+            "UPDATE games SET version = ?, status = ?, moves = ?, to_move = ?, updated = ?, result = ?, \
+             next_clock = ?, players = ? WHERE id = ? AND version = ?",
+        )
+        .bind(expected_version + events.len() as i64)
+        .bind(s.status.as_str())
+        .bind(s.moves)
+        .bind(json(&s.to_move))
+        .bind(s.updated)
+        .bind(&s.result)
+        .bind(s.next_clock)
+        .bind(json(&s.players))
+        .bind(s.id)
+        .bind(expected_version)
+        .execute(&mut *tx)
+        .await?;
+        if r.rows_affected() == 0 {
+            return Err(StoreError::Conflict);
+        }
+        for (i, e) in events.iter().enumerate() {
+            sqlx::query("INSERT INTO events (game_id, seq, at, seat, action) VALUES (?, ?, ?, ?, ?)")
+                .bind(s.id)
+                .bind(expected_version + i as i64)
+                .bind(e.at)
+                .bind(e.seat.map(|x| x as i64))
+                .bind(json(&e.action))
+                .execute(&mut *tx)
+                .await?;
+        }
+        for (seat, user) in s.players.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO game_players (game_id, seat, user_id, accepted, result) VALUES (?, ?, ?, 1, ?) \
+                 ON CONFLICT (game_id, seat) DO UPDATE SET result = excluded.result",
+            )
+            .bind(s.id)
+            .bind(seat as i64)
+            .bind(user)
+            .bind(s.seat_results.get(seat).cloned().flatten())
+            .execute(&mut *tx)
+            .await?;
+        }
+        for effect in effects {
+            match effect {
+                SideEffect::Outbox(m) => insert_outbox(&mut tx, m, s.updated).await?,
+                SideEffect::DeleteQueued(id) => {
+                    sqlx::query("DELETE FROM queued_moves WHERE id = ?").bind(id).execute(&mut *tx).await?;
+                }
+                SideEffect::DeletePending { user } => {
+                    sqlx::query("DELETE FROM pending_moves WHERE game_id = ? AND user_id = ?")
+                        .bind(s.id)
+                        .bind(user)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+            }
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn set_acceptance(
+        &self,
+        id: i64,
+        seat: usize,
+        accepted: bool,
+        status: GameStatus,
+    ) -> StoreResult<()> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        sqlx::query("UPDATE game_players SET accepted = ? WHERE game_id = ? AND seat = ?")
+            .bind(accepted as i64)
+            .bind(id)
+            .bind(seat as i64)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("UPDATE games SET status = ? WHERE id = ?")
+            .bind(status.as_str())
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn games(&self, f: &GameFilter) -> StoreResult<Vec<GameSummary>> {
+        let mut sql = format!("SELECT {SUMMARY_COLUMNS} FROM games g WHERE 1 = 1");
+        if f.kind.is_some() {
+            sql.push_str(" AND kind = ?");
+        }
+        if f.player.is_some() {
+            sql.push_str(
+                " AND EXISTS (SELECT 1 FROM game_players p WHERE p.game_id = g.id AND p.user_id = ?)",
+            );
+        }
+        if !f.statuses.is_empty() {
+            let marks = vec!["?"; f.statuses.len()].join(", ");
+            sql.push_str(&format!(" AND status IN ({marks})"));
+        }
+        if f.to_move.is_some() {
+            sql.push_str(" AND EXISTS (SELECT 1 FROM json_each(g.to_move) WHERE json_each.value = ?)");
+        }
+        sql.push_str(" ORDER BY id DESC LIMIT ?");
+        // Only fixed fragments are concatenated; every value is bound.
+        let mut q = sqlx::query(AssertSqlSafe(sql));
+        if let Some(k) = &f.kind {
+            q = q.bind(k);
+        }
+        if let Some(p) = &f.player {
+            q = q.bind(p);
+        }
+        for s in &f.statuses {
+            q = q.bind(s.as_str());
+        }
+        if let Some(u) = &f.to_move {
+            q = q.bind(u);
+        }
+        q = q.bind(if f.limit > 0 { f.limit } else { 1000 });
+        q.fetch_all(&self.pool).await?.iter().map(summary_from_row).collect()
+    }
+
+    async fn due_clocks(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<i64>> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE next_clock IS NOT NULL AND next_clock <= ? AND status = 'active' \
+             ORDER BY next_clock LIMIT ?",
+        )
+        .bind(now)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
+    }
+
+    async fn finished(&self, kind: Option<&str>) -> StoreResult<Vec<GameSummary>> {
+        let rows = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {SUMMARY_COLUMNS} FROM games WHERE status = 'finished' AND (? IS NULL OR kind = ?) \
+             ORDER BY updated, id"
+        )))
+        .bind(kind)
+        .bind(kind)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let mut s = summary_from_row(row)?;
+            let seats = sqlx::query("SELECT result FROM game_players WHERE game_id = ? ORDER BY seat")
+                .bind(s.id)
+                .fetch_all(&self.pool)
+                .await?;
+            s.seat_results = seats.iter().map(|r| Ok(r.try_get("result")?)).collect::<StoreResult<_>>()?;
+            out.push(s);
+        }
+        Ok(out)
+    }
+
+    async fn enqueue(&self, messages: &[OutboxMessage], now: Timestamp) -> StoreResult<()> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        for m in messages {
+            insert_outbox(&mut tx, m, now).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn outbox_due(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<OutboxRow>> {
+        let rows = sqlx::query(
+            "SELECT * FROM outbox WHERE sent_at IS NULL AND next_attempt <= ? ORDER BY id LIMIT ?",
+        )
+        .bind(now)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(outbox_from_row).collect()
+    }
+
+    async fn outbox(&self, limit: i64) -> StoreResult<Vec<OutboxRow>> {
+        let rows = sqlx::query("SELECT * FROM outbox ORDER BY id DESC LIMIT ?")
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(outbox_from_row).collect()
+    }
+
+    async fn outbox_sent(&self, id: i64, at: Timestamp) -> StoreResult<()> {
+        sqlx::query(
+            "UPDATE outbox SET sent_at = ?, attempts = attempts + 1 WHERE id = ? AND sent_at IS NULL",
+        )
+        .bind(at)
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn outbox_failed(&self, id: i64, error: &str, retry_at: Timestamp) -> StoreResult<()> {
+        sqlx::query(
+            "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt = ? WHERE id = ?",
+        )
+        .bind(error)
+        .bind(retry_at)
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn subscribe(&self, game: i64, user: &str, on: bool) -> StoreResult<()> {
+        let q = if on {
+            "INSERT OR IGNORE INTO subscriptions (game_id, user_id) VALUES (?, ?)"
+        } else {
+            "DELETE FROM subscriptions WHERE game_id = ? AND user_id = ?"
+        };
+        sqlx::query(q).bind(game).bind(user).execute(&self.pool).await?;
+        Ok(())
+    }
+
+    async fn subscribers(&self, game: i64) -> StoreResult<Vec<String>> {
+        let rows = sqlx::query("SELECT user_id FROM subscriptions WHERE game_id = ? ORDER BY user_id")
+            .bind(game)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| Ok(r.try_get("user_id")?)).collect()
+    }
+
+    async fn queue_move(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()> {
+        sqlx::query("INSERT INTO queued_moves (game_id, user_id, move, created) VALUES (?, ?, ?, ?)")
+            .bind(game)
+            .bind(user)
+            .bind(text)
+            .bind(at)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn queued_moves(&self, game: i64) -> StoreResult<Vec<QueuedMove>> {
+        let rows = sqlx::query("SELECT id, user_id, move FROM queued_moves WHERE game_id = ? ORDER BY id")
+            .bind(game)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(QueuedMove { id: r.try_get("id")?, user: r.try_get("user_id")?, text: r.try_get("move")? })
+            })
+            .collect()
+    }
+
+    async fn set_pending(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()> {
+        sqlx::query(
+            "INSERT INTO pending_moves (game_id, user_id, move, created) VALUES (?, ?, ?, ?) \
+             ON CONFLICT (game_id, user_id) DO UPDATE SET move = excluded.move, created = excluded.created",
+        )
+        .bind(game)
+        .bind(user)
+        .bind(text)
+        .bind(at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn pending(&self, game: i64, user: &str) -> StoreResult<Option<String>> {
+        let row = sqlx::query("SELECT move FROM pending_moves WHERE game_id = ? AND user_id = ?")
+            .bind(game)
+            .bind(user)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| Ok(r.try_get("move")?)).transpose()
+    }
+
+    async fn chat(
+        &self,
+        game: i64,
+        user: &str,
+        at: Timestamp,
+        text: &str,
+        messages: &[OutboxMessage],
+    ) -> StoreResult<()> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        sqlx::query("INSERT INTO chats (game_id, user_id, at, text) VALUES (?, ?, ?, ?)")
+            .bind(game)
+            .bind(user)
+            .bind(at)
+            .bind(text)
+            .execute(&mut *tx)
+            .await?;
+        for m in messages {
+            insert_outbox(&mut tx, m, at).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn chats(&self, game: i64) -> StoreResult<Vec<ChatRow>> {
+        let rows = sqlx::query("SELECT user_id, at, text FROM chats WHERE game_id = ? ORDER BY id")
+            .bind(game)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(ChatRow { user: r.try_get("user_id")?, at: r.try_get("at")?, text: r.try_get("text")? })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,210 @@
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+use tabula_service::store::SqliteStore;
+use tabula_service::{Caller, Clock, CommandError, ErrorCode, Service};
+
+const USAGE: &str = "\
+usage: tabula [--db PATH] [--now TIME] [--json] COMMAND WORDS ..
+       tabula outbox [--db PATH] [--json] [--limit N]
+
+Runs one command of the command language exactly as it would arrive by
+email, and prints the reply: a heading (the mail subject), the status, the
+move list and the board as you may see it.
+
+  --db PATH    the database file (default ./tabula.db; created if missing)
+  --now TIME   fix the clock (RFC 3339, e.g. 2026-01-01T12:00:00Z), for
+               tests, replays and demos
+  --json       print the result and your view as JSON
+
+Examples:
+  tabula signup ned secret ned@example.org
+  tabula dna challenge -manual ned ted jed
+  tabula dna move 1 ned secret AAG
+  tabula dna show 1
+  tabula help            the commands
+  tabula help dna        a game's rules, options and move syntax
+
+Exit status: 0 done, 1 rejected (the reason is printed), 2 bad usage.";
+
+/// Options that come before the command words.
+struct Global {
+    db: PathBuf,
+    now: Option<i64>,
+    json: bool,
+}
+
+fn usage_error(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("tabula: {msg}\n\n{USAGE}");
+    ExitCode::from(2)
+}
+
+pub fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut global = Global { db: PathBuf::from("tabula.db"), now: None, json: false };
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        let value = |i: &mut usize, name: &str| -> Result<String, ExitCode> {
+            if let Some(v) = a.strip_prefix(&format!("{name}=")) {
+                return Ok(v.to_string());
+            }
+            *i += 1;
+            args.get(*i).cloned().ok_or_else(|| usage_error(format!("{name} needs a value")))
+        };
+        match a {
+            "--json" => global.json = true,
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            "-V" | "--version" => {
+                println!("tabula {}", env!("CARGO_PKG_VERSION"));
+                return ExitCode::SUCCESS;
+            }
+            _ if a == "--db" || a.starts_with("--db=") => match value(&mut i, "--db") {
+                Ok(v) => global.db = PathBuf::from(v),
+                Err(code) => return code,
+            },
+            _ if a == "--now" || a.starts_with("--now=") => match value(&mut i, "--now") {
+                Ok(v) => match chrono::DateTime::parse_from_rfc3339(&v) {
+                    Ok(t) => global.now = Some(t.timestamp_millis()),
+                    Err(e) => return usage_error(format!("--now {v:?} is not an RFC 3339 time: {e}")),
+                },
+                Err(code) => return code,
+            },
+            _ if a.starts_with("--") => return usage_error(format!("unknown option {a}")),
+            _ => break,
+        }
+        i += 1;
+    }
+    let words = &args[i..];
+    if words.is_empty() {
+        return usage_error("no command given");
+    }
+    match run(&global, words) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("tabula: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().context("starting the runtime")
+}
+
+async fn open_service(global: &Global) -> Result<Service> {
+    let store = SqliteStore::open(&global.db)
+        .await
+        .with_context(|| format!("opening the database {}", global.db.display()))?;
+    let clock = match global.now {
+        Some(t) => Clock::Fixed(t),
+        None => Clock::System,
+    };
+    Ok(Service::new(Arc::new(store), clock))
+}
+
+fn run(global: &Global, words: &[String]) -> Result<ExitCode> {
+    match words[0].as_str() {
+        "outbox" => return outbox(global, &words[1..]),
+        "serve" | "mail" | "worker" => bail!("`tabula {}` is not part of this build yet", words[0]),
+        _ => {}
+    }
+    // A trailing --json is accepted as well as a leading one.
+    let mut json = global.json;
+    let mut words: Vec<&str> = words.iter().map(String::as_str).collect();
+    if words.last() == Some(&"--json") {
+        json = true;
+        words.pop();
+    }
+    let line = words.join(" ");
+    let rt = runtime()?;
+    rt.block_on(async {
+        let service = open_service(global).await?;
+        let result = service.execute(&line, &Caller::Anonymous).await;
+        print_result(result, json)
+    })
+}
+
+fn print_result(result: Result<tabula_service::Reply, CommandError>, json: bool) -> Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    match result {
+        Ok(reply) => {
+            if json {
+                let mut v = serde_json::to_value(&reply)?;
+                v["ok"] = serde_json::Value::Bool(true);
+                writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+            } else {
+                write!(out, "{}\n\n{}", reply.subject, reply.text)?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            let code = if e.code == ErrorCode::Usage { 2 } else { 1 };
+            if json {
+                let v = serde_json::json!({"ok": false, "error": {"code": e.code.as_str(), "message": e.message}});
+                writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+            } else {
+                drop(out);
+                eprintln!("tabula: {}", e.message);
+                if e.code == ErrorCode::Usage {
+                    eprintln!("(`tabula help` lists the commands)");
+                }
+            }
+            Ok(ExitCode::from(code))
+        }
+    }
+}
+
+fn outbox(global: &Global, args: &[String]) -> Result<ExitCode> {
+    let mut limit = 50i64;
+    let mut json = global.json;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--json" => json = true,
+            "--limit" => {
+                limit = it
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .filter(|n| *n > 0)
+                    .context("--limit needs a positive number")?
+            }
+            other => {
+                eprintln!("tabula: unknown argument {other:?}\nusage: tabula outbox [--json] [--limit N]");
+                return Ok(ExitCode::from(2));
+            }
+        }
+    }
+    let rt = runtime()?;
+    rt.block_on(async {
+        let service = open_service(global).await?;
+        let rows = service.store().outbox(limit).await?;
+        let mut out = std::io::stdout().lock();
+        if json {
+            writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
+        } else {
+            for r in rows.iter().rev() {
+                let state = match (r.sent_at, &r.last_error) {
+                    (Some(_), _) => "sent".to_string(),
+                    (None, Some(e)) => format!("failed {} times: {e}", r.attempts),
+                    (None, None) => "waiting".to_string(),
+                };
+                writeln!(
+                    out,
+                    "#{} to {} [{state}]\nSubject: {}\n\n{}\n",
+                    r.id, r.message.recipient, r.message.subject, r.message.body
+                )?;
+            }
+            if rows.is_empty() {
+                writeln!(out, "The outbox is empty.")?;
+            }
+        }
+        Ok(ExitCode::SUCCESS)
+    })
+}

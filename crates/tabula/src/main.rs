@@ -1,0 +1,15 @@
+//! The `tabula` binary: the definition of the command-line interface and
+//! the glue between it and the service. Everything a command does happens
+//! in the service; this file only parses arguments, opens the store and
+//! prints replies.
+//!
+//! Exit status: 0 when the command succeeded, 1 when it was rejected (the
+//! reason is printed), 2 on bad usage.
+
+mod cli;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    cli::main()
+}
