@@ -1,0 +1,173 @@
+//! The board as plain text and as SVG, drawn from a view only.
+
+use tabula_model::svg;
+
+use crate::view::{RewriteView, shown};
+
+/// A piece of a line: text, and the seat whose colour it takes (if any) and
+/// whether it is a highlighted hit.
+struct Piece {
+    text: String,
+    seat: Option<usize>,
+    hit: bool,
+}
+
+fn plain(text: impl Into<String>) -> Piece {
+    Piece { text: text.into(), seat: None, hit: false }
+}
+
+fn owned(text: impl Into<String>, seat: usize) -> Piece {
+    Piece { text: text.into(), seat: Some(seat), hit: false }
+}
+
+/// Split a marked string (hits in upper case) into plain and hit pieces.
+fn marked(text: &str, seat: usize) -> Vec<Piece> {
+    let mut pieces: Vec<Piece> = Vec::new();
+    for c in text.chars() {
+        let hit = c.is_ascii_uppercase();
+        match pieces.last_mut() {
+            Some(p) if p.hit == hit => p.text.push(c),
+            _ => pieces.push(Piece { text: c.to_string(), seat: hit.then_some(seat), hit }),
+        }
+    }
+    pieces
+}
+
+fn names(view: &RewriteView, seats: &[usize]) -> String {
+    seats.iter().map(|&s| view.players[s].as_str()).collect::<Vec<_>>().join(", ")
+}
+
+/// The board as lines of pieces; both renderers draw these.
+fn lines(view: &RewriteView) -> Vec<Vec<Piece>> {
+    let mut out: Vec<Vec<Piece>> = Vec::new();
+    let status = match view.phase {
+        "goals" => "choosing goals".to_string(),
+        "rules" => format!("round {} of {}: writing rules", view.round, view.rounds),
+        _ => format!("over after {} of {} rounds", view.round, view.rounds),
+    };
+    out.push(vec![plain(format!("Rewrite, alphabet {}: {status}", view.alphabet))]);
+    out.push(vec![plain("Table string:")]);
+    for (i, t) in view.tables.iter().enumerate() {
+        let label = if i == 0 { "start".to_string() } else { format!("round {i}") };
+        let cut = if t.cut {
+            format!("  (cut at {} letters, -max_length)", view.max_length)
+        } else {
+            String::new()
+        };
+        out.push(vec![plain(format!("  {label:<8} {}{cut}", shown(&t.text, t.length)))]);
+    }
+    if !view.sets.is_empty() {
+        out.push(vec![plain("Rules:")]);
+        for (i, set) in view.sets.iter().enumerate() {
+            let mut line = vec![plain(format!("  round {}:", i + 1))];
+            for r in set {
+                line.push(plain(" "));
+                line.push(owned(format!("{} {}=>{}", view.players[r.owner], r.lhs, r.rhs), r.owner));
+            }
+            out.push(line);
+        }
+    }
+    if let Some(trace) = &view.last_round {
+        out.push(vec![plain(format!("Round {}, pass by pass:", trace.round))]);
+        for p in &trace.passes {
+            let cut = if p.cut { ", cut at -max_length" } else { "" };
+            let count = if p.applications == 1 {
+                "1 application".into()
+            } else {
+                format!("{} applications", p.applications)
+            };
+            out.push(vec![plain(format!(
+                "  set {}: {} -> {}  ({count}{cut})",
+                p.set,
+                shown(&p.input, p.input_length),
+                shown(&p.output, p.output_length)
+            ))]);
+            let mut line = vec![plain("   ")];
+            for s in &p.steps {
+                line.push(plain(" "));
+                line.push(owned(
+                    format!("{} {}=>{} at {}", view.players[s.owner], s.lhs, s.rhs, s.pos),
+                    s.owner,
+                ));
+            }
+            if p.applications > p.steps.len() as u64 {
+                line.push(plain(format!(" ... and {} more", p.applications - p.steps.len() as u64)));
+            }
+            if !p.steps.is_empty() {
+                out.push(line);
+            }
+        }
+    }
+    if let Some(goal) = &view.own_goal {
+        out.push(vec![plain(format!("Your goal: {goal}"))]);
+    }
+    if let Some(rule) = &view.own_rule {
+        out.push(vec![plain(format!(
+            "Your rule for round {}: {rule} (you may replace it until everyone has written one)",
+            view.round
+        ))]);
+    }
+    if !view.waiting.is_empty() {
+        out.push(vec![plain(format!("Waiting for: {}", names(view, &view.waiting)))]);
+    }
+    if view.results.iter().any(Option::is_some) {
+        out.push(vec![plain("Goals and hits in the final string:")]);
+        for (seat, r) in view.results.iter().enumerate() {
+            let Some(r) = r else {
+                out.push(vec![plain(format!("  {} (no goal)", view.players[seat]))]);
+                continue;
+            };
+            let hits = if r.hits == 1 { "1 hit".to_string() } else { format!("{} hits", r.hits) };
+            let mut line = vec![owned(format!("  {} {} {hits}: ", view.players[seat], r.goal), seat)];
+            line.extend(marked(&r.marked, seat));
+            out.push(line);
+        }
+    }
+    out
+}
+
+/// The board as plain text.
+pub fn text(view: &RewriteView) -> String {
+    let mut s = String::new();
+    for line in lines(view) {
+        for piece in line {
+            s.push_str(&piece.text);
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// The board as a standalone SVG document.
+pub fn svg(view: &RewriteView) -> String {
+    const ROW: f64 = 20.0;
+    const CHAR: f64 = 8.0;
+    const MARGIN: f64 = 12.0;
+    let lines = lines(view);
+    let widest =
+        lines.iter().map(|l| l.iter().map(|p| p.text.chars().count()).sum::<usize>()).max().unwrap_or(0);
+    let width = (widest as f64 * CHAR + 2.0 * MARGIN).max(320.0);
+    let height = lines.len() as f64 * ROW + 2.0 * MARGIN;
+    let mut s = svg::open(width, height);
+    s.push_str(&format!("<rect width=\"{width}\" height=\"{height}\" fill=\"#fdfdf8\"/>"));
+    for (i, line) in lines.iter().enumerate() {
+        let y = MARGIN + (i as f64 + 0.75) * ROW;
+        s.push_str(&format!("<text x=\"{MARGIN}\" y=\"{y}\" font-size=\"13\" xml:space=\"preserve\">"));
+        for piece in line {
+            let text = svg::escape(&piece.text);
+            match (piece.seat, piece.hit) {
+                (Some(seat), true) => s.push_str(&format!(
+                    "<tspan fill=\"{}\" font-weight=\"bold\" text-decoration=\"underline\">{text}</tspan>",
+                    svg::player_colour(seat)
+                )),
+                (Some(seat), false) => {
+                    s.push_str(&format!("<tspan fill=\"{}\">{text}</tspan>", svg::player_colour(seat)))
+                }
+                (None, _) => s.push_str(&format!("<tspan>{text}</tspan>")),
+            }
+        }
+        s.push_str("</text>");
+    }
+    s.push_str("</svg>");
+    s
+}
