@@ -146,30 +146,86 @@ fn reference_run(
     }
 }
 
-/// The KMP failure function: `failure[i]` is the length of the longest
-/// proper prefix of `chunk[..=i]` that is also its suffix.
-fn failure_function(chunk: &[u8], failure: &mut Vec<usize>) {
-    failure.clear();
-    failure.resize(chunk.len(), 0);
-    let mut q = 0;
-    for i in 1..chunk.len() {
-        while q > 0 && chunk[q] != chunk[i] {
-            q = failure[q - 1];
-        }
-        if chunk[q] == chunk[i] {
-            q += 1;
-        }
-        failure[i] = q;
+/// Up to 8 letters from `text[at..]`, the first in the lowest byte (zero
+/// beyond the end).
+#[inline]
+fn letters_at(text: &[u8], at: usize) -> u64 {
+    match text.get(at..at + 8) {
+        Some(eight) => u64::from_le_bytes(eight.try_into().unwrap_or([0; 8])),
+        None => text[at..].iter().rev().fold(0u64, |h, &c| (h << 8) | u64::from(c)),
     }
 }
 
-/// Feed one letter to the KMP matcher in state `q`; returns the new state.
-#[inline]
-fn kmp_step(chunk: &[u8], failure: &[usize], mut q: usize, c: u8) -> usize {
-    while q > 0 && chunk[q] != c {
-        q = failure[q - 1];
+/// Finds instances of a chunk. A chunk of up to 8 letters is compared in
+/// one step as a `u64`; longer chunks go through KMP.
+#[derive(Clone, Debug, Default)]
+struct Matcher {
+    /// The chunk packed into the low bytes, and the mask of those bytes.
+    packed: Option<(u64, u64)>,
+    /// KMP failure function: `failure[i]` is the length of the longest
+    /// proper prefix of `chunk[..=i]` that is also its suffix.
+    failure: Vec<usize>,
+}
+
+impl Matcher {
+    fn prepare(&mut self, chunk: &[u8]) {
+        let k = chunk.len();
+        if k <= 8 {
+            let packed = letters_at(chunk, 0);
+            let mask = if k == 8 { u64::MAX } else { (1u64 << (8 * k)) - 1 };
+            self.packed = Some((packed, mask));
+            return;
+        }
+        self.packed = None;
+        self.failure.clear();
+        self.failure.resize(k, 0);
+        let mut q = 0;
+        for i in 1..k {
+            while q > 0 && chunk[q] != chunk[i] {
+                q = self.failure[q - 1];
+            }
+            if chunk[q] == chunk[i] {
+                q += 1;
+            }
+            self.failure[i] = q;
+        }
     }
-    if chunk[q] == c { q + 1 } else { 0 }
+
+    /// Call `found` with the start of every instance in `text`, in order:
+    /// all of them, or with `greedy` the leftmost non-overlapping ones.
+    #[inline]
+    fn scan(&self, chunk: &[u8], text: &[u8], greedy: bool, mut found: impl FnMut(usize)) {
+        let k = chunk.len();
+        if let Some((packed, mask)) = self.packed {
+            // Each position is compared on its own (no chain of shifts), so
+            // the loop runs at the speed of unaligned loads.
+            let mut i = 0;
+            while i + k <= text.len() {
+                if letters_at(text, i) & mask == packed {
+                    found(i);
+                    if greedy {
+                        i += k;
+                        continue;
+                    }
+                }
+                i += 1;
+            }
+            return;
+        }
+        let mut q = 0;
+        for (i, &c) in text.iter().enumerate() {
+            while q > 0 && chunk[q] != c {
+                q = self.failure[q - 1];
+            }
+            if chunk[q] == c {
+                q += 1;
+            }
+            if q == k {
+                found(i + 1 - k);
+                q = if greedy { 0 } else { self.failure[k - 1] };
+            }
+        }
+    }
 }
 
 /// The fast removal engine, with buffers that are reused from one call to
@@ -187,7 +243,7 @@ pub struct Remover {
     next: Vec<usize>,
     prev: Vec<usize>,
     alive: Vec<bool>,
-    failure: Vec<usize>,
+    matcher: Matcher,
     chosen: Vec<usize>,
     junctions: Vec<usize>,
     window: Vec<u8>,
@@ -217,18 +273,12 @@ impl Remover {
         if k == 0 || k > n {
             return 0;
         }
-        failure_function(chunk, &mut self.failure);
+        self.matcher.prepare(chunk);
 
         // The first pass scans everything.
         self.chosen.clear();
-        let mut q = 0;
-        for (i, &c) in sequence.iter().enumerate() {
-            q = kmp_step(chunk, &self.failure, q, c);
-            if q == k {
-                self.chosen.push(i + 1 - k);
-                q = 0;
-            }
-        }
+        let chosen = &mut self.chosen;
+        self.matcher.scan(chunk, sequence, true, |start| chosen.push(start));
         if self.chosen.is_empty() {
             return 0;
         }
@@ -300,15 +350,10 @@ impl Remover {
             // Each side holds fewer than k letters, so every instance found
             // in the window spans the junction. Overlapping instances are
             // all candidates; the greedy choice below picks among them.
-            let mut q = 0;
-            for (i, &c) in self.window.iter().enumerate() {
-                q = kmp_step(chunk, &self.failure, q, c);
-                if q == k {
-                    let start = i + 1 - k;
-                    self.candidates.push((self.window_nodes[start], self.window_nodes[i]));
-                    q = self.failure[k - 1];
-                }
-            }
+            let (nodes, candidates) = (&self.window_nodes, &mut self.candidates);
+            self.matcher.scan(chunk, &self.window, false, |start| {
+                candidates.push((nodes[start], nodes[start + k - 1]));
+            });
         }
         // Original positions keep their order, so sorting by them is
         // sorting by position in the current sequence.

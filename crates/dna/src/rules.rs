@@ -187,6 +187,14 @@ pub struct Nomination {
     pub removed: Vec<Option<usize>>,
 }
 
+/// Why a well-formed chunk may not be nominated.
+#[derive(Clone, Copy, Debug)]
+enum Refusal {
+    NotOwned,
+    FirstRound { target: Seat, removed: usize, limit: usize },
+    NoOp,
+}
+
 /// Per-seat removal counts; `None` where the nomination does not reduce.
 type Counts = [Option<usize>; MAX_PLAYERS];
 
@@ -349,12 +357,15 @@ impl Dna {
     /// Check a nomination of a well-formed chunk by the seat to move, and
     /// count what it removes.
     fn evaluate(&self, seat: Seat, chunk: &[u8], remover: &mut Remover) -> Result<Counts, MoveError> {
+        self.try_nomination(seat, chunk, remover).map_err(|refusal| self.explain(seat, chunk, refusal))
+    }
+
+    /// [`Dna::evaluate`] without the message: legal-move generation refuses
+    /// most candidates, and words cost more than the counting.
+    fn try_nomination(&self, seat: Seat, chunk: &[u8], remover: &mut Remover) -> Result<Counts, Refusal> {
         let own = self.sequence(seat).unwrap_or_default();
         if !self.config.need_not_own && !occurs(own, chunk) {
-            return Err(MoveError::illegal(format!(
-                "{} does not occur in your sequence: a nomination must be a chunk of your own sequence",
-                text(chunk)
-            )));
+            return Err(Refusal::NotOwned);
         }
         let mut counts = [None; MAX_PLAYERS];
         let mut total = 0;
@@ -369,25 +380,38 @@ impl Dna {
                 && target != seat
                 && removed > limit
             {
-                return Err(MoveError::illegal(format!(
-                    "{} would remove {} from {}: in the first round the {} player may remove at most {} from any one opponent",
-                    text(chunk),
-                    plural(removed, "chunk"),
-                    self.names[target],
-                    ordinal(seat + 1),
-                    plural(limit, "chunk"),
-                )));
+                return Err(Refusal::FirstRound { target, removed, limit });
             }
             *count = Some(removed);
             total += removed;
         }
         if total == 0 {
-            return Err(MoveError::illegal(format!(
-                "{} would remove nothing: a nomination must remove at least one chunk from some sequence",
-                text(chunk)
-            )));
+            return Err(Refusal::NoOp);
         }
         Ok(counts)
+    }
+
+    fn explain(&self, seat: Seat, chunk: &[u8], refusal: Refusal) -> MoveError {
+        let chunk = text(chunk);
+        MoveError::illegal(match refusal {
+            Refusal::NotOwned => {
+                format!(
+                    "{chunk} does not occur in your sequence: a nomination must be a chunk of your own sequence"
+                )
+            }
+            Refusal::FirstRound { target, removed, limit } => format!(
+                "{chunk} would remove {} from {}: in the first round the {} player may remove at most {} from any one opponent",
+                plural(removed, "chunk"),
+                self.names[target],
+                ordinal(seat + 1),
+                plural(limit, "chunk"),
+            ),
+            Refusal::NoOp => {
+                format!(
+                    "{chunk} would remove nothing: a nomination must remove at least one chunk from some sequence"
+                )
+            }
+        })
     }
 
     /// Call `visit` with every legal nomination of `seat` in sorted order
@@ -432,7 +456,7 @@ impl Dna {
         candidates.sort_unstable();
         candidates.dedup();
         for chunk in candidates {
-            if let Ok(counts) = self.evaluate(seat, chunk, remover)
+            if let Ok(counts) = self.try_nomination(seat, chunk, remover)
                 && !visit(chunk, &counts)
             {
                 return;
