@@ -1,0 +1,105 @@
+//! The bot protocol as a bot sees it: a complete recorded game, the same
+//! transcript `docs/bot-protocol.md` shows, and the message forms.
+
+use std::path::PathBuf;
+
+use serde_json::json;
+use tabula_bots::protocol::{Message, ViewMode, intervalo_view, start_message, turn_message};
+use tabula_bots::referee::{ExternalBot, Player, RefereeSettings, play_game};
+use tabula_bots::{BotSpec, BuiltinBot};
+use tabula_intervalo::{Intervalo, KIND};
+use tabula_model::{Event, EventAction, Game, GameKind, Options, SeatResult};
+
+fn recorder(log: &std::path::Path) -> Vec<String> {
+    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "bots", "recorder.py"].iter().collect();
+    let spec = BotSpec::parse(&format!("python3 '{}' '{}'", path.display(), log.display())).unwrap();
+    match spec {
+        BotSpec::Command { argv, .. } => argv,
+        BotSpec::Builtin { .. } => unreachable!("a command line"),
+    }
+}
+
+/// The transcript of one game of Intervalo on 5 cells, recorder bot in seat
+/// 0 against the built-in centre bot, dynamic view.
+const TRANSCRIPT: &str = r#"> {"type":"start","protocol":1,"game":"intervalo","options":{"cells":5},"seat":0,"players":2,"seed":42}
+> {"type":"turn","view":{"history":[],"scores":[0,0],"strip":"....."},"legal":["1","2","3","4","5"],"time_ms":1000}
+< 1
+> {"type":"turn","view":{"history":[[1,3]],"scores":[0,0],"strip":"x.o.."},"legal":["2","4","5"],"time_ms":1000}
+< 2
+> {"type":"turn","view":{"history":[[1,3],[2,4]],"scores":[0,1],"strip":"xxoo."},"legal":["5"],"time_ms":1000}
+< 5
+> {"type":"end","result":"loss","scores":[0,1]}
+> {"type":"quit"}
+"#;
+
+#[test]
+fn a_recorded_game_matches_the_documented_transcript() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("transcript.txt");
+    let mut bot = ExternalBot::new(recorder(&log));
+    let options = Options::parse(KIND.info(), &["-cells=5"]).unwrap();
+    let settings = RefereeSettings { view: ViewMode::Dynamic, ..RefereeSettings::default() };
+    let names = ["recorder".to_string(), "center".to_string()];
+    let result = {
+        let mut players = [Player::External(&mut bot), Player::Builtin(BuiltinBot::named("center").unwrap())];
+        play_game(&KIND, &options, &mut players, &names, 42, &settings).unwrap()
+    };
+    bot.quit(std::time::Duration::from_secs(2));
+    assert_eq!(result.results, [SeatResult::Loss, SeatResult::Win]);
+    assert_eq!(result.scores, [0.0, 1.0]);
+    assert_eq!(result.reason, "more points");
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), TRANSCRIPT);
+}
+
+#[test]
+fn the_static_view_is_exactly_the_strip() {
+    let options = Options::parse(KIND.info(), &["-cells=6"]).unwrap();
+    let mut game = Game::create(&KIND, options, vec!["a".into(), "b".into()], 1, 0).unwrap();
+    for (seat, cell) in [(0, "2"), (1, "5"), (0, "3"), (1, "3")] {
+        game.submit(Event { at: 0, seat: Some(seat), action: EventAction::Move(cell.into()) }).unwrap();
+    }
+    // Seat 0 has chosen in turn 3; seat 1 is asked: the pending choice is not shown.
+    game.submit(Event { at: 0, seat: Some(0), action: EventAction::Move("6".into()) }).unwrap();
+    let state = game.state().as_any().downcast_ref::<Intervalo>().unwrap();
+    assert_eq!(intervalo_view(state, 0, ViewMode::Static), json!({"strip": ".x#.o."}));
+    assert_eq!(intervalo_view(state, 1, ViewMode::Static), json!({"strip": ".o#.x."}));
+    assert_eq!(
+        intervalo_view(state, 1, ViewMode::Dynamic),
+        json!({"strip": ".o#.x.", "history": [[5, 2], [3, 3]], "scores": [0, 0]})
+    );
+    let turn = turn_message(&game, 1, ViewMode::Static, 250).to_line();
+    assert_eq!(turn, r#"{"type":"turn","view":{"strip":".o#.x."},"legal":["1","4","6"],"time_ms":250}"#);
+    let start = start_message(&game, 1).to_line();
+    assert_eq!(
+        start,
+        r#"{"type":"start","protocol":1,"game":"intervalo","options":{"cells":6},"seat":1,"players":2,"seed":1}"#
+    );
+}
+
+#[test]
+fn legal_is_left_out_past_1000_moves() {
+    let options = Options::parse(KIND.info(), &["-cells=1001"]).unwrap();
+    let game = Game::create(&KIND, options, vec!["a".into(), "b".into()], 1, 0).unwrap();
+    let Message::Turn { legal, .. } = turn_message(&game, 0, ViewMode::Static, 1000) else {
+        panic!("a turn")
+    };
+    assert!(legal.is_none());
+    let options = Options::parse(KIND.info(), &["-cells=1000"]).unwrap();
+    let game = Game::create(&KIND, options, vec!["a".into(), "b".into()], 1, 0).unwrap();
+    let Message::Turn { legal, .. } = turn_message(&game, 0, ViewMode::Static, 1000) else {
+        panic!("a turn")
+    };
+    assert_eq!(legal.map(|l| l.len()), Some(1000));
+}
+
+#[test]
+fn messages_parse_back() {
+    for line in [
+        r#"{"type":"end","result":"draw","scores":[3,3]}"#,
+        r#"{"type":"quit"}"#,
+        r#"{"type":"turn","view":{"strip":".."},"time_ms":5}"#,
+    ] {
+        let message: Message = serde_json::from_str(line).unwrap();
+        assert_eq!(message.to_line(), line);
+    }
+}
