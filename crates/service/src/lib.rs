@@ -3,6 +3,7 @@
 //! their input into a [`Command`] and print the [`Reply`], so they give the
 //! same answers and the same errors.
 
+pub mod auth;
 pub mod command;
 mod error;
 pub mod help;
@@ -13,4 +14,4 @@ pub mod users;
 
 pub use command::{Command, Credentials, GameCommand};
 pub use error::{CommandError, ErrorCode};
-pub use service::{BotPlayer, Caller, Clock, GameReport, Reply, Service};
+pub use service::{BotPlayer, Caller, Clock, GameReport, GameUpdate, Reply, Service, Snapshot};

@@ -122,12 +122,32 @@ const MAX_CHAT: usize = 4000;
 /// Games kept replayed in memory.
 const CACHE_GAMES: usize = 4096;
 
+/// A game changed: sent to live listeners (the web's event streams), who
+/// then fetch the view they may see.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameUpdate {
+    /// Board number.
+    pub board: i64,
+    /// Its new version.
+    pub version: i64,
+}
+
+/// A board as one reader sees it: the reply text and report, and the SVG picture.
+#[derive(Clone, Debug, Serialize)]
+pub struct Snapshot {
+    /// Heading, text and the game report.
+    pub reply: Reply,
+    /// The board as a standalone SVG document.
+    pub svg: String,
+}
+
 /// The service.
 pub struct Service {
     store: Arc<dyn Store>,
     clock: Clock,
     bots: Option<Arc<dyn BotPlayer>>,
     cache: Mutex<HashMap<i64, (i64, Game)>>,
+    updates: tokio::sync::broadcast::Sender<GameUpdate>,
 }
 
 struct Loaded {
@@ -138,7 +158,8 @@ struct Loaded {
 impl Service {
     /// A service over `store`.
     pub fn new(store: Arc<dyn Store>, clock: Clock) -> Self {
-        Service { store, clock, bots: None, cache: Mutex::new(HashMap::new()) }
+        let (updates, _) = tokio::sync::broadcast::channel(1024);
+        Service { store, clock, bots: None, cache: Mutex::new(HashMap::new()), updates }
     }
 
     /// Let the service play built-in bots.
@@ -822,6 +843,7 @@ impl Service {
         }
         self.store.append(version, &events, &summary, &effects).await?;
         self.remember(board, summary.version, game.clone());
+        let _ = self.updates.send(GameUpdate { board, version: summary.version });
         Ok(new_stored)
     }
 
@@ -1079,6 +1101,44 @@ impl Service {
             view: game.view_json(viewer, self.now()),
             history: game.history_for(viewer),
         }
+    }
+
+    /// Live notice of every change to any game (listeners filter by board).
+    pub fn updates(&self) -> tokio::sync::broadcast::Receiver<GameUpdate> {
+        self.updates.subscribe()
+    }
+
+    /// Announce a change made outside this service (another process's
+    /// commit, relayed by the store's notifications).
+    pub fn announce(&self, update: GameUpdate) {
+        self.forget(update.board);
+        let _ = self.updates.send(update);
+    }
+
+    /// A board as `user` may see it (an observer's view if `None` or not a
+    /// player), optionally as it was after `at` moves. `user` must be an
+    /// identity the front end has authenticated.
+    pub async fn snapshot(
+        &self,
+        board: i64,
+        user: Option<&str>,
+        at: Option<usize>,
+    ) -> Result<Snapshot, CommandError> {
+        let loaded = self.load(board).await?;
+        let viewer =
+            user.and_then(|u| loaded.game.seat_of(u)).map(Viewer::Player).unwrap_or(Viewer::Observer);
+        let game = match at {
+            Some(n) if n < loaded.game.moves() => {
+                let kind = loaded.game.kind();
+                Game::replay_prefix(kind, loaded.game.record().clone(), n).map_err(|e| internal(&e))?
+            }
+            _ => loaded.game.clone(),
+        };
+        // A past position is shown as an observer saw it then, so replay never reveals a secret early.
+        let viewer = if at.is_some_and(|n| n < loaded.game.moves()) { Viewer::Observer } else { viewer };
+        let reply = self.board_text_reply(&game, &loaded.stored, viewer);
+        let svg = game.render_svg(viewer, self.now());
+        Ok(Snapshot { reply, svg })
     }
 
     /// A game's board for a reader: used by the web and mail front ends.

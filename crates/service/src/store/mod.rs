@@ -260,6 +260,34 @@ pub struct QueuedMove {
     pub text: String,
 }
 
+/// A bearer token as listed (the secret itself is never stored).
+#[derive(Clone, Debug, Serialize)]
+pub struct TokenRow {
+    /// Token id (for revoking).
+    pub id: i64,
+    /// Owner.
+    pub user: String,
+    /// The owner's label for it.
+    pub name: String,
+    /// When it was made.
+    pub created: Timestamp,
+    /// When it was last used.
+    pub last_used: Option<Timestamp>,
+    /// When it was revoked.
+    pub revoked: Option<Timestamp>,
+}
+
+/// A web login session.
+#[derive(Clone, Debug)]
+pub struct SessionRow {
+    /// Who is logged in.
+    pub user: String,
+    /// The CSRF token of the session's forms.
+    pub csrf: String,
+    /// When it ends.
+    pub expires: Timestamp,
+}
+
 /// The storage interface.
 #[async_trait]
 pub trait Store: Send + Sync {
@@ -340,4 +368,26 @@ pub trait Store: Send + Sync {
     ) -> StoreResult<()>;
     /// A game's chat.
     async fn chats(&self, game: i64) -> StoreResult<Vec<ChatRow>>;
+
+    /// Store a new bearer token (by the hash of its secret); returns its id.
+    async fn create_token(&self, user: &str, name: &str, hash: &str, now: Timestamp) -> StoreResult<i64>;
+    /// The owner of an unrevoked token, noting its use.
+    async fn token_user(&self, hash: &str, now: Timestamp) -> StoreResult<Option<String>>;
+    /// A user's tokens.
+    async fn tokens(&self, user: &str) -> StoreResult<Vec<TokenRow>>;
+    /// Revoke a user's token; false if there is no such unrevoked token.
+    async fn revoke_token(&self, user: &str, id: i64, now: Timestamp) -> StoreResult<bool>;
+    /// Store a login session (by the hash of its secret).
+    async fn create_session(
+        &self,
+        hash: &str,
+        user: &str,
+        csrf: &str,
+        now: Timestamp,
+        expires: Timestamp,
+    ) -> StoreResult<()>;
+    /// An unexpired session.
+    async fn session(&self, hash: &str, now: Timestamp) -> StoreResult<Option<SessionRow>>;
+    /// End a session.
+    async fn delete_session(&self, hash: &str) -> StoreResult<()>;
 }

@@ -593,4 +593,96 @@ impl Store for SqliteStore {
             })
             .collect()
     }
+
+    async fn create_token(&self, user: &str, name: &str, hash: &str, now: Timestamp) -> StoreResult<i64> {
+        let row =
+            sqlx::query("INSERT INTO tokens (hash, user_id, name, created) VALUES (?, ?, ?, ?) RETURNING id")
+                .bind(hash)
+                .bind(user)
+                .bind(name)
+                .bind(now)
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(row.try_get("id")?)
+    }
+
+    async fn token_user(&self, hash: &str, now: Timestamp) -> StoreResult<Option<String>> {
+        let row = sqlx::query(
+            "UPDATE tokens SET last_used = ? WHERE hash = ? AND revoked IS NULL RETURNING user_id",
+        )
+        .bind(now)
+        .bind(hash)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| Ok(r.try_get("user_id")?)).transpose()
+    }
+
+    async fn tokens(&self, user: &str) -> StoreResult<Vec<TokenRow>> {
+        let rows = sqlx::query("SELECT * FROM tokens WHERE user_id = ? ORDER BY id")
+            .bind(user)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(TokenRow {
+                    id: r.try_get("id")?,
+                    user: r.try_get("user_id")?,
+                    name: r.try_get("name")?,
+                    created: r.try_get("created")?,
+                    last_used: r.try_get("last_used")?,
+                    revoked: r.try_get("revoked")?,
+                })
+            })
+            .collect()
+    }
+
+    async fn revoke_token(&self, user: &str, id: i64, now: Timestamp) -> StoreResult<bool> {
+        let r = sqlx::query("UPDATE tokens SET revoked = ? WHERE id = ? AND user_id = ? AND revoked IS NULL")
+            .bind(now)
+            .bind(id)
+            .bind(user)
+            .execute(&self.pool)
+            .await?;
+        Ok(r.rows_affected() > 0)
+    }
+
+    async fn create_session(
+        &self,
+        hash: &str,
+        user: &str,
+        csrf: &str,
+        now: Timestamp,
+        expires: Timestamp,
+    ) -> StoreResult<()> {
+        sqlx::query("INSERT INTO sessions (hash, user_id, csrf, created, expires) VALUES (?, ?, ?, ?, ?)")
+            .bind(hash)
+            .bind(user)
+            .bind(csrf)
+            .bind(now)
+            .bind(expires)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn session(&self, hash: &str, now: Timestamp) -> StoreResult<Option<SessionRow>> {
+        let row = sqlx::query("SELECT user_id, csrf, expires FROM sessions WHERE hash = ? AND expires > ?")
+            .bind(hash)
+            .bind(now)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| {
+            Ok(SessionRow {
+                user: r.try_get("user_id")?,
+                csrf: r.try_get("csrf")?,
+                expires: r.try_get("expires")?,
+            })
+        })
+        .transpose()
+    }
+
+    async fn delete_session(&self, hash: &str) -> StoreResult<()> {
+        sqlx::query("DELETE FROM sessions WHERE hash = ?").bind(hash).execute(&self.pool).await?;
+        Ok(())
+    }
 }

@@ -1,0 +1,161 @@
+//! Bearer tokens for the API and bots, and login sessions for the web.
+//! Secrets are random, shown once, and stored only as SHA-256 hashes.
+
+use base64::Engine;
+use sha2::{Digest, Sha256};
+
+use crate::command::Credentials;
+use crate::error::{CommandError, ErrorCode};
+use crate::service::{Caller, Service};
+use crate::store::TokenRow;
+use crate::users;
+
+/// How long a web login lasts.
+pub const SESSION_LIFETIME_MS: i64 = 7 * 86_400_000;
+/// Most live tokens per user.
+const MAX_TOKENS: usize = 50;
+
+/// A new random secret with a readable prefix (`tbl_...`).
+fn secret(prefix: &str) -> String {
+    let bytes: [u8; 32] = rand::random();
+    format!("{prefix}{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes))
+}
+
+/// The stored form of a secret.
+pub fn secret_hash(secret: &str) -> String {
+    let digest = Sha256::digest(secret.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A web login: the session secret for the cookie and the CSRF token for forms.
+#[derive(Clone, Debug)]
+pub struct Login {
+    /// The user logged in.
+    pub user: String,
+    /// The session secret (the cookie value).
+    pub session: String,
+    /// The CSRF token the session's forms must carry.
+    pub csrf: String,
+    /// When the session ends.
+    pub expires: i64,
+}
+
+impl Service {
+    /// Make a bearer token for `user` after checking the password. The
+    /// secret is returned once and never again.
+    pub async fn create_token(
+        &self,
+        user: &str,
+        password: &str,
+        name: &str,
+    ) -> Result<(String, TokenRow), CommandError> {
+        let u = self
+            .authenticate(&Credentials { user: user.into(), password: password.into() }, &Caller::Anonymous)
+            .await?;
+        if name.chars().count() > 100 || name.chars().any(char::is_control) {
+            return Err(CommandError::new(
+                ErrorCode::BadValue,
+                "a token name has at most 100 printable characters",
+            ));
+        }
+        let live = self.store().tokens(&u.id).await?.iter().filter(|t| t.revoked.is_none()).count();
+        if live >= MAX_TOKENS {
+            return Err(CommandError::new(
+                ErrorCode::Refused,
+                format!("at most {MAX_TOKENS} tokens: revoke one first"),
+            ));
+        }
+        let token = secret("tbl_");
+        let id = self.store().create_token(&u.id, name, &secret_hash(&token), self.now()).await?;
+        let row = self
+            .store()
+            .tokens(&u.id)
+            .await?
+            .into_iter()
+            .find(|t| t.id == id)
+            .ok_or_else(|| CommandError::new(ErrorCode::Internal, "the new token was not stored"))?;
+        Ok((token, row))
+    }
+
+    /// The caller a bearer token stands for.
+    pub async fn token_caller(&self, token: &str) -> Result<Caller, CommandError> {
+        if token.len() > 200 {
+            return Err(CommandError::new(ErrorCode::WrongPassword, "invalid or revoked token"));
+        }
+        match self.store().token_user(&secret_hash(token), self.now()).await? {
+            Some(user) => Ok(Caller::User(user)),
+            None => Err(CommandError::new(ErrorCode::WrongPassword, "invalid or revoked token")),
+        }
+    }
+
+    /// Revoke one of `user`'s tokens.
+    pub async fn revoke_token(&self, user: &str, id: i64) -> Result<(), CommandError> {
+        if self.store().revoke_token(user, id, self.now()).await? {
+            Ok(())
+        } else {
+            Err(CommandError::new(ErrorCode::BadValue, format!("{user} has no live token {id}")))
+        }
+    }
+
+    /// Log in with a password (rate-limited like every password check).
+    pub async fn login(&self, user: &str, password: &str) -> Result<Login, CommandError> {
+        let u = self
+            .authenticate(&Credentials { user: user.into(), password: password.into() }, &Caller::Anonymous)
+            .await?;
+        let session = secret("s_");
+        let csrf = secret("c_");
+        let now = self.now();
+        let expires = now + SESSION_LIFETIME_MS;
+        self.store().create_session(&secret_hash(&session), &u.id, &csrf, now, expires).await?;
+        Ok(Login { user: u.id, session, csrf, expires })
+    }
+
+    /// The login a session secret belongs to, if it is still valid.
+    pub async fn session(&self, session: &str) -> Result<Option<Login>, CommandError> {
+        if session.len() > 200 {
+            return Ok(None);
+        }
+        Ok(self.store().session(&secret_hash(session), self.now()).await?.map(|s| Login {
+            user: s.user,
+            session: session.to_string(),
+            csrf: s.csrf,
+            expires: s.expires,
+        }))
+    }
+
+    /// End a session.
+    pub async fn logout(&self, session: &str) -> Result<(), CommandError> {
+        self.store().delete_session(&secret_hash(session)).await?;
+        Ok(())
+    }
+
+    /// Sign up from a front end that is not the command line (web form, API).
+    pub async fn signup_user(
+        &self,
+        user: &str,
+        password: &str,
+        email: Option<&str>,
+    ) -> Result<String, CommandError> {
+        let id = users::check_new_user_id(user).map_err(|m| CommandError::new(ErrorCode::BadValue, m))?;
+        let emails: Vec<String> =
+            email.filter(|e| !e.is_empty()).map(|e| vec![e.to_string()]).unwrap_or_default();
+        self.run(
+            crate::command::Command::Signup { user: id.clone(), password: password.into(), emails },
+            &Caller::Anonymous,
+        )
+        .await?;
+        Ok(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn hashes_are_stable_and_hide_the_secret() {
+        let h = super::secret_hash("tbl_abc");
+        assert_eq!(h.len(), 64);
+        assert_eq!(h, super::secret_hash("tbl_abc"));
+        assert!(!h.contains("abc"));
+        assert_ne!(super::secret("x"), super::secret("x"));
+    }
+}
