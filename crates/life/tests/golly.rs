@@ -116,11 +116,8 @@ fn golly_cells(
         .arg(pattern));
     let edges =
         text.lines().find_map(|l| l.strip_prefix("Bounding box ")).expect("bgolly prints the bounding box");
-    let nums: Vec<i64> = edges
-        .split(|c: char| c == ' ' || c == '.')
-        .filter(|s| !s.is_empty())
-        .map(|s| s.parse().unwrap())
-        .collect();
+    let nums: Vec<i64> =
+        edges.split([' ', '.']).filter(|s| !s.is_empty()).map(|s| s.parse().unwrap()).collect();
     let (left, top) = (nums[0], nums[1]);
     assert_eq!(
         (nums[2] - left + 1, nums[3] - top + 1),

@@ -1,0 +1,215 @@
+//! What players see: the view, the text board and the SVG picture.
+
+use serde::Serialize;
+use tabula_model::Seat;
+use tabula_model::coords::column_name;
+use tabula_model::svg::{self, NEUTRAL_COLOUR, escape, player_colour};
+
+/// Where a player stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlayerStatus {
+    /// Still in the game.
+    Playing,
+    /// Eliminated: no pieces left after a generation.
+    Out,
+    /// Resigned.
+    Resigned,
+    /// Won.
+    Won,
+    /// Shared a draw.
+    Drew,
+    /// Lost (the game is over and someone else won).
+    Lost,
+}
+
+impl PlayerStatus {
+    fn note(self) -> &'static str {
+        match self {
+            PlayerStatus::Playing => "",
+            PlayerStatus::Out => " (out)",
+            PlayerStatus::Resigned => " (resigned)",
+            PlayerStatus::Won => " (winner)",
+            PlayerStatus::Drew => " (draw)",
+            PlayerStatus::Lost => "",
+        }
+    }
+}
+
+/// One line of the legend.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayerLine {
+    /// The player's letter on the board (`A` for the first player).
+    pub letter: char,
+    /// User id.
+    pub user: String,
+    /// Pieces on the board.
+    pub pieces: u64,
+    /// Where the player stands.
+    pub status: PlayerStatus,
+}
+
+/// The board as everyone sees it (Conway has no secrets).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ConwayView {
+    /// Board side.
+    pub size: usize,
+    /// Rows top first (the top row is row `size`), one character per point:
+    /// `.` empty, `#` neutral, `A`.. players.
+    pub rows: Vec<String>,
+    /// The players in turn order.
+    pub players: Vec<PlayerLine>,
+    /// Neutral pieces.
+    pub neutral: u64,
+    /// Moves made.
+    pub moves: u64,
+    /// Generations so far.
+    pub generation: u64,
+    /// Whose move it is, while the game runs.
+    pub to_move: Option<Seat>,
+    /// Pieces the next move may place (0 once over).
+    pub allowed: u64,
+    /// The `-place` option.
+    pub place: u64,
+    /// The `-max_turns` option, if set.
+    pub max_turns: Option<u64>,
+}
+
+/// The text board: column letters above and below (stacked when past `z`),
+/// row numbers on both sides with row 1 at the bottom, then the legend.
+pub fn text(view: &ConwayView) -> String {
+    let n = view.size;
+    let names: Vec<String> = (0..n as u64).map(column_name).collect();
+    let depth = names.iter().map(String::len).max().unwrap_or(1);
+    let margin = n.to_string().len();
+    let mut header = String::new();
+    for level in 0..depth {
+        header.push_str(&" ".repeat(margin + 1));
+        for name in &names {
+            let pad = depth - name.len();
+            header.push(if level < pad { ' ' } else { name.as_bytes()[level - pad] as char });
+        }
+        header.push('\n');
+    }
+    let mut out = header.clone();
+    for (i, row) in view.rows.iter().enumerate() {
+        let number = n - i;
+        out.push_str(&format!("{number:>margin$} {row} {number}\n"));
+    }
+    out.push_str(&header);
+    out.push('\n');
+    let width = view.players.iter().map(|p| p.user.len()).max().unwrap_or(0);
+    for p in &view.players {
+        let s = if p.pieces == 1 { "" } else { "s" };
+        out.push_str(&format!("{} {:<width$} {} piece{s}{}\n", p.letter, p.user, p.pieces, p.status.note()));
+    }
+    let s = if view.neutral == 1 { "" } else { "s" };
+    out.push_str(&format!("# {:<width$} {} piece{s}\n", "neutral", view.neutral, width = width));
+    out.push_str(&format!("Move {}, generation {}", view.moves, view.generation));
+    if view.to_move.is_some() {
+        let s = if view.allowed == 1 { "" } else { "s" };
+        out.push_str(&format!("; the next move may place up to {} piece{s}", view.allowed));
+    }
+    if let Some(m) = view.max_turns {
+        out.push_str(&format!("; the game ends after move {m}"));
+    }
+    out.push('\n');
+    out
+}
+
+/// The board as a standalone SVG document: the grid with coordinates, pieces
+/// in player colours, neutral pieces grey, and the legend below.
+pub fn svg(view: &ConwayView) -> String {
+    let n = view.size;
+    let cell = if n <= 40 { 24.0 } else { (960.0 / n as f64).max(2.0) };
+    let margin = 28.0;
+    let board = cell * n as f64;
+    let legend = 22.0 * (view.players.len() + 2) as f64;
+    let (w, h) = (board + 2.0 * margin, board + 2.0 * margin + legend);
+    let mut out = svg::open(w, h);
+    out.push_str(&format!("<rect width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>"));
+    out.push_str(&format!(
+        "<rect x=\"{margin}\" y=\"{margin}\" width=\"{board}\" height=\"{board}\" fill=\"#f4f1e8\" stroke=\"#888888\"/>"
+    ));
+    if cell >= 6.0 {
+        for i in 1..n {
+            let at = margin + cell * i as f64;
+            out.push_str(&format!(
+                "<line x1=\"{at}\" y1=\"{margin}\" x2=\"{at}\" y2=\"{}\" stroke=\"#d8d2c0\" stroke-width=\"0.5\"/>",
+                margin + board
+            ));
+            out.push_str(&format!(
+                "<line x1=\"{margin}\" y1=\"{at}\" x2=\"{}\" y2=\"{at}\" stroke=\"#d8d2c0\" stroke-width=\"0.5\"/>",
+                margin + board
+            ));
+        }
+    }
+    let label_every = if cell >= 14.0 { 1 } else { (14.0 / cell).ceil() as usize };
+    for i in (0..n).step_by(label_every) {
+        let cx = margin + cell * (i as f64 + 0.5);
+        out.push_str(&format!(
+            "<text x=\"{cx}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">{}</text>",
+            margin - 8.0,
+            column_name(i as u64)
+        ));
+        let cy = margin + cell * (i as f64 + 0.5) + 4.0;
+        out.push_str(&format!(
+            "<text x=\"{}\" y=\"{cy}\" font-size=\"11\" text-anchor=\"end\">{}</text>",
+            margin - 4.0,
+            n - i
+        ));
+    }
+    for (y, row) in view.rows.iter().enumerate() {
+        for (x, c) in row.chars().enumerate() {
+            let colour = match c {
+                '#' => NEUTRAL_COLOUR,
+                'A'..='Z' => player_colour(usize::from(c as u8 - b'A')),
+                _ => continue,
+            };
+            let (px, py) = (margin + cell * x as f64, margin + cell * y as f64);
+            let inset = if cell >= 6.0 { cell * 0.1 } else { 0.0 };
+            out.push_str(&format!(
+                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" fill=\"{colour}\"><title>{}{}</title></rect>",
+                px + inset,
+                py + inset,
+                cell - 2.0 * inset,
+                cell - 2.0 * inset,
+                cell * 0.25,
+                column_name(x as u64),
+                n - y
+            ));
+        }
+    }
+    let mut ly = margin + board + 24.0;
+    for (s, p) in view.players.iter().enumerate() {
+        let turn = if view.to_move == Some(s) { " (to move)" } else { "" };
+        out.push_str(&format!(
+            "<rect x=\"{margin}\" y=\"{}\" width=\"14\" height=\"14\" rx=\"3\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" font-size=\"13\">{} {}: {} piece{}{}{}</text>",
+            ly - 11.0,
+            player_colour(s),
+            margin + 20.0,
+            ly,
+            p.letter,
+            escape(&p.user),
+            p.pieces,
+            if p.pieces == 1 { "" } else { "s" },
+            p.status.note(),
+            turn
+        ));
+        ly += 22.0;
+    }
+    out.push_str(&format!(
+        "<rect x=\"{margin}\" y=\"{}\" width=\"14\" height=\"14\" rx=\"3\" fill=\"{NEUTRAL_COLOUR}\"/><text x=\"{}\" y=\"{ly}\" font-size=\"13\"># neutral: {} piece{}</text>",
+        ly - 11.0,
+        margin + 20.0,
+        view.neutral,
+        if view.neutral == 1 { "" } else { "s" }
+    ));
+    ly += 22.0;
+    out.push_str(&format!(
+        "<text x=\"{margin}\" y=\"{ly}\" font-size=\"13\">Move {}, generation {}</text>",
+        view.moves, view.generation
+    ));
+    out.push_str("</svg>\n");
+    out
+}
