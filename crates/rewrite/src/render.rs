@@ -4,6 +4,10 @@ use tabula_model::svg;
 
 use crate::view::{RewriteView, shown};
 
+/// Applications of a pass drawn on the board (the view holds more).
+const STEPS_SHOWN: usize = 24;
+const STEPS_PER_LINE: usize = 6;
+
 /// A piece of a line: text, and the seat whose colour it takes (if any) and
 /// whether it is a highlighted hit.
 struct Piece {
@@ -82,19 +86,20 @@ fn lines(view: &RewriteView) -> Vec<Vec<Piece>> {
                 shown(&p.input, p.input_length),
                 shown(&p.output, p.output_length)
             ))]);
-            let mut line = vec![plain("   ")];
-            for s in &p.steps {
-                line.push(plain(" "));
-                line.push(owned(
-                    format!("{} {}=>{} at {}", view.players[s.owner], s.lhs, s.rhs, s.pos),
-                    s.owner,
-                ));
-            }
-            if p.applications > p.steps.len() as u64 {
-                line.push(plain(format!(" ... and {} more", p.applications - p.steps.len() as u64)));
-            }
-            if !p.steps.is_empty() {
+            for chunk in p.steps[..p.steps.len().min(STEPS_SHOWN)].chunks(STEPS_PER_LINE) {
+                let mut line = vec![plain("   ")];
+                for s in chunk {
+                    line.push(plain(" "));
+                    line.push(owned(
+                        format!("{} {}=>{} at {}", view.players[s.owner], s.lhs, s.rhs, s.pos),
+                        s.owner,
+                    ));
+                }
                 out.push(line);
+            }
+            let shown = p.steps.len().min(STEPS_SHOWN) as u64;
+            if p.applications > shown {
+                out.push(vec![plain(format!("    ... and {} more", p.applications - shown))]);
             }
         }
     }
