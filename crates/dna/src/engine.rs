@@ -31,8 +31,9 @@
 //! leftmost non-overlapping choice to those instances in sequence order.
 //! Letters live in a doubly linked list indexed by their original position,
 //! so removal is O(k) per instance and positions keep their order. Every
-//! junction comes from one removed instance and is searched once with KMP in
-//! O(k), so the whole removal costs O(n + k · removed) = O(n) after the
+//! junction comes from one removed instance and is searched once in O(k)
+//! (a chunk of up to 8 letters is compared as one machine word, a longer one
+//! with KMP), so the whole removal costs O(n + k · removed) = O(n) after the
 //! first linear scan, where the literal rule may take O(n²/k) on nested
 //! input. The exhaustive and property tests in this module check equality
 //! with the oracle, including which positions are removed.
@@ -578,6 +579,25 @@ mod tests {
             noise in "[ACG]{0,200}",
         ) {
             let s = nested(c.as_bytes(), &points, noise.as_bytes());
+            assert_same(&s, c.as_bytes());
+        }
+
+        /// Chunks longer than 8 letters take the KMP path of the matcher.
+        #[test]
+        fn long_chunks(
+            c in "[AC]{9,14}",
+            points in proptest::collection::vec(0usize..10_000, 0..100),
+            noise in "[AC]{0,300}",
+        ) {
+            let s = nested(c.as_bytes(), &points, noise.as_bytes());
+            assert_same(&s, c.as_bytes());
+        }
+
+        #[test]
+        fn long_periodic_chunks(period in "[AC]{1,4}", reps in 3usize..6, s in "[AC]{0,600}") {
+            let c = period.repeat(reps);
+            prop_assume!(c.len() > 8);
+            let s = nested(c.as_bytes(), &[s.len() / 2, s.len() / 3, s.len() / 5], s.as_bytes());
             assert_same(&s, c.as_bytes());
         }
 
