@@ -8,6 +8,8 @@
 //! (the literal pass-based rule and a fast exact simulation of it), and the
 //! [`calculator`] behind `tabula dna remove`.
 
+#![warn(missing_docs)]
+
 pub mod calculator;
 pub mod engine;
 mod info;

@@ -19,6 +19,7 @@ pub fn text(view: &DnaView) -> String {
             Standing::Resigned => " (resigned)",
         };
         let line = match (&p.sequence, p.length) {
+            (Some(s), _) if s.is_empty() => format!("{} (0):{mark}", p.name),
             (Some(s), _) => format!("{} ({}): {s}{mark}", p.name, s.len()),
             (None, Some(len)) => format!("{} ({len}): hidden{mark}", p.name),
             (None, None) if p.standing == Standing::In => format!("{}: no sequence yet", p.name),

@@ -14,7 +14,7 @@ fn last_player_standing_wins() {
     let lines = play(&mut game, 0, "AAG").unwrap();
     let texts: Vec<&str> = lines.iter().map(|h| h.entry.text.as_str()).collect();
     assert_eq!(texts, ["ned: AAG (ned 2, ted 1, jed 0)", "ned is out: 0 letters left, fewer than 3"]);
-    assert_eq!(board(&game), "ned (0):  (out)\nted (3): TTT\njed (6): CCCGGG\n");
+    assert_eq!(board(&game), "ned (0): (out)\nted (3): TTT\njed (6): CCCGGG\n");
     assert_eq!(game.to_move(), Turn::Player(1));
     play(&mut game, 1, "TTT").unwrap();
     assert!(game.is_over());
