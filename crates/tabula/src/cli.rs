@@ -3,13 +3,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use tabula_service::store::SqliteStore;
 use tabula_service::{Caller, Clock, CommandError, ErrorCode, Service};
 
 const USAGE: &str = "\
 usage: tabula [--db PATH] [--now TIME] [--json] COMMAND WORDS ..
-       tabula outbox [--db PATH] [--json] [--limit N]
+       tabula [--db PATH] serve [--listen ADDR]
+       tabula [--db PATH] outbox [--json] [--limit N]
 
 Runs one command of the command language exactly as it would arrive by
 email, and prints the reply: a heading (the mail subject), the status, the
@@ -31,10 +32,13 @@ Examples:
 Exit status: 0 done, 1 rejected (the reason is printed), 2 bad usage.";
 
 /// Options that come before the command words.
-struct Global {
-    db: PathBuf,
-    now: Option<i64>,
-    json: bool,
+pub struct Global {
+    /// The database file.
+    pub db: PathBuf,
+    /// A fixed clock.
+    pub now: Option<i64>,
+    /// JSON output.
+    pub json: bool,
 }
 
 fn usage_error(msg: impl std::fmt::Display) -> ExitCode {
@@ -98,7 +102,7 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread().enable_all().build().context("starting the runtime")
 }
 
-async fn open_service(global: &Global) -> Result<Service> {
+pub async fn open_service(global: &Global) -> Result<Service> {
     let store = SqliteStore::open(&global.db)
         .await
         .with_context(|| format!("opening the database {}", global.db.display()))?;
@@ -112,7 +116,7 @@ async fn open_service(global: &Global) -> Result<Service> {
 fn run(global: &Global, words: &[String]) -> Result<ExitCode> {
     match words[0].as_str() {
         "outbox" => return outbox(global, &words[1..]),
-        "serve" | "mail" | "worker" => bail!("`tabula {}` is not part of this build yet", words[0]),
+        "serve" => return crate::serve::run(global, &words[1..]),
         _ => {}
     }
     // A trailing --json is accepted as well as a leading one.

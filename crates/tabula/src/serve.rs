@@ -1,0 +1,93 @@
+//! `tabula serve`: the web pages and the API over the store, plus the
+//! scheduler that runs clock events when they are due.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+
+use crate::cli::{Global, open_service};
+
+const USAGE: &str = "\
+usage: tabula serve [--listen ADDR] [--db PATH]
+
+Serves the web pages and the HTTP API (default http://127.0.0.1:8080) over
+the database (default ./tabula.db, created if missing), and runs the clock
+of real-time games. Stop it with Ctrl-C or SIGTERM: requests in flight are
+finished first. Logs go to stderr (RUST_LOG=debug for more).";
+
+pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
+    let mut listen: SocketAddr = "127.0.0.1:8080".parse().expect("valid default address");
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--listen" => {
+                let v = it.next().context("--listen needs an address such as 127.0.0.1:8080")?;
+                listen = v
+                    .parse()
+                    .with_context(|| format!("--listen {v:?} is not an address such as 127.0.0.1:8080"))?;
+            }
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return Ok(ExitCode::SUCCESS);
+            }
+            other => {
+                eprintln!("tabula: unknown argument {other:?}\n\n{USAGE}");
+                return Ok(ExitCode::from(2));
+            }
+        }
+    }
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,sqlx=warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let rt =
+        tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
+    rt.block_on(async {
+        let service = Arc::new(open_service(global).await?);
+        tracing::info!(db = %global.db.display(), "database open");
+        let scheduler = {
+            let service = service.clone();
+            tokio::spawn(async move {
+                let mut tick = tokio::time::interval(Duration::from_millis(500));
+                loop {
+                    tick.tick().await;
+                    if let Err(e) = service.run_due_clocks().await {
+                        tracing::warn!(error = %e, "clock catch-up failed");
+                    }
+                }
+            })
+        };
+        let result = tabula_web::serve(service, listen, shutdown_signal()).await;
+        scheduler.abort();
+        result.with_context(|| format!("serving on {listen}"))?;
+        tracing::info!("stopped");
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+    tracing::info!("shutting down");
+}
