@@ -1,6 +1,7 @@
 //! The game state and its rules.
 
 use std::fmt;
+use std::sync::Arc;
 
 use rand::Rng;
 use rand::seq::IndexedRandom;
@@ -202,7 +203,8 @@ type Counts = [Option<usize>; MAX_PLAYERS];
 #[derive(Clone, Debug)]
 pub struct Dna {
     config: DnaConfig,
-    names: Vec<String>,
+    /// Shared, since search bots clone states by the thousand.
+    names: Arc<[String]>,
     /// `None` only while a `-manual` player has not set a sequence (and for
     /// a player who resigned before setting one).
     sequences: Vec<Option<Vec<u8>>>,
@@ -218,7 +220,7 @@ pub struct Dna {
     /// line can carry; the board mentions them until the first nomination.
     opening_passes: Vec<Seat>,
     nominations_made: usize,
-    last: Option<LastNomination>,
+    last: Option<Arc<LastNomination>>,
     outcome: Option<Outcome>,
 }
 
@@ -287,7 +289,7 @@ impl Dna {
 
     /// The last nomination and what it removed where.
     pub fn last_nomination(&self) -> Option<&LastNomination> {
-        self.last.as_ref()
+        self.last.as_deref()
     }
 
     /// Every legal nomination of `seat` now, sorted by chunk, with what each
@@ -588,7 +590,7 @@ impl Dna {
             Some(seat),
             format!("{}: {} ({})", self.names[seat], text(&chunk), effects.join(", ")),
         ));
-        self.last = Some(LastNomination { seat, chunk: text(&chunk), removed, before, positions });
+        self.last = Some(Arc::new(LastNomination { seat, chunk: text(&chunk), removed, before, positions }));
         self.nominations_made += 1;
 
         let mut eliminated = Vec::new();
@@ -725,7 +727,7 @@ impl Rules for Dna {
         let mut game = Dna {
             phase: if config.manual { Phase::SetUp } else { Phase::Play },
             config,
-            names: setup.players.to_vec(),
+            names: setup.players.into(),
             sequences,
             standing: vec![Standing::In; n],
             next: 0,
@@ -927,7 +929,7 @@ impl Rules for Dna {
             alphabet: text(self.config.alphabet()),
             min_chunk: self.config.min_chunk,
             max_chunk: self.config.max_chunk,
-            last: self.last.clone(),
+            last: self.last.as_deref().cloned(),
             opening_passes: if self.last.is_none() {
                 self.opening_passes.iter().map(|&s| self.names[s].clone()).collect()
             } else {

@@ -149,3 +149,27 @@ fn lower_case_is_accepted_and_canonical() {
     play(&mut game, 0, "aag").unwrap();
     assert_eq!(history(&game, Viewer::Observer).last().unwrap(), "ned: AAG (ned 1, ted 1, jed 0)");
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// Any text is either a legal move or refused with a message; a refused
+    /// move changes nothing.
+    #[test]
+    fn any_text_is_handled(text in "\\PC{0,40}|[ACGTacgt ]{0,40}") {
+        let mut playing = seed_game(&["-min_chunk=2", "-max_chunk=4"]);
+        let before = playing.record().clone();
+        match play(&mut playing, 0, &text) {
+            Ok(_) => proptest::prop_assert!(playing.moves() > before.events.len()),
+            Err(e) => {
+                proptest::prop_assert!(!e.to_string().is_empty());
+                proptest::prop_assert_eq!(playing.record(), &before);
+            }
+        }
+        let mut setting_up = create(&["-manual", "-length=8"], &["ned", "ted"]);
+        if let Err(e) = play(&mut setting_up, 1, &text) {
+            proptest::prop_assert!(!e.to_string().is_empty());
+            proptest::prop_assert_eq!(setting_up.moves(), 0);
+        }
+    }
+}
