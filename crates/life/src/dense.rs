@@ -9,12 +9,12 @@
 
 use rayon::prelude::*;
 
-use crate::kernel::{self, Around, Codes, Parity, Sums, Work};
+use crate::kernel::{self, Around, Codes, Parity, Sums};
 use crate::palette::Palette;
 use crate::{Life, LifeError, LiveCell, Owner, Population, Rect, Threads, Topology};
 
 /// Fields with fewer words than this step on one thread.
-const PARALLEL_WORDS: usize = 1 << 14;
+const PARALLEL_WORDS: usize = 1 << 12;
 
 /// A torus or a dead-edged grid, bit-parallel. See the module docs.
 #[derive(Clone, Debug)]
@@ -147,8 +147,7 @@ impl DenseGrid {
 struct Band {
     sums: [Vec<Sums>; 3],
     forms: [Vec<Parity>; 3],
-    form_row: Vec<u64>,
-    work: Work,
+    form_rows: Vec<Vec<u64>>,
 }
 
 /// Step rows `first..first + rows` of the grid whose planes (with ghosts) are
@@ -169,8 +168,7 @@ fn step_band(
     let mut band = Band {
         sums: std::array::from_fn(|_| (0..nplanes).map(|_| Sums::new(words)).collect()),
         forms: std::array::from_fn(|_| forms.iter().map(|_| Parity::new(words)).collect()),
-        form_row: vec![0; stride],
-        work: Work::new(words, codes.bits),
+        form_rows: forms.iter().map(|_| vec![0; stride]).collect(),
     };
     // Slot of stored row r (0 = the ghost row above) is r % 3.
     let fill = |band: &mut Band, stored: usize| {
@@ -181,9 +179,8 @@ fn step_band(
             kernel::hsums(&row[..words], &row[1..words + 1], &row[2..], &mut band.sums[slot][p]);
         }
         if !forms.is_empty() {
-            for (f, form) in forms.iter().enumerate() {
-                kernel::form_words(&planes[1..], at, form, &mut band.form_row);
-                let row = &band.form_row;
+            kernel::form_rows(&planes[1..], at, stride, codes, &mut band.form_rows);
+            for (f, row) in band.form_rows.iter().enumerate() {
                 kernel::hparity(&row[..words], &row[1..words + 1], &row[2..], &mut band.forms[slot][f]);
             }
         }
@@ -193,24 +190,14 @@ fn step_band(
     for i in 0..rows {
         let stored = first + i + 1;
         fill(&mut band, stored + 1);
-        let Band { sums, forms: form_sums, work, .. } = &mut band;
+        let Band { sums, forms: form_sums, .. } = &mut band;
         let (up, here, down) = ((stored - 1) % 3, stored % 3, (stored + 1) % 3);
         let around = Around {
             sums: [&sums[up], &sums[here], &sums[down]],
             forms: [&form_sums[up], &form_sums[here], &form_sums[down]],
             offsets: [0, 0, 0],
         };
-        kernel::vertical(
-            &around,
-            planes,
-            stored * stride + 1,
-            out,
-            i * stride + 1,
-            words,
-            last_mask,
-            codes,
-            work,
-        );
+        kernel::vertical(&around, planes, stored * stride + 1, out, i * stride + 1, words, last_mask, codes);
     }
 }
 

@@ -17,6 +17,10 @@
 //! XOR exactly when the three codes are pairwise different. Such births get
 //! the neutral code.
 
+// Loops over word indices read and write several equal-length arrays in
+// step; written as index loops they compile to vector instructions.
+#![allow(clippy::needless_range_loop)]
+
 /// Per-cell 2-bit sums of one plane over a strip: `p` without the centre
 /// (left + right), `s` with it (left + centre + right).
 #[derive(Clone, Debug, Default)]
@@ -81,17 +85,75 @@ pub(crate) fn hparity(left: &[u64], centre: &[u64], right: &[u64], out: &mut Par
     }
 }
 
-/// The words of a form plane: the XOR over the form's pairs of products of
-/// code bits. Dead cells have all code bits clear, so they read as zero.
-/// `bits[j][at..]` is code bit `j` of the strip.
-pub(crate) fn form_words(bits: &[&[u64]], at: usize, form: &[(u8, u8)], out: &mut [u64]) {
-    out.fill(0);
-    for &(j, k) in form {
-        let n = out.len();
-        let (a, b) = (&bits[usize::from(j)][at..at + n], &bits[usize::from(k)][at..at + n]);
-        for i in 0..n {
-            out[i] ^= a[i] & b[i];
+/// The words of every form plane over a strip of `len` words: the XOR over
+/// the form's pairs of products of code bits (`bits[j][at..]` is bit `j`).
+/// Dead cells have all code bits clear, so they read as zero.
+pub(crate) fn form_rows(bits: &[&[u64]], at: usize, len: usize, codes: Codes, out: &mut [Vec<u64>]) {
+    match codes.bits {
+        2 => form_rows_for::<2>(bits, at, len, out),
+        3 => form_rows_for::<3>(bits, at, len, out),
+        4 => form_rows_for::<4>(bits, at, len, out),
+        5 => form_rows_for::<5>(bits, at, len, out),
+        _ => {}
+    }
+}
+
+fn form_rows_for<const B: usize>(bits: &[&[u64]], at: usize, len: usize, out: &mut [Vec<u64>]) {
+    let src: [&[u64]; 5] = std::array::from_fn(|j| if j < B { &bits[j][at..at + len] } else { &[][..] });
+    let mut k = 0;
+    while k + LANES <= len {
+        form_block::<B, LANES>(&src, k, out);
+        k += LANES;
+    }
+    while k < len {
+        form_block::<B, 1>(&src, k, out);
+        k += 1;
+    }
+}
+
+/// Words processed together: fixed-size arrays of this many words compile
+/// to vector instructions.
+const LANES: usize = 4;
+
+/// Products of every pair of the first `B` lane groups, in lexicographic order.
+#[inline(always)]
+fn pair_products_lanes<const B: usize, const L: usize>(v: &[[u64; L]; 5]) -> [[u64; L]; 10] {
+    let mut prod = [[0u64; L]; 10];
+    let mut i = 0;
+    for j in 0..B {
+        for l in j + 1..B {
+            for x in 0..L {
+                prod[i][x] = v[j][x] & v[l][x];
+            }
+            i += 1;
         }
+    }
+    prod
+}
+
+/// The value of form `mask` from the pair products, lane by lane.
+#[inline(always)]
+fn form_value_lanes<const L: usize>(mask: u16, prod: &[[u64; L]; 10]) -> [u64; L] {
+    let mut q = [0u64; L];
+    for (i, p) in prod.iter().enumerate() {
+        if (mask >> i) & 1 == 1 {
+            for x in 0..L {
+                q[x] ^= p[x];
+            }
+        }
+    }
+    q
+}
+
+#[inline(always)]
+fn form_block<const B: usize, const L: usize>(src: &[&[u64]; 5], k: usize, out: &mut [Vec<u64>]) {
+    let mut v = [[0u64; L]; 5];
+    for j in 0..B {
+        v[j].copy_from_slice(&src[j][k..k + L]);
+    }
+    let prod = pair_products_lanes::<B, L>(&v);
+    for (f, &mask) in crate::palette::form_masks(B).iter().enumerate() {
+        out[f][k..k + L].copy_from_slice(&form_value_lanes::<L>(mask, &prod));
     }
 }
 
@@ -110,28 +172,6 @@ impl Codes {
     }
 }
 
-/// Scratch for the vertical step.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Work {
-    birth: Vec<u64>,
-    survive: Vec<u64>,
-    differ: Vec<u64>,
-    flag: Vec<u64>,
-    parity: Vec<Vec<u64>>,
-}
-
-impl Work {
-    pub(crate) fn new(n: usize, bits: usize) -> Work {
-        Work {
-            birth: vec![0; n],
-            survive: vec![0; n],
-            differ: vec![0; n],
-            flag: vec![0; n],
-            parity: vec![vec![0; n]; bits],
-        }
-    }
-}
-
 /// The neighbour sums of one strip of targets: the sums of the strips above
 /// (`[0]`), at (`[1]`) and below (`[2]`) it, each a slice of planes (index 0
 /// alive, `1..=bits` the code bits) read from its offset, and the form
@@ -140,24 +180,6 @@ pub(crate) struct Around<'a> {
     pub(crate) sums: [&'a [Sums]; 3],
     pub(crate) forms: [&'a [Parity]; 3],
     pub(crate) offsets: [usize; 3],
-}
-
-type Strips<'a> = (&'a [u64], &'a [u64], &'a [u64], &'a [u64], &'a [u64], &'a [u64]);
-
-impl<'a> Around<'a> {
-    /// Ones and twos of plane `p` above (with centre), at (without) and below (with).
-    fn plane(&self, p: usize, n: usize) -> Strips<'a> {
-        let [ot, om, ob] = self.offsets;
-        let (t, m, b) = (&self.sums[0][p], &self.sums[1][p], &self.sums[2][p]);
-        (
-            &t.s0[ot..ot + n],
-            &t.s1[ot..ot + n],
-            &m.p0[om..om + n],
-            &m.p1[om..om + n],
-            &b.s0[ob..ob + n],
-            &b.s1[ob..ob + n],
-        )
-    }
 }
 
 /// One generation of a strip of `n` words. `centre[i][centre_at..]` is plane
@@ -173,86 +195,173 @@ pub(crate) fn vertical(
     n: usize,
     last_mask: u64,
     codes: Codes,
-    work: &mut Work,
 ) {
-    let birth = &mut work.birth[..n];
-    let survive = &mut work.survive[..n];
-    {
-        let (t0, t1, m0, m1, b0, b1) = around.plane(0, n);
-        let alive = &centre[0][centre_at..centre_at + n];
-        let next = &mut out[0][out_at..out_at + n];
-        for k in 0..n {
-            let u0 = t0[k] ^ m0[k] ^ b0[k];
-            let c0 = (t0[k] & m0[k]) | (b0[k] & (t0[k] | m0[k]));
-            let a = t1[k] ^ m1[k];
-            let a2 = t1[k] & m1[k];
-            let bb = b1[k] ^ c0;
-            let b2 = b1[k] & c0;
-            // Exactly one of the four "twos": the count is 2 or 3.
-            let two_or_three = (a ^ bb) & !(a2 | b2);
-            let live = alive[k];
-            let nx = two_or_three & (u0 | live);
-            next[k] = nx;
-            birth[k] = nx & !live;
-            survive[k] = nx & live;
-        }
-        if n > 0 {
-            next[n - 1] &= last_mask;
-            birth[n - 1] &= last_mask;
+    match codes.bits {
+        0 => vertical_for::<0>(around, centre, centre_at, out, out_at, n, codes.neutral),
+        1 => vertical_for::<1>(around, centre, centre_at, out, out_at, n, codes.neutral),
+        2 => vertical_for::<2>(around, centre, centre_at, out, out_at, n, codes.neutral),
+        3 => vertical_for::<3>(around, centre, centre_at, out, out_at, n, codes.neutral),
+        4 => vertical_for::<4>(around, centre, centre_at, out, out_at, n, codes.neutral),
+        _ => vertical_for::<5>(around, centre, centre_at, out, out_at, n, codes.neutral),
+    }
+    if n > 0 {
+        for plane in out.iter_mut() {
+            plane[out_at + n - 1] &= last_mask;
         }
     }
-    for j in 0..codes.bits {
-        let (t0, t1, m0, m1, b0, b1) = around.plane(j + 1, n);
-        let own = &centre[j + 1][centre_at..centre_at + n];
-        let next = &mut out[j + 1][out_at..out_at + n];
-        let parity = &mut work.parity[j][..n];
-        let (birth, survive) = (&birth[..n], &survive[..n]);
-        for k in 0..n {
-            let c0 = (t0[k] & m0[k]) | (b0[k] & (t0[k] | m0[k]));
-            let twos = t1[k] ^ m1[k] ^ b1[k] ^ c0;
-            parity[k] = t0[k] ^ m0[k] ^ b0[k];
-            next[k] = (own[k] & survive[k]) | (birth[k] & twos);
-        }
+}
+
+/// The inputs of the vertical step for one strip, each sliced to its `n` words.
+struct Inputs<'a> {
+    /// Per plane: ones and twos above (with centre), at (without), below (with).
+    sums: [[&'a [u64]; 6]; 6],
+    /// Per plane: the strip itself.
+    centre: [&'a [u64]; 6],
+    /// Per form: parities above (with centre), at (without), below (with).
+    forms: [[&'a [u64]; 3]; 7],
+}
+
+#[allow(clippy::too_many_arguments)]
+fn vertical_for<const B: usize>(
+    around: &Around<'_>,
+    centre: &[&[u64]],
+    centre_at: usize,
+    out: &mut [&mut [u64]],
+    out_at: usize,
+    n: usize,
+    neutral: usize,
+) {
+    let [ot, om, ob] = around.offsets;
+    let empty: &[u64] = &[];
+    let forms = crate::palette::form_masks(B).len();
+    let inputs = Inputs {
+        sums: std::array::from_fn(|p| {
+            if p <= B {
+                let (t, m, b) = (&around.sums[0][p], &around.sums[1][p], &around.sums[2][p]);
+                [
+                    &t.s0[ot..ot + n],
+                    &t.s1[ot..ot + n],
+                    &m.p0[om..om + n],
+                    &m.p1[om..om + n],
+                    &b.s0[ob..ob + n],
+                    &b.s1[ob..ob + n],
+                ]
+            } else {
+                [empty; 6]
+            }
+        }),
+        centre: std::array::from_fn(|p| if p <= B { &centre[p][centre_at..centre_at + n] } else { empty }),
+        forms: std::array::from_fn(|f| {
+            if f < forms {
+                [
+                    &around.forms[0][f].s[ot..ot + n],
+                    &around.forms[1][f].p[om..om + n],
+                    &around.forms[2][f].s[ob..ob + n],
+                ]
+            } else {
+                [empty; 3]
+            }
+        }),
+    };
+    let mut k = 0;
+    while k + LANES <= n {
+        block::<B, LANES>(&inputs, out, out_at, k, neutral);
+        k += LANES;
     }
-    let forms = codes.forms();
-    if forms.is_empty() {
+    while k < n {
+        block::<B, 1>(&inputs, out, out_at, k, neutral);
+        k += 1;
+    }
+}
+
+#[inline(always)]
+fn load<const L: usize>(s: &[u64], k: usize) -> [u64; L] {
+    let mut v = [0u64; L];
+    v.copy_from_slice(&s[k..k + L]);
+    v
+}
+
+/// One block of `L` words: every plane's next generation, in registers.
+#[inline(always)]
+fn block<const B: usize, const L: usize>(
+    inputs: &Inputs<'_>,
+    out: &mut [&mut [u64]],
+    out_at: usize,
+    k: usize,
+    neutral: usize,
+) {
+    let s = &inputs.sums[0];
+    let (t0, t1, m0, m1, b0, b1) = (
+        load::<L>(s[0], k),
+        load::<L>(s[1], k),
+        load::<L>(s[2], k),
+        load::<L>(s[3], k),
+        load::<L>(s[4], k),
+        load::<L>(s[5], k),
+    );
+    let live = load::<L>(inputs.centre[0], k);
+    let mut next = [0u64; L];
+    let mut birth = [0u64; L];
+    let mut survive = [0u64; L];
+    for x in 0..L {
+        let u0 = t0[x] ^ m0[x] ^ b0[x];
+        let c0 = (t0[x] & m0[x]) | (b0[x] & (t0[x] | m0[x]));
+        let a = t1[x] ^ m1[x];
+        let a2 = t1[x] & m1[x];
+        let bb = b1[x] ^ c0;
+        let b2 = b1[x] & c0;
+        // Exactly one of the four "twos": the count is 2 or 3.
+        let two_or_three = (a ^ bb) & !(a2 | b2);
+        next[x] = two_or_three & (u0 | live[x]);
+        birth[x] = next[x] & !live[x];
+        survive[x] = next[x] & live[x];
+    }
+    out[0][out_at + k..out_at + k + L].copy_from_slice(&next);
+    if B == 0 {
         return;
     }
-    let differ = &mut work.differ[..n];
-    let flag = &mut work.flag[..n];
-    differ.fill(0);
-    for (f, form) in forms.iter().enumerate() {
-        let [ot, om, ob] = around.offsets;
-        let ts = &around.forms[0][f].s[ot..ot + n];
-        let mp = &around.forms[1][f].p[om..om + n];
-        let bs = &around.forms[2][f].s[ob..ob + n];
-        for k in 0..n {
-            flag[k] = ts[k] ^ mp[k] ^ bs[k];
-        }
-        for &(j, l) in form.iter() {
-            let (pj, pl) = (&work.parity[usize::from(j)][..n], &work.parity[usize::from(l)][..n]);
-            for k in 0..n {
-                flag[k] ^= pj[k] & pl[k];
-            }
-        }
-        for k in 0..n {
-            differ[k] |= flag[k];
+    let mut bits = [[0u64; L]; 5];
+    let mut parity = [[0u64; L]; 5];
+    for j in 0..B {
+        let s = &inputs.sums[j + 1];
+        let (t0, t1, m0, m1, b0, b1) = (
+            load::<L>(s[0], k),
+            load::<L>(s[1], k),
+            load::<L>(s[2], k),
+            load::<L>(s[3], k),
+            load::<L>(s[4], k),
+            load::<L>(s[5], k),
+        );
+        let own = load::<L>(inputs.centre[j + 1], k);
+        for x in 0..L {
+            let c0 = (t0[x] & m0[x]) | (b0[x] & (t0[x] | m0[x]));
+            // With exactly three parents the twos bit of the count is the
+            // bitwise majority of their codes.
+            let twos = t1[x] ^ m1[x] ^ b1[x] ^ c0;
+            parity[j][x] = t0[x] ^ m0[x] ^ b0[x];
+            bits[j][x] = (own[x] & survive[x]) | (birth[x] & twos);
         }
     }
-    let birth = &work.birth[..n];
-    for k in 0..n {
-        differ[k] &= birth[k];
-    }
-    for j in 0..codes.bits {
-        let next = &mut out[j + 1][out_at..out_at + n];
-        if (codes.neutral >> j) & 1 == 1 {
-            for k in 0..n {
-                next[k] |= differ[k];
-            }
-        } else {
-            for k in 0..n {
-                next[k] &= !differ[k];
+    if B >= 2 {
+        let prod = pair_products_lanes::<B, L>(&parity);
+        let mut flag = [0u64; L];
+        for (f, &mask) in crate::palette::form_masks(B).iter().enumerate() {
+            let q = form_value_lanes::<L>(mask, &prod);
+            let [t, m, b] = &inputs.forms[f];
+            let (t, m, b) = (load::<L>(t, k), load::<L>(m, k), load::<L>(b, k));
+            for x in 0..L {
+                flag[x] |= t[x] ^ m[x] ^ b[x] ^ q[x];
             }
         }
+        for j in 0..B {
+            let set = (neutral >> j) & 1 == 1;
+            for x in 0..L {
+                let differ = flag[x] & birth[x];
+                bits[j][x] = if set { bits[j][x] | differ } else { bits[j][x] & !differ };
+            }
+        }
+    }
+    for j in 0..B {
+        out[j + 1][out_at + k..out_at + k + L].copy_from_slice(&bits[j]);
     }
 }

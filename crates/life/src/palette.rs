@@ -27,6 +27,18 @@ pub(crate) static FORMS: [&[&[(u8, u8)]]; 6] = [
     ],
 ];
 
+/// [`FORMS`] as bit masks over the pairs `(j, k)`, `j < k < bits`, in
+/// lexicographic order, so the kernel can compute every product once.
+pub(crate) const fn form_masks(bits: usize) -> &'static [u16] {
+    match bits {
+        2 => &[1],
+        3 => &[1, 2, 4],
+        4 => &[41, 24, 50, 13],
+        5 => &[448, 961, 507, 566, 238, 353, 236],
+        _ => &[],
+    }
+}
+
 /// The owners a field has used, by code.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Palette {
@@ -102,6 +114,19 @@ mod tests {
         assert_eq!(p.len(), 4, "neutral joins the third owner");
         assert_eq!(p.neutral(), 3);
         assert_eq!(p.ensure(Owner::Player(3)), 0);
+    }
+
+    #[test]
+    fn masks_are_the_forms() {
+        for (bits, forms) in FORMS.iter().enumerate() {
+            let pairs: Vec<(u8, u8)> =
+                (0..bits as u8).flat_map(|j| (j + 1..bits as u8).map(move |k| (j, k))).collect();
+            let masks: Vec<u16> = forms
+                .iter()
+                .map(|f| f.iter().map(|p| 1u16 << pairs.iter().position(|q| q == p).unwrap()).sum())
+                .collect();
+            assert_eq!(masks, form_masks(bits), "{bits} bits");
+        }
     }
 
     /// The forms detect three pairwise different codes and nothing else, for

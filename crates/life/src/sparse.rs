@@ -10,7 +10,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use rayon::prelude::*;
 
-use crate::kernel::{self, Around, Codes, Parity, Sums, Work};
+use crate::kernel::{self, Around, Codes, Parity, Sums};
 use crate::palette::Palette;
 use crate::{Life, LifeError, LiveCell, Owner, Population, Rect, Threads, Topology};
 
@@ -72,8 +72,7 @@ struct Window {
     strips: Vec<[Vec<u64>; 3]>,
     sums: Vec<Sums>,
     forms: Vec<Parity>,
-    form_strips: [Vec<u64>; 3],
-    work: Work,
+    form_strips: [Vec<Vec<u64>>; 3],
 }
 
 impl Window {
@@ -83,8 +82,7 @@ impl Window {
             strips: (0..planes).map(|_| std::array::from_fn(|_| vec![0; 66])).collect(),
             sums: (0..planes).map(|_| Sums::new(66)).collect(),
             forms: (0..forms).map(|_| Parity::new(66)).collect(),
-            form_strips: std::array::from_fn(|_| vec![0; 66]),
-            work: Work::new(64, codes.bits),
+            form_strips: std::array::from_fn(|_| (0..forms).map(|_| vec![0; 66]).collect()),
         }
     }
 }
@@ -153,13 +151,15 @@ impl SparsePlane {
             let [l, c, r] = &window.strips[p];
             kernel::hsums(l, c, r, &mut window.sums[p]);
         }
-        for (f, form) in codes.forms().iter().enumerate() {
+        if !codes.forms().is_empty() {
             for column in 0..3 {
                 let bits: Vec<&[u64]> = window.strips[1..].iter().map(|s| s[column].as_slice()).collect();
-                kernel::form_words(&bits, 0, form, &mut window.form_strips[column]);
+                kernel::form_rows(&bits, 0, 66, codes, &mut window.form_strips[column]);
             }
-            let [l, c, r] = &window.form_strips;
-            kernel::hparity(l, c, r, &mut window.forms[f]);
+            for f in 0..codes.forms().len() {
+                let [l, c, r] = &window.form_strips;
+                kernel::hparity(&l[f], &c[f], &r[f], &mut window.forms[f]);
+            }
         }
         let mut tile = Tile { planes: vec![[0; 64]; planes] };
         {
@@ -170,7 +170,7 @@ impl SparsePlane {
             };
             let centre: Vec<&[u64]> = window.strips.iter().map(|s| s[1].as_slice()).collect();
             let mut out: Vec<&mut [u64]> = tile.planes.iter_mut().map(|p| p.as_mut_slice()).collect();
-            kernel::vertical(&around, &centre, 1, &mut out, 0, 64, !0, codes, &mut window.work);
+            kernel::vertical(&around, &centre, 1, &mut out, 0, 64, !0, codes);
         }
         (!tile.is_empty()).then_some(tile)
     }

@@ -66,7 +66,7 @@ fn size() -> impl Strategy<Value = (u64, u64)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(40))]
 
     #[test]
     fn torus_matches_reference(
@@ -92,6 +92,11 @@ proptest! {
         let cells = soup(w, h, players, neutral, density, seed);
         agree(Topology::Unbounded, &cells, gens, dx, dy)?;
     }
+
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
 
     #[test]
     fn many_players_match_reference(players in 9usize..=26, neutral: bool, seed: u64, edges in 0usize..3) {
@@ -171,8 +176,8 @@ fn blocks_keep_their_owners() {
 /// Many threads and one give the same field.
 #[test]
 fn threads_agree() {
-    for topology in [Topology::Torus { width: 1100, height: 1000 }, Topology::Unbounded] {
-        let cells = soup(1100, 1000, 3, true, 35, 7);
+    for topology in [Topology::Torus { width: 700, height: 420 }, Topology::Unbounded] {
+        let cells = soup(700, 420, 3, true, 35, 7);
         let mut one = Universe::new(topology).unwrap();
         one.set_threads(Threads::Single);
         let mut many = Universe::new(topology).unwrap();
