@@ -117,16 +117,20 @@ enum Choice {
     Blocked,
 }
 
-/// A distinct left side and what it does.
+/// What a distinct left side does, kept small (24 bytes) because the
+/// forward rewrite reads one per application.
 #[derive(Clone, Debug)]
 struct Pattern {
-    lhs_len: usize,
-    choice: Choice,
+    /// The rule applied, or [`BLOCKED`].
+    rule: u32,
+    rhs_len: u32,
     /// The right side of the applied rule, padded to a fixed 16-byte chunk
     /// so that short writes are one fixed-size copy (unused when longer).
     chunk: [u8; CHUNK],
-    rhs_len: usize,
 }
+
+/// [`Pattern::rule`] of a tied left side.
+const BLOCKED: u32 = u32::MAX;
 
 /// Short copies are done as one fixed copy of this many bytes.
 const CHUNK: usize = 16;
@@ -138,7 +142,7 @@ const BLOCK_MAX_ENTRIES: usize = 1 << 22;
 /// Independent reverse scans interleaved, to hide the latency of each
 /// scan's chain of table look-ups.
 const STREAMS: usize = 4;
-/// The usual length of each interleaved scan.
+/// The length of each interleaved scan.
 const STREAM_LEN: usize = 4096;
 /// "No left side starts here."
 const NONE: u32 = u32::MAX;
@@ -147,10 +151,7 @@ const NONE: u32 = u32::MAX;
 /// pattern's position in the bits above ([`BLOCK_MAX_LHS`] < 2^11).
 const PATTERN_BITS: u32 = 20;
 const PATTERN_MASK: u32 = (1 << PATTERN_BITS) - 1;
-/// A `next` entry packs the offset of the next match in the block above
-/// [`ADVANCE_BITS`] and that match's advance below (0: no match there).
-const ADVANCE_BITS: u32 = 11;
-const ADVANCE_MASK: u32 = (1 << ADVANCE_BITS) - 1;
+const ADVANCE_MASK: u32 = (1 << 11) - 1;
 
 /// How a set finds the longest left side at each position.
 #[derive(Clone, Debug)]
@@ -174,6 +175,8 @@ enum Search {
 struct ReverseTable {
     classes: [u16; 256],
     trans: Vec<u64>,
+    /// `trans.len() - 1`; the length is a power of two.
+    mask: usize,
     start: u32,
     max_lhs: usize,
     stream_len: usize,
@@ -224,10 +227,9 @@ impl<O> RuleSet<O> {
                 holders.push(index);
             }
         }
-        let patterns: Vec<Pattern> = lhs_texts
+        let patterns: Vec<Pattern> = best
             .iter()
-            .zip(&best)
-            .map(|(lhs, (_, holders))| {
+            .map(|(_, holders)| {
                 let choice = match holders.as_slice() {
                     [only] => Choice::Apply(*only),
                     _ => Choice::Blocked,
@@ -240,7 +242,11 @@ impl<O> RuleSet<O> {
                 if rhs.len() <= CHUNK {
                     chunk[..rhs.len()].copy_from_slice(rhs);
                 }
-                Pattern { lhs_len: lhs.len(), choice, chunk, rhs_len: rhs.len() }
+                let rule = match choice {
+                    Choice::Apply(rule) => rule as u32,
+                    Choice::Blocked => BLOCKED,
+                };
+                Pattern { rule, rhs_len: rhs.len() as u32, chunk }
             })
             .collect();
         let strategy = if lhs_texts.is_empty() {
@@ -292,18 +298,18 @@ impl<O> RuleSet<O> {
         out: &mut Vec<u8>,
         mut on_apply: impl FnMut(Application),
     ) -> PassSummary {
-        let mut writer = Writer::new(out, limit);
-        let mut summary = PassSummary::default();
-        let done = match &self.strategy {
-            Search::Empty => writer.write(input),
-            Search::Leftmost(automaton) => {
-                self.run_leftmost(automaton, input, &mut writer, &mut summary, &mut on_apply)
+        // Each strategy keeps its writer and counters local, so that they
+        // live in registers rather than behind a reference.
+        match &self.strategy {
+            Search::Empty => {
+                let mut writer = Writer::new(out, limit);
+                let cut = !writer.write(input);
+                writer.finish();
+                PassSummary { applications: 0, cut }
             }
-            Search::Blocks(table) => self.run_blocks(table, input, &mut writer, &mut summary, &mut on_apply),
-        };
-        summary.cut = !done;
-        writer.finish();
-        summary
+            Search::Leftmost(automaton) => self.run_leftmost(automaton, input, limit, out, &mut on_apply),
+            Search::Blocks(table) => self.run_blocks(table, input, limit, out, &mut on_apply),
+        }
     }
 
     /// Run one pass and collect everything it did.
@@ -314,8 +320,9 @@ impl<O> RuleSet<O> {
         Pass { output, applications, cut: summary.cut }
     }
 
-    /// Apply what the longest left side found at `at` does; returns the
-    /// next scan position, or `None` when the output was cut.
+    /// Do what the longest left side found at `at` says: write the rule's
+    /// right side, or copy the one byte at `at` when the side is tied.
+    /// False when the output was cut.
     #[inline(always)]
     fn apply(
         &self,
@@ -325,19 +332,17 @@ impl<O> RuleSet<O> {
         writer: &mut Writer<'_>,
         summary: &mut PassSummary,
         on_apply: &mut impl FnMut(Application),
-    ) -> Option<usize> {
-        match pattern.choice {
-            Choice::Apply(rule) => {
-                summary.applications += 1;
-                on_apply(Application { rule, pos: at });
-                let written = if pattern.rhs_len <= CHUNK {
-                    writer.write_chunk(&pattern.chunk, pattern.rhs_len)
-                } else {
-                    writer.write(self.rules[rule].rhs.as_bytes())
-                };
-                written.then_some(at + pattern.lhs_len)
-            }
-            Choice::Blocked => writer.write(&input[at..at + 1]).then_some(at + 1),
+    ) -> bool {
+        if pattern.rule == BLOCKED {
+            return writer.write(&input[at..at + 1]);
+        }
+        let rule = pattern.rule as usize;
+        summary.applications += 1;
+        on_apply(Application { rule, pos: at });
+        if pattern.rhs_len as usize <= CHUNK {
+            writer.write_chunk(&pattern.chunk, pattern.rhs_len as usize)
+        } else {
+            writer.write(self.rules[rule].rhs.as_bytes())
         }
     }
 
@@ -359,6 +364,22 @@ impl<O> RuleSet<O> {
         &self,
         automaton: &AhoCorasick,
         input: &[u8],
+        limit: usize,
+        out: &mut Vec<u8>,
+        on_apply: &mut impl FnMut(Application),
+    ) -> PassSummary {
+        let mut writer = Writer::new(out, limit);
+        let mut summary = PassSummary::default();
+        summary.cut = !self.run_leftmost_into(automaton, input, &mut writer, &mut summary, on_apply);
+        writer.finish();
+        summary
+    }
+
+    #[inline(always)]
+    fn run_leftmost_into(
+        &self,
+        automaton: &AhoCorasick,
+        input: &[u8],
         writer: &mut Writer<'_>,
         summary: &mut PassSummary,
         on_apply: &mut impl FnMut(Application),
@@ -373,10 +394,10 @@ impl<O> RuleSet<O> {
                 return false;
             }
             let pattern = &self.patterns[m.pattern().as_usize()];
-            match self.apply(pattern, input, m.start(), writer, summary, on_apply) {
-                Some(next) => pos = next,
-                None => return false,
+            if !self.apply(pattern, input, m.start(), writer, summary, on_apply) {
+                return false;
             }
+            pos = if pattern.rule == BLOCKED { m.start() + 1 } else { m.end() };
         }
         true
     }
@@ -385,26 +406,44 @@ impl<O> RuleSet<O> {
         &self,
         table: &ReverseTable,
         input: &[u8],
+        limit: usize,
+        out: &mut Vec<u8>,
+        on_apply: &mut impl FnMut(Application),
+    ) -> PassSummary {
+        let mut writer = Writer::new(out, limit);
+        let mut summary = PassSummary::default();
+        summary.cut = !self.run_blocks_into(table, input, &mut writer, &mut summary, on_apply);
+        writer.finish();
+        summary
+    }
+
+    #[inline(always)]
+    fn run_blocks_into(
+        &self,
+        table: &ReverseTable,
+        input: &[u8],
         writer: &mut Writer<'_>,
         summary: &mut PassSummary,
         on_apply: &mut impl FnMut(Application),
     ) -> bool {
         let block_len = table.stream_len * STREAMS;
-        // Per position of the block: the longest left side starting there,
-        // and the nearest position at or after it where one starts.
-        let mut code = vec![NONE; block_len.min(input.len())];
-        let mut next = vec![0u32; block_len.min(input.len())];
+        // Per position of the block: where the nearest left side at or after
+        // it starts, packed with that match's pattern and advance.
+        let mut next = vec![0u64; block_len.min(input.len())];
         let mut pos = 0;
         while pos < input.len() {
             let start = pos;
             let end = (start + block_len).min(input.len());
-            table.scan(input, start, end, &mut code, &mut next);
+            table.scan(input, start, end, &mut next);
             while pos < end {
-                // One dependent load per step keeps the scan's critical path short.
+                // One dependent load per step keeps the critical path short.
                 let packed = next[pos - start];
-                let found = start + (packed >> ADVANCE_BITS) as usize;
-                let advance = (packed & ADVANCE_MASK) as usize;
-                if found > pos && !Self::copy_gap(input, pos, found, writer) {
+                let found = start + (packed >> 32) as usize;
+                let code = packed as u32;
+                let advance = ((code >> PATTERN_BITS) & ADVANCE_MASK) as usize;
+                // Copying an empty gap is cheaper than a branch that is
+                // hard to predict when matches are dense.
+                if !Self::copy_gap(input, pos, found, writer) {
                     return false;
                 }
                 pos = found;
@@ -412,8 +451,8 @@ impl<O> RuleSet<O> {
                     // The end of the block, or of one interleaved scan.
                     continue;
                 }
-                let pattern = &self.patterns[(code[found - start] & PATTERN_MASK) as usize];
-                if self.apply(pattern, input, found, writer, summary, on_apply).is_none() {
+                let pattern = &self.patterns[(code & PATTERN_MASK) as usize];
+                if !self.apply(pattern, input, found, writer, summary, on_apply) {
                     return false;
                 }
                 pos = found + advance;
@@ -484,10 +523,8 @@ impl ReverseTable {
                 .map(|k| nfa.match_pattern(sid, k))
                 .max_by_key(|&pid| nfa.pattern_len(pid))
                 .map_or(NONE, |pid| {
-                    let advance = match patterns[pid.as_usize()].choice {
-                        Choice::Apply(_) => patterns[pid.as_usize()].lhs_len,
-                        Choice::Blocked => 1,
-                    };
+                    let advance =
+                        if patterns[pid.as_usize()].rule == BLOCKED { 1 } else { lhs[pid.as_usize()].len() };
                     ((advance as u32) << PATTERN_BITS) | pid.as_u32()
                 })
         };
@@ -499,90 +536,94 @@ impl ReverseTable {
                 trans[from * stride + class] = (u64::from(longest(to)) << 32) | packed_to;
             }
         }
-        Some(ReverseTable { classes, trans, start: 0, max_lhs, stream_len: STREAM_LEN.max(4 * max_lhs) })
+        // A power-of-two table lets every look-up be masked instead of
+        // bounds-checked; the padding is never reached.
+        let mask = trans.len().next_power_of_two() - 1;
+        trans.resize(mask + 1, 0);
+        Some(ReverseTable { classes, trans, mask, start: 0, max_lhs, stream_len: STREAM_LEN })
     }
 
     #[inline(always)]
-    fn step(&self, state: u32, byte: u8) -> u64 {
-        self.trans[state as usize + usize::from(self.classes[usize::from(byte)])]
+    fn step(&self, trans: &[u64], state: u32, byte: u8) -> u64 {
+        trans[(state as usize + usize::from(self.classes[usize::from(byte)])) & self.mask]
     }
 
     /// The state after reading `input[from..to]` backwards from the start.
     fn warm_up(&self, input: &[u8], from: usize, to: usize) -> u32 {
-        input[from..to].iter().rev().fold(self.start, |state, &b| self.step(state, b) as u32)
+        let trans = &self.trans[..=self.mask];
+        input[from..to].iter().rev().fold(self.start, |state, &b| self.step(trans, state, b) as u32)
     }
 
-    /// Fill `code[i]` with the longest left side starting at `start + i` and
-    /// `next[i]` with the offset of the nearest position at or after it
-    /// where one starts (or the end of its interleaved scan).
-    fn scan(&self, input: &[u8], start: usize, end: usize, code: &mut [u32], next: &mut [u32]) {
-        let len = end - start;
-        let lookahead = |to: usize| (to + self.max_lhs - 1).min(input.len());
-        if len < self.stream_len * STREAMS {
-            let mut state = self.warm_up(input, end, lookahead(end));
-            let mut nearest = (len as u32) << ADVANCE_BITS;
-            for i in (0..len).rev() {
-                let t = self.step(state, input[start + i]);
-                state = t as u32;
-                let id = (t >> 32) as u32;
-                code[i] = id;
-                nearest = next_entry(id, i as u32, nearest);
-                next[i] = nearest;
+    /// Fill `next[i]` with the packed `next` entry of position `start + i`:
+    /// the offset of the nearest position at or after it where a left side
+    /// starts (in the high 32 bits) and that position's scan code (low
+    /// bits); or, where none starts before the end of its interleaved scan,
+    /// that end with a code of 0 (advance 0).
+    fn scan(&self, input: &[u8], start: usize, end: usize, next: &mut [u64]) {
+        if end - start == self.stream_len * STREAMS {
+            // The usual stream length is a constant, so that the four scans
+            // address memory from one base and fit in registers.
+            match self.stream_len {
+                STREAM_LEN => return self.scan_streams::<STREAM_LEN>(input, start, next),
+                #[cfg(test)]
+                3 => return self.scan_streams::<3>(input, start, next),
+                _ => {}
             }
-            return;
         }
-        let s = self.stream_len;
-        let mut states = [0u32; STREAMS];
-        let mut nearest = [0u32; STREAMS];
-        for k in 0..STREAMS {
-            let to = start + (k + 1) * s;
-            states[k] = self.warm_up(input, to, lookahead(to));
-            nearest[k] = (((k + 1) * s) as u32) << ADVANCE_BITS;
+        let trans = &self.trans[..=self.mask];
+        let len = end - start;
+        let mut state = self.warm_up(input, end, self.lookahead(input, end));
+        let mut nearest = (len as u64) << 32;
+        for i in (0..len).rev() {
+            let t = self.step(trans, state, input[start + i]);
+            state = t as u32;
+            nearest = next_entry((t >> 32) as u32, i, nearest);
+            next[i] = nearest;
         }
-        let (c0, rest) = code[..STREAMS * s].split_at_mut(s);
-        let (c1, rest) = rest.split_at_mut(s);
-        let (c2, c3) = rest.split_at_mut(s);
-        let (n0, rest) = next[..STREAMS * s].split_at_mut(s);
-        let (n1, rest) = rest.split_at_mut(s);
-        let (n2, n3) = rest.split_at_mut(s);
-        let inputs = &input[start..start + STREAMS * s];
-        let (i0, rest) = inputs.split_at(s);
-        let (i1, rest) = rest.split_at(s);
-        let (i2, i3) = rest.split_at(s);
-        let [mut s0, mut s1, mut s2, mut s3] = states;
-        let [mut m0, mut m1, mut m2, mut m3] = nearest;
-        for i in (0..s).rev() {
-            let t0 = self.step(s0, i0[i]);
-            let t1 = self.step(s1, i1[i]);
-            let t2 = self.step(s2, i2[i]);
-            let t3 = self.step(s3, i3[i]);
+    }
+
+    fn lookahead(&self, input: &[u8], to: usize) -> usize {
+        (to + self.max_lhs - 1).min(input.len())
+    }
+
+    /// [`ReverseTable::scan`] of a full block as four interleaved scans of
+    /// `S` positions each.
+    fn scan_streams<const S: usize>(&self, input: &[u8], start: usize, next: &mut [u64]) {
+        let trans = &self.trans[..=self.mask];
+        let warm = |k: usize| {
+            let to = start + (k + 1) * S;
+            self.warm_up(input, to, self.lookahead(input, to))
+        };
+        let (mut s0, mut s1, mut s2, mut s3) = (warm(0), warm(1), warm(2), warm(3));
+        let sentinel = |k: usize| (((k + 1) * S) as u64) << 32;
+        let (mut m0, mut m1, mut m2, mut m3) = (sentinel(0), sentinel(1), sentinel(2), sentinel(3));
+        let input = &input[start..start + STREAMS * S];
+        let next = &mut next[..STREAMS * S];
+        for i in (0..S).rev() {
+            let t0 = self.step(trans, s0, input[i]);
+            let t1 = self.step(trans, s1, input[i + S]);
+            let t2 = self.step(trans, s2, input[i + 2 * S]);
+            let t3 = self.step(trans, s3, input[i + 3 * S]);
             s0 = t0 as u32;
             s1 = t1 as u32;
             s2 = t2 as u32;
             s3 = t3 as u32;
-            let (d0, d1, d2, d3) =
-                ((t0 >> 32) as u32, (t1 >> 32) as u32, (t2 >> 32) as u32, (t3 >> 32) as u32);
-            c0[i] = d0;
-            c1[i] = d1;
-            c2[i] = d2;
-            c3[i] = d3;
-            let at = i as u32;
-            m0 = next_entry(d0, at, m0);
-            m1 = next_entry(d1, at + s as u32, m1);
-            m2 = next_entry(d2, at + 2 * s as u32, m2);
-            m3 = next_entry(d3, at + 3 * s as u32, m3);
-            n0[i] = m0;
-            n1[i] = m1;
-            n2[i] = m2;
-            n3[i] = m3;
+            m0 = next_entry((t0 >> 32) as u32, i, m0);
+            m1 = next_entry((t1 >> 32) as u32, i + S, m1);
+            m2 = next_entry((t2 >> 32) as u32, i + 2 * S, m2);
+            m3 = next_entry((t3 >> 32) as u32, i + 3 * S, m3);
+            next[i] = m0;
+            next[i + S] = m1;
+            next[i + 2 * S] = m2;
+            next[i + 3 * S] = m3;
         }
     }
 }
 
 /// The `next` entry at offset `at`, given its scan code and the entry after it.
 #[inline(always)]
-fn next_entry(code: u32, at: u32, after: u32) -> u32 {
-    if code != NONE { (at << ADVANCE_BITS) | (code >> PATTERN_BITS) } else { after }
+fn next_entry(code: u32, at: usize, after: u64) -> u64 {
+    if code != NONE { ((at as u64) << 32) | u64::from(code) } else { after }
 }
 
 /// Bytes kept initialised past the logical end of the output, so that a
@@ -608,17 +649,19 @@ impl<'a> Writer<'a> {
     fn room(&mut self, extra: usize) {
         let need = self.len + extra + SLACK;
         if need > self.buf.len() {
-            self.grow(need);
+            Self::grow(self.buf, need, self.limit);
         }
     }
 
+    /// Not a method, so that the writer's fields can stay in registers
+    /// around this rarely taken call.
     #[cold]
     #[inline(never)]
-    fn grow(&mut self, need: usize) {
-        let most = self.limit.saturating_add(SLACK);
-        let target = self.buf.len().saturating_mul(2).max(1 << 16).min(most).max(need);
-        self.buf.reserve_exact(target - self.buf.len());
-        self.buf.resize(target, 0);
+    fn grow(buf: &mut Vec<u8>, need: usize, limit: usize) {
+        let most = limit.saturating_add(SLACK);
+        let target = buf.len().saturating_mul(2).max(1 << 16).min(most).max(need);
+        buf.reserve_exact(target - buf.len());
+        buf.resize(target, 0);
     }
 
     /// Append `bytes`; false (after writing what fits) when the limit is hit.
@@ -804,7 +847,7 @@ mod tests {
             let expected = reference_pass(&rules, &input, limit);
             assert_eq!(RuleSet::new(rules.clone()).unwrap().pass(&input, limit), expected);
             assert_eq!(RuleSet::for_test(rules.clone(), true, 0).pass(&input, limit), expected);
-            assert_eq!(RuleSet::for_test(rules, false, 1000).pass(&input, limit), expected);
+            assert_eq!(RuleSet::for_test(rules, false, 3).pass(&input, limit), expected);
         }
     }
 
@@ -825,7 +868,7 @@ mod tests {
             duplicate in any::<bool>(),
             input in "[abc]{0,40}",
             limit in prop::option::of(0usize..60),
-            stream_len in 1usize..6,
+            stream_len in prop::sample::select(vec![1usize, 2, 3, 3, 3, 5]),
         ) {
             let mut rules: Vec<Rule<usize>> =
                 rules.into_iter().enumerate().map(|(i, (l, r))| Rule::new(i, l, r)).collect();
