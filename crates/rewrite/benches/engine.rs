@@ -57,8 +57,11 @@ fn bench(c: &mut Criterion) {
 
     let letters: Vec<u8> = (b'a'..=b'z').collect();
     let text = random_string(&mut rng, &letters, LEN);
-    let cases =
-        [("atcg_lhs3-8", &dna, b"atcg".as_slice(), (3, 8)), ("az_lhs2-4", &text, letters.as_slice(), (2, 4))];
+    let cases = [
+        ("atcg_lhs3-8", &dna, b"atcg".as_slice(), (3, 8)),
+        ("az_lhs2-4", &text, letters.as_slice(), (2, 4)),
+        ("az_lhs4-8", &text, letters.as_slice(), (4, 8)),
+    ];
     for (name, input, alphabet, lhs_len) in cases {
         for count in [10, 500] {
             let set = random_rules(&mut rng, alphabet, count, lhs_len);

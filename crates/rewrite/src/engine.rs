@@ -161,11 +161,30 @@ enum Search {
     /// Blocks of the input are scanned backwards by an automaton over the
     /// reversed left sides, which yields the longest left side starting at
     /// every position of the block; then the block is rewritten forwards.
-    Blocks(Box<ReverseTable>),
+    /// With few left sides, a pass starts with the leftmost-longest search
+    /// (whose prefilters skip fast over text where nothing matches) and
+    /// switches to blocks where matches turn out to be dense.
+    Blocks(Box<ReverseTable>, Option<Sparse>),
     /// Leftmost-longest search from each scan position (long left sides or
     /// automata too large for a table).
     Leftmost(AhoCorasick),
 }
+
+/// The leftmost-longest search tried first on a set with few left sides.
+#[derive(Clone, Debug)]
+struct Sparse {
+    automaton: AhoCorasick,
+    /// Bytes over which the match rate is judged.
+    window: usize,
+}
+
+/// At most this many distinct left sides get a [`Sparse`] search first.
+const SPARSE_MAX_PATTERNS: usize = 64;
+/// Matches closer than this on average over a window make a pass switch
+/// from the search to blocks (a search costs tens of nanoseconds per
+/// match, blocks about one per byte).
+const SPARSE_MIN_GAP: usize = 128;
+const SPARSE_WINDOW: usize = 1 << 14;
 
 /// A complete automaton over the reversed distinct left sides, as a table:
 /// each entry packs the next state (premultiplied by the stride) in its low
@@ -256,14 +275,22 @@ impl<O> RuleSet<O> {
                 Some(true) => None,
                 _ => ReverseTable::build(&lhs_texts, &patterns),
             };
+            let leftmost = || {
+                AhoCorasick::builder()
+                    .match_kind(MatchKind::LeftmostLongest)
+                    .build(&lhs_texts)
+                    .map_err(|e| EngineError::Build(e.to_string()))
+            };
             match table {
-                Some(table) => Search::Blocks(Box::new(table)),
-                None => Search::Leftmost(
-                    AhoCorasick::builder()
-                        .match_kind(MatchKind::LeftmostLongest)
-                        .build(&lhs_texts)
-                        .map_err(|e| EngineError::Build(e.to_string()))?,
-                ),
+                Some(table) => {
+                    let sparse = if lhs_texts.len() <= SPARSE_MAX_PATTERNS {
+                        Some(Sparse { automaton: leftmost()?, window: SPARSE_WINDOW })
+                    } else {
+                        None
+                    };
+                    Search::Blocks(Box::new(table), sparse)
+                }
+                None => Search::Leftmost(leftmost()?),
             }
         };
         Ok(RuleSet { rules, patterns, strategy })
@@ -274,8 +301,11 @@ impl<O> RuleSet<O> {
     #[cfg(test)]
     fn for_test(rules: Vec<Rule<O>>, leftmost: bool, stream_len: usize) -> Self {
         let mut set = Self::build(rules, Some(leftmost)).unwrap();
-        if let Search::Blocks(table) = &mut set.strategy {
+        if let Search::Blocks(table, sparse) = &mut set.strategy {
             table.stream_len = stream_len;
+            if let Some(sparse) = sparse {
+                sparse.window = 8;
+            }
         }
         set
     }
@@ -308,7 +338,9 @@ impl<O> RuleSet<O> {
                 PassSummary { applications: 0, cut }
             }
             Search::Leftmost(automaton) => self.run_leftmost(automaton, input, limit, out, &mut on_apply),
-            Search::Blocks(table) => self.run_blocks(table, input, limit, out, &mut on_apply),
+            Search::Blocks(table, sparse) => {
+                self.run_blocks(table, sparse.as_ref(), input, limit, out, &mut on_apply)
+            }
         }
     }
 
@@ -370,41 +402,62 @@ impl<O> RuleSet<O> {
     ) -> PassSummary {
         let mut writer = Writer::new(out, limit);
         let mut summary = PassSummary::default();
-        summary.cut = !self.run_leftmost_into(automaton, input, &mut writer, &mut summary, on_apply);
+        summary.cut = !matches!(
+            self.run_leftmost_into(automaton, input, 0, None, &mut writer, &mut summary, on_apply),
+            Ok(true)
+        );
         writer.finish();
         summary
     }
 
     #[inline(always)]
+    /// The pass from `pos` on by leftmost-longest search: `Ok(false)` when
+    /// cut. With a `window`, gives up with `Err(position)` once matches are
+    /// denser than one per [`SPARSE_MIN_GAP`] bytes over a window.
+    #[allow(clippy::too_many_arguments)]
     fn run_leftmost_into(
         &self,
         automaton: &AhoCorasick,
         input: &[u8],
+        mut pos: usize,
+        window: Option<usize>,
         writer: &mut Writer<'_>,
         summary: &mut PassSummary,
         on_apply: &mut impl FnMut(Application),
-    ) -> bool {
+    ) -> Result<bool, usize> {
         let end = input.len();
-        let mut pos = 0;
+        let mut window_start = pos;
+        let mut matches = 0;
         while pos < end {
+            if let Some(window) = window
+                && pos - window_start >= window
+            {
+                if matches * SPARSE_MIN_GAP > pos - window_start {
+                    return Err(pos);
+                }
+                window_start = pos;
+                matches = 0;
+            }
             let Some(m) = automaton.find(Input::new(input).span(pos..end)) else {
-                return writer.write(&input[pos..]);
+                return Ok(writer.write(&input[pos..]));
             };
             if !writer.write(&input[pos..m.start()]) {
-                return false;
+                return Ok(false);
             }
             let pattern = &self.patterns[m.pattern().as_usize()];
             if !self.apply(pattern, input, m.start(), writer, summary, on_apply) {
-                return false;
+                return Ok(false);
             }
+            matches += 1;
             pos = if pattern.rule == BLOCKED { m.start() + 1 } else { m.end() };
         }
-        true
+        Ok(true)
     }
 
     fn run_blocks(
         &self,
         table: &ReverseTable,
+        sparse: Option<&Sparse>,
         input: &[u8],
         limit: usize,
         out: &mut Vec<u8>,
@@ -412,7 +465,22 @@ impl<O> RuleSet<O> {
     ) -> PassSummary {
         let mut writer = Writer::new(out, limit);
         let mut summary = PassSummary::default();
-        summary.cut = !self.run_blocks_into(table, input, &mut writer, &mut summary, on_apply);
+        let from = match sparse {
+            Some(sparse) => self.run_leftmost_into(
+                &sparse.automaton,
+                input,
+                0,
+                Some(sparse.window),
+                &mut writer,
+                &mut summary,
+                on_apply,
+            ),
+            None => Err(0),
+        };
+        summary.cut = match from {
+            Ok(done) => !done,
+            Err(pos) => !self.run_blocks_into(table, input, pos, &mut writer, &mut summary, on_apply),
+        };
         writer.finish();
         summary
     }
@@ -422,6 +490,7 @@ impl<O> RuleSet<O> {
         &self,
         table: &ReverseTable,
         input: &[u8],
+        from: usize,
         writer: &mut Writer<'_>,
         summary: &mut PassSummary,
         on_apply: &mut impl FnMut(Application),
@@ -430,7 +499,7 @@ impl<O> RuleSet<O> {
         // Per position of the block: where the nearest left side at or after
         // it starts, packed with that match's pattern and advance.
         let mut next = vec![0u64; block_len.min(input.len())];
-        let mut pos = 0;
+        let mut pos = from;
         while pos < input.len() {
             let start = pos;
             let end = (start + block_len).min(input.len());
@@ -853,7 +922,10 @@ mod tests {
 
     #[test]
     fn strategy_choice() {
-        assert!(matches!(set(&[("a", "b")]).strategy, Search::Blocks(_)));
+        assert!(matches!(set(&[("a", "b")]).strategy, Search::Blocks(_, Some(_))));
+        let many: Vec<(String, String)> = (0..100).map(|i| (format!("a{i}"), String::new())).collect();
+        let many: Vec<(&str, &str)> = many.iter().map(|(l, r)| (l.as_str(), r.as_str())).collect();
+        assert!(matches!(set(&many).strategy, Search::Blocks(_, None)));
         let long = "a".repeat(BLOCK_MAX_LHS + 1);
         assert!(matches!(set(&[(&long, "b")]).strategy, Search::Leftmost(_)));
         assert!(matches!(set(&[]).strategy, Search::Empty));
