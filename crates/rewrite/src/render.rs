@@ -64,8 +64,8 @@ fn lines(view: &RewriteView) -> Vec<Vec<Piece>> {
         out.push(vec![plain("Rules:")]);
         for (i, set) in view.sets.iter().enumerate() {
             let mut line = vec![plain(format!("  round {}:", i + 1))];
-            for r in set {
-                line.push(plain(" "));
+            for (k, r) in set.iter().enumerate() {
+                line.push(plain(if k == 0 { " " } else { ", " }));
                 line.push(owned(format!("{} {}=>{}", view.players[r.owner], r.lhs, r.rhs), r.owner));
             }
             out.push(line);
@@ -88,8 +88,8 @@ fn lines(view: &RewriteView) -> Vec<Vec<Piece>> {
             ))]);
             for chunk in p.steps[..p.steps.len().min(STEPS_SHOWN)].chunks(STEPS_PER_LINE) {
                 let mut line = vec![plain("   ")];
-                for s in chunk {
-                    line.push(plain(" "));
+                for (k, s) in chunk.iter().enumerate() {
+                    line.push(plain(if k == 0 { " " } else { "; " }));
                     line.push(owned(
                         format!("{} {}=>{} at {}", view.players[s.owner], s.lhs, s.rhs, s.pos),
                         s.owner,

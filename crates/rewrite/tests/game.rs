@@ -96,7 +96,7 @@ fn the_seed_worked_example_round_by_round() {
     let text = g.render_text(Viewer::Observer, 0);
     assert!(text.contains("Y acc 1 hit: tacACCac"), "{text}");
     assert!(text.contains("H aag 0 hits: tacaccac"), "{text}");
-    assert!(text.contains("round 1: H tcg=>ag Y t=>ac I g=>tc G at=>ta M g=>at"), "{text}");
+    assert!(text.contains("round 1: H tcg=>ag, Y t=>ac, I g=>tc, G at=>ta, M g=>at"), "{text}");
     let lines = history(&g, Viewer::Observer);
     assert!(lines.contains(&"Round 1: set 1: atcg -> tacg.".to_string()), "{lines:#?}");
     assert!(lines.contains(
