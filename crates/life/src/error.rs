@@ -23,6 +23,22 @@ pub enum LifeError {
         /// Row.
         y: i64,
     },
+    /// A move from an empty point.
+    #[error("({x},{y}) is empty: there is no cell to move")]
+    EmptyCell {
+        /// Column.
+        x: i64,
+        /// Row.
+        y: i64,
+    },
+    /// A move or placement onto a live cell.
+    #[error("({x},{y}) is taken")]
+    Occupied {
+        /// Column.
+        x: i64,
+        /// Row.
+        y: i64,
+    },
     /// A player index past `Z`.
     #[error("player index {0} is out of range: at most {max} players", max = crate::MAX_PLAYERS)]
     BadOwner(u8),

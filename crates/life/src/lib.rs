@@ -230,6 +230,22 @@ pub trait Life: Send + Sync {
     /// index of [`MAX_PLAYERS`] or more.
     fn set(&mut self, x: i64, y: i64, cell: Option<Owner>) -> Result<(), LifeError>;
 
+    /// Move the cell at `from` to the empty point `to`, keeping its owner
+    /// (Real-Time Life's moves; the path rule is the game's business).
+    ///
+    /// # Errors
+    ///
+    /// `from` empty, `to` occupied, or either point outside the field. Nothing
+    /// changes then.
+    fn move_cell(&mut self, from: (i64, i64), to: (i64, i64)) -> Result<(), LifeError> {
+        let owner = self.get(from.0, from.1).ok_or(LifeError::EmptyCell { x: from.0, y: from.1 })?;
+        if self.get(to.0, to.1).is_some() {
+            return Err(LifeError::Occupied { x: to.0, y: to.1 });
+        }
+        self.set(to.0, to.1, Some(owner))?;
+        self.set(from.0, from.1, None)
+    }
+
     /// Advance `generations` generations.
     fn step(&mut self, generations: u64);
 
@@ -341,7 +357,9 @@ pub fn birth_owner(a: Owner, b: Owner, c: Owner) -> Owner {
 fn locate(topology: Topology, x: i64, y: i64) -> Option<(usize, usize)> {
     match topology {
         Topology::Torus { width, height } => {
-            Some((x.rem_euclid(width as i64) as usize, y.rem_euclid(height as i64) as usize))
+            let wrap =
+                |v: i64, n: u64| if (v as u64) < n { v as usize } else { v.rem_euclid(n as i64) as usize };
+            Some((wrap(x, width), wrap(y, height)))
         }
         Topology::Dead { width, height } => (x >= 0 && y >= 0 && (x as u64) < width && (y as u64) < height)
             .then_some((x as usize, y as usize)),

@@ -189,6 +189,31 @@ fn threads_agree() {
     }
 }
 
+/// Moving a cell keeps its owner; bad moves change nothing.
+#[test]
+fn moving_cells() {
+    for topology in
+        [Topology::Torus { width: 9, height: 7 }, Topology::Dead { width: 9, height: 7 }, Topology::Unbounded]
+    {
+        let mut life = Universe::new(topology).unwrap();
+        life.set(1, 1, Some(Owner::Player(4))).unwrap();
+        life.set(2, 2, Some(Owner::Neutral)).unwrap();
+        life.move_cell((1, 1), (5, 3)).unwrap();
+        assert_eq!(life.get(1, 1), None);
+        assert_eq!(life.get(5, 3), Some(Owner::Player(4)));
+        assert_eq!(
+            life.move_cell((1, 1), (0, 0)).unwrap_err().to_string(),
+            "(1,1) is empty: there is no cell to move"
+        );
+        assert_eq!(life.move_cell((5, 3), (2, 2)).unwrap_err().to_string(), "(2,2) is taken");
+        assert_eq!(life.population().total(), 2);
+    }
+    let mut dead = Universe::new(Topology::Dead { width: 9, height: 7 }).unwrap();
+    dead.set(0, 0, Some(Owner::Player(0))).unwrap();
+    assert!(dead.move_cell((0, 0), (9, 0)).is_err());
+    assert_eq!(dead.get(0, 0), Some(Owner::Player(0)));
+}
+
 /// Bad input is refused and changes nothing.
 #[test]
 fn refusals() {
