@@ -81,7 +81,11 @@ impl BuiltinBot {
             Builtin::Greedy => heuristics::greedy(game, seat, rng).or_else(|| state.random_move(seat, rng)),
             Builtin::Center => heuristics::center(game, seat, rng).or_else(|| state.random_move(seat, rng)),
             Builtin::Mcts(budget) => {
-                let config = MctsConfig { budget, ..MctsConfig::default() };
+                let config = MctsConfig {
+                    budget,
+                    opponent_model: heuristics::opponent_model(game, seat),
+                    ..MctsConfig::default()
+                };
                 mcts::search(state, game.players().len(), seat, &config, rng)
             }
         }

@@ -38,27 +38,36 @@ pub fn center(game: &Game, seat: Seat, rng: &mut GameRng) -> Option<String> {
     intervalo_center(&state.strip_for(seat), rng).map(|c| (c + 1).to_string())
 }
 
-/// The empty cell (0-based) of a static strip nearest its centre; ties at
-/// equal distance are broken at random.
-pub fn intervalo_center(strip: &str, rng: &mut GameRng) -> Option<usize> {
+/// The empty cells (0-based) of a static strip nearest its centre (one, or
+/// two equally near).
+pub fn intervalo_center_set(strip: &str) -> Vec<usize> {
     let cells = strip.as_bytes();
     let n = cells.len();
     // Twice the distance from the centre, to stay in whole numbers.
     let distance = |i: usize| (2 * i + 1).abs_diff(n);
-    let best = (0..n).filter(|&i| cells[i] == b'.').map(distance).min()?;
-    let ties: Vec<usize> = (0..n).filter(|&i| cells[i] == b'.' && distance(i) == best).collect();
-    Some(ties[rng.random_range(0..ties.len())])
+    let Some(best) = (0..n).filter(|&i| cells[i] == b'.').map(distance).min() else { return Vec::new() };
+    (0..n).filter(|&i| cells[i] == b'.' && distance(i) == best).collect()
 }
 
-/// The empty cell (0-based) of a static strip (`x` own, `o` the
-/// opponent's) with the best expected points against an opponent choosing
-/// any empty cell with equal chance: for each pair of cells, whoever has
-/// more pieces strictly between them would score. Ties are broken at random.
-pub fn intervalo_greedy(strip: &str, rng: &mut GameRng) -> Option<usize> {
+/// The empty cell (0-based) of a static strip nearest its centre; ties at
+/// equal distance are broken at random.
+pub fn intervalo_center(strip: &str, rng: &mut GameRng) -> Option<usize> {
+    let ties = intervalo_center_set(strip);
+    (!ties.is_empty()).then(|| ties[rng.random_range(0..ties.len())])
+}
+
+/// The empty cells (0-based) of a static strip (`x` own, `o` the
+/// opponent's) of best value: the expected points of the turn against an
+/// opponent choosing any empty cell with equal chance (whoever has more
+/// pieces strictly between the two cells scores), plus the chance that a
+/// later turn's interval, between two random empty cells, covers the cell
+/// (a piece there counts in more intervals).
+pub fn intervalo_greedy_set(strip: &str) -> Vec<usize> {
     let cells = strip.as_bytes();
     let n = cells.len();
-    // Prefix counts: mine[i] - theirs[i] is the lead over cells 0..i.
-    let mut lead = vec![0i32; n + 1];
+    // Prefix counts: lead[i] is own minus opponent's pieces over cells 0..i.
+    let mut lead = vec![0i64; n + 1];
+    let mut empty_before = vec![0i64; n + 1];
     for (i, &c) in cells.iter().enumerate() {
         lead[i + 1] = lead[i]
             + match c {
@@ -66,19 +75,25 @@ pub fn intervalo_greedy(strip: &str, rng: &mut GameRng) -> Option<usize> {
                 b'o' => -1,
                 _ => 0,
             };
+        empty_before[i + 1] = empty_before[i] + i64::from(c == b'.');
     }
     let empties: Vec<usize> = (0..n).filter(|&i| cells[i] == b'.').collect();
+    let total = empties.len() as i64;
     let mut best: Vec<usize> = Vec::new();
     let mut best_value = i64::MIN;
     for &mine in &empties {
-        let mut value: i64 = 0;
+        let mut immediate: i64 = 0;
         for &theirs in &empties {
-            if theirs == mine {
-                continue;
+            if theirs != mine {
+                let (lo, hi) = if mine < theirs { (mine, theirs) } else { (theirs, mine) };
+                immediate += (lead[hi] - lead[lo + 1]).signum();
             }
-            let (lo, hi) = if mine < theirs { (mine, theirs) } else { (theirs, mine) };
-            value += i64::from((lead[hi] - lead[lo + 1]).signum());
         }
+        // Scaled by the number of empty cells: expected points times `total`.
+        let left = empty_before[mine];
+        let right = total - 1 - left;
+        let covered = if total > 2 { 2 * left * right / (total - 2) } else { 0 };
+        let value = 2 * immediate + covered;
         if value > best_value {
             best_value = value;
             best.clear();
@@ -87,10 +102,68 @@ pub fn intervalo_greedy(strip: &str, rng: &mut GameRng) -> Option<usize> {
             best.push(mine);
         }
     }
-    if best.is_empty() {
+    best
+}
+
+/// One of [`intervalo_greedy_set`], at random.
+pub fn intervalo_greedy(strip: &str, rng: &mut GameRng) -> Option<usize> {
+    let best = intervalo_greedy_set(strip);
+    (!best.is_empty()).then(|| best[rng.random_range(0..best.len())])
+}
+
+/// The cells a policy would choose on a static strip.
+type StripPolicy = fn(&str) -> Vec<usize>;
+
+/// The policies an Intervalo opponent is compared with: `center` and
+/// `greedy`, each as the set of cells it would choose on a strip.
+const INTERVALO_MODELS: [(StripPolicy, crate::mcts::PlayoutPolicy); 2] = [
+    (intervalo_center_set, |s, seat, rng| policy_move(s, seat, rng, intervalo_center_set)),
+    (intervalo_greedy_set, |s, seat, rng| policy_move(s, seat, rng, intervalo_greedy_set)),
+];
+
+fn policy_move(
+    state: &dyn tabula_model::DynState,
+    seat: Seat,
+    rng: &mut GameRng,
+    set: fn(&str) -> Vec<usize>,
+) -> Option<String> {
+    let state = state.as_any().downcast_ref::<Intervalo>()?;
+    let cells = set(&state.strip_for(seat));
+    (!cells.is_empty()).then(|| (cells[rng.random_range(0..cells.len())] + 1).to_string())
+}
+
+/// A model of how the opponent of `seat` chooses, fitted to its revealed
+/// moves: the known policy that predicted at least four fifths of its
+/// choices, over at least two turns, if one did. Only resolved turns are
+/// used, never a pending secret choice.
+pub fn opponent_model(game: &Game, seat: Seat) -> Option<crate::mcts::PlayoutPolicy> {
+    let state = game.state().as_any().downcast_ref::<Intervalo>()?;
+    let other = 1 - seat.min(1);
+    let turns = state.turns();
+    if turns.len() < 2 {
         return None;
     }
-    Some(best[rng.random_range(0..best.len())])
+    let mut strip: Vec<u8> = vec![b'.'; state.len()];
+    let mut hits = [0usize; INTERVALO_MODELS.len()];
+    for turn in turns {
+        let seen = String::from_utf8_lossy(&strip).into_owned();
+        let theirs = turn.choices[other] - 1;
+        for (k, (set, _)) in INTERVALO_MODELS.iter().enumerate() {
+            if set(&seen).contains(&theirs) {
+                hits[k] += 1;
+            }
+        }
+        let [a, b] = turn.choices;
+        if a == b {
+            strip[a - 1] = b'#';
+        } else {
+            // From the opponent's side: its own pieces are `x`.
+            strip[a - 1] = if other == 0 { b'x' } else { b'o' };
+            strip[b - 1] = if other == 1 { b'x' } else { b'o' };
+        }
+    }
+    let (best, &count) = hits.iter().enumerate().max_by_key(|(k, c)| (**c, usize::MAX - k))?;
+    (count * 5 >= turns.len() * 4).then(|| INTERVALO_MODELS[best].1)
 }
 
 #[cfg(test)]
@@ -109,6 +182,13 @@ mod tests {
     }
 
     #[test]
+    fn center_sets() {
+        assert_eq!(intervalo_center_set("......"), [2, 3]);
+        assert_eq!(intervalo_center_set("..x#.."), [1, 4]);
+        assert_eq!(intervalo_center_set("x#o"), Vec::<usize>::new());
+    }
+
+    #[test]
     fn greedy_plays_where_its_pieces_lead() {
         let mut rng = GameRng::seed_from_u64(1);
         // Cell 1 puts the three own pieces inside every interval but one.
@@ -118,5 +198,30 @@ mod tests {
             assert!(intervalo_greedy("......ooo.", &mut rng).unwrap() < 6);
         }
         assert_eq!(intervalo_greedy("xo#", &mut rng), None);
+    }
+
+    #[test]
+    fn the_opponent_model_fits_a_centre_seeker_only() {
+        use tabula_model::{Event, EventAction, GameKind, Options};
+        let options = Options::parse(tabula_intervalo::KIND.info(), &["-cells=20"]).unwrap();
+        let play = |cells: &[(&str, &str)]| {
+            let mut game =
+                Game::create(&tabula_intervalo::KIND, options.clone(), vec!["a".into(), "b".into()], 1, 0)
+                    .unwrap();
+            for (mine, theirs) in cells {
+                for (seat, cell) in [(0, mine), (1, theirs)] {
+                    let action = EventAction::Move(cell.to_string());
+                    game.submit(Event { at: 0, seat: Some(seat), action }).unwrap();
+                }
+            }
+            game
+        };
+        // Seat 1 took 10, then 11, then 9: the cells nearest the centre.
+        let centred = play(&[("1", "10"), ("20", "11"), ("2", "9")]);
+        assert!(opponent_model(&centred, 0).is_some());
+        // Seat 0 played the ends: nothing fits it.
+        assert!(opponent_model(&centred, 1).is_none());
+        // One turn is too little to judge.
+        assert!(opponent_model(&play(&[("1", "10")]), 0).is_none());
     }
 }

@@ -67,6 +67,17 @@ pub struct MctsConfig {
     /// The share of playout moves made by `playout_policy` (the rest are
     /// random, which keeps playouts varied).
     pub policy_share: f64,
+    /// Where the game keeps scores, the weight of the score margin in the
+    /// reward (the rest is the result): a margin tells more than a result
+    /// from few playouts.
+    pub margin_weight: f64,
+    /// How the other players are expected to choose, when known (fitted to
+    /// their revealed moves): followed with chance `model_share` by the
+    /// other players in the tree and in playouts, instead of their own
+    /// statistics or random moves.
+    pub opponent_model: Option<PlayoutPolicy>,
+    /// See `opponent_model`.
+    pub model_share: f64,
 }
 
 /// A cheap move chooser used inside playouts.
@@ -82,6 +93,9 @@ impl Default for MctsConfig {
             rave: 300.0,
             playout_policy: None,
             policy_share: 0.5,
+            margin_weight: 0.2,
+            opponent_model: None,
+            model_share: 0.9,
         }
     }
 }
@@ -217,8 +231,17 @@ pub fn search(
                 if legal.is_empty() {
                     break;
                 }
+                let modelled = match config.opponent_model {
+                    Some(model) if actor != seat && rng.random::<f64>() < config.model_share => {
+                        model(&*guess, actor, rng).map(|m| interner.id(&m)).filter(|m| legal.contains(m))
+                    }
+                    _ => None,
+                };
                 let stats = nodes[node].stats(actor);
-                let index = select(stats, &legal, config, rng);
+                let index = match modelled {
+                    Some(mv) => stats.index_of(mv),
+                    None => select(stats, &legal, config, rng),
+                };
                 picked.push(stats.moves[index]);
                 chosen.push((actor, index));
             }
@@ -252,7 +275,7 @@ pub fn search(
                 }
             }
         }
-        let rewards = playout(&mut *guess, players, config, rng, &mut interner, &mut trail);
+        let rewards = playout(&mut *guess, players, seat, config, rng, &mut interner, &mut trail);
         for (n, chosen, at) in path {
             for (actor, index) in chosen {
                 let reward = rewards.get(actor).copied().unwrap_or(0.0);
@@ -345,9 +368,11 @@ fn moves_of(state: &dyn DynState, seat: Seat, sample: usize, rng: &mut GameRng) 
 }
 
 /// Random moves to the end, appended to `trail`; each seat's reward.
+#[allow(clippy::too_many_arguments)]
 fn playout(
     state: &mut dyn DynState,
     players: usize,
+    seat: Seat,
     config: &MctsConfig,
     rng: &mut GameRng,
     interner: &mut Interner,
@@ -361,8 +386,11 @@ fn playout(
             Turn::Clock | Turn::Over => break,
         };
         for actor in actors {
-            let informed = match config.playout_policy {
-                Some(policy) if rng.random::<f64>() < config.policy_share => policy(&*state, actor, rng),
+            let informed = match (config.opponent_model, config.playout_policy) {
+                (Some(model), _) if actor != seat && rng.random::<f64>() < config.model_share => {
+                    model(&*state, actor, rng)
+                }
+                (_, Some(policy)) if rng.random::<f64>() < config.policy_share => policy(&*state, actor, rng),
                 _ => None,
             };
             let Some(mv) = informed.or_else(|| state.random_move(actor, rng)) else {
@@ -377,16 +405,17 @@ fn playout(
         }
     }
     match state.outcome() {
-        Some(outcome) => rewards(&outcome, players),
+        Some(outcome) => rewards(&outcome, players, config.margin_weight),
         None => vec![1.0 / players.max(1) as f64; players],
     }
 }
 
 /// Each seat's reward for an outcome: 1 for a sole win, `1/k` for a share
-/// of a draw among `k`, 0 for a loss; where the game keeps scores, a fifth
-/// of the reward follows the score margin over the best other seat, so
-/// playouts that end the same way still tell a wide margin from a narrow one.
-pub fn rewards(outcome: &Outcome, players: usize) -> Vec<f64> {
+/// of a draw among `k`, 0 for a loss; where the game keeps scores, the
+/// share `margin_weight` of the reward follows the score margin over the
+/// best other seat instead, so playouts that end the same way still tell a
+/// wide margin from a narrow one.
+pub fn rewards(outcome: &Outcome, players: usize, margin_weight: f64) -> Vec<f64> {
     let mut r = vec![0.0; players];
     if outcome.winners.is_empty() {
         r = vec![1.0 / players.max(1) as f64; players];
@@ -405,7 +434,7 @@ pub fn rewards(outcome: &Outcome, players: usize) -> Vec<f64> {
                 .map(|o| outcome.scores[o])
                 .fold(f64::NEG_INFINITY, f64::max);
             let margin = outcome.scores[seat] - best_other;
-            *reward = 0.8 * *reward + 0.2 * (0.5 + 0.5 * (margin / 4.0).tanh());
+            *reward = (1.0 - margin_weight) * *reward + margin_weight * (0.5 + 0.5 * (margin / 6.0).tanh());
         }
     }
     r

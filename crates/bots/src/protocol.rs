@@ -140,6 +140,34 @@ pub fn intervalo_view(state: &Intervalo, seat: usize, mode: ViewMode) -> Value {
     }
 }
 
+/// The `turn` message for `seat` as one line of JSON, the same text as
+/// `turn_message(..).to_line()`; for Intervalo written straight from the
+/// strip, without building the legal moves as separate strings first, since
+/// the referee writes one per move.
+pub fn turn_line(game: &Game, seat: usize, mode: ViewMode, time_ms: u64) -> String {
+    use std::fmt::Write;
+    let Some(state) = game.state().as_any().downcast_ref::<Intervalo>() else {
+        return turn_message(game, seat, mode, time_ms).to_line();
+    };
+    let view = intervalo_view(state, seat, mode);
+    let mut line = String::with_capacity(64 + 6 * state.len());
+    line.push_str("{\"type\":\"turn\",\"view\":");
+    line.push_str(&view.to_string());
+    let legal = state.legal_cells(seat);
+    if legal.len() <= MAX_LEGAL_LISTED {
+        line.push_str(",\"legal\":[");
+        for (i, cell) in legal.iter().enumerate() {
+            if i > 0 {
+                line.push(',');
+            }
+            let _ = write!(line, "\"{}\"", cell + 1);
+        }
+        line.push(']');
+    }
+    let _ = write!(line, ",\"time_ms\":{time_ms}}}");
+    line
+}
+
 /// The `turn` message for `seat`.
 pub fn turn_message(game: &Game, seat: usize, mode: ViewMode, time_ms: u64) -> Message {
     let legal = game.state().legal_moves(seat).filter(|l| l.len() <= MAX_LEGAL_LISTED);

@@ -211,6 +211,9 @@ pub fn play_game(
                 break;
             }
         };
+        // Built-in bots of one simultaneous round all choose on the
+        // position before anyone's choice, as they would at one table.
+        let round = (askees.len() > 1).then(|| game.clone());
         for seat in askees {
             if game.is_over() {
                 break 'game;
@@ -220,13 +223,15 @@ pub fn play_game(
                 break 'game;
             }
             let answer = match &mut players[seat] {
-                Player::Builtin(bot) => bot.choose(&game, seat, &mut rngs[seat]).ok_or_else(|| Failure {
-                    seat,
-                    bot: name_of(seat),
-                    kind: FailureKind::NoMove,
-                    message: format!("{} found no move", name_of(seat)),
-                    stderr: String::new(),
-                }),
+                Player::Builtin(bot) => bot
+                    .choose(round.as_ref().unwrap_or(&game), seat, &mut rngs[seat])
+                    .ok_or_else(|| Failure {
+                        seat,
+                        bot: name_of(seat),
+                        kind: FailureKind::NoMove,
+                        message: format!("{} found no move", name_of(seat)),
+                        stderr: String::new(),
+                    }),
                 Player::External(bot) => ask(bot, &game, seat, &name_of(seat), &mut used[seat], settings),
             };
             let failure = match answer {
@@ -405,7 +410,7 @@ fn ask(
     let Some(process) = bot.process.as_mut().filter(|p| !p.is_dead()) else {
         return Err(fail(FailureKind::Crashed, format!("{name} crashed"), String::new()));
     };
-    let line = protocol::turn_message(game, seat, settings.view, limit.as_millis() as u64).to_line();
+    let line = protocol::turn_line(game, seat, settings.view, limit.as_millis() as u64);
     let began = Instant::now();
     if process.send(&line).is_err() {
         let stderr = process.stderr_tail();

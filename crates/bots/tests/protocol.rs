@@ -77,6 +77,32 @@ fn the_static_view_is_exactly_the_strip() {
 }
 
 #[test]
+fn the_fast_turn_line_is_the_turn_message() {
+    use rand::SeedableRng;
+    use rand::seq::IndexedRandom;
+    for cells in ["2", "9", "64", "1001"] {
+        let options = Options::parse(KIND.info(), &[format!("-cells={cells}")]).unwrap();
+        let mut game = Game::create(&KIND, options, vec!["a".into(), "b".into()], 1, 0).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        while !game.is_over() {
+            for seat in 0..2 {
+                for mode in [ViewMode::Static, ViewMode::Dynamic] {
+                    let slow = turn_message(&game, seat, mode, 77).to_line();
+                    assert_eq!(tabula_bots::protocol::turn_line(&game, seat, mode, 77), slow);
+                }
+            }
+            let seat = *[0, 1].choose(&mut rng).unwrap();
+            let seat = if game.to_move().includes(seat) { seat } else { 1 - seat };
+            let mv = game.state().random_move(seat, &mut rng).unwrap();
+            game.submit(Event { at: 0, seat: Some(seat), action: EventAction::Move(mv) }).unwrap();
+            if cells == "1001" && game.moves() > 40 {
+                break;
+            }
+        }
+    }
+}
+
+#[test]
 fn legal_is_left_out_past_1000_moves() {
     let options = Options::parse(KIND.info(), &["-cells=1001"]).unwrap();
     let game = Game::create(&KIND, options, vec!["a".into(), "b".into()], 1, 0).unwrap();

@@ -140,12 +140,12 @@ fn bad_settings_are_refused_with_a_reason() {
     assert!(run_tournament(&c, &tabula_intervalo::KIND, &mut MemoryStore::default(), &|_| {}).is_err());
 }
 
-/// `mcts` against `random` and `greedy`, 40 games each on a 32-cell strip:
+/// `mcts` against `random`, `greedy` and `center`, 40 games each on a 32-cell strip:
 /// the lower end of the 95% interval of its win rate is above one half.
 /// The full 100-games-per-pair tournaments are in docs/benchmarks/bots.md.
 #[test]
-fn mcts_beats_random_and_greedy() {
-    for opponent in ["random", "greedy"] {
+fn mcts_beats_random_greedy_and_center() {
+    for opponent in ["random", "greedy", "center"] {
         let mut c = config(&["mcts:300", opponent], 40, 77);
         c.options = vec!["-cells=32".into()];
         let report =

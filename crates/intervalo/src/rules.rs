@@ -164,6 +164,15 @@ impl Intervalo {
         }
     }
 
+    /// The cells (0-based) `seat` may choose now, in the order of their
+    /// text as the model sorts moves ("10" before "2").
+    pub fn legal_cells(&self, seat: Seat) -> Vec<usize> {
+        if self.is_over() || seat > 1 || self.pending[seat].is_some() {
+            return Vec::new();
+        }
+        text_order(self.cells.len()).map(|n| n - 1).filter(|&i| self.cells[i] == Cell::Empty).collect()
+    }
+
     fn is_over(&self) -> bool {
         self.resigned.is_some() || self.empty == 0
     }
@@ -202,6 +211,24 @@ impl Intervalo {
     fn cell_is_choosable(&self, cell: usize) -> bool {
         self.cells.get(cell) == Some(&Cell::Empty)
     }
+}
+
+/// The numbers 1 to `n` in the order of their decimal text (1, 10, 100,
+/// 11, ..., 2, 20, ...), without building the texts.
+fn text_order(n: usize) -> impl Iterator<Item = usize> {
+    let mut current = 1;
+    (0..n).map(move |_| {
+        let this = current;
+        if current * 10 <= n {
+            current *= 10;
+        } else {
+            while current % 10 == 9 || current + 1 > n {
+                current /= 10;
+            }
+            current += 1;
+        }
+        this
+    })
 }
 
 impl Rules for Intervalo {
@@ -327,13 +354,7 @@ impl Rules for Intervalo {
     }
 
     fn legal_moves(&self, seat: Seat) -> Option<Vec<usize>> {
-        if self.is_over() || seat > 1 || self.pending[seat].is_some() {
-            return Some(Vec::new());
-        }
-        let mut moves: Vec<usize> = (0..self.cells.len()).filter(|&i| self.cells[i] == Cell::Empty).collect();
-        // Sorted by canonical text, as the model asks ("10" before "2").
-        moves.sort_by_cached_key(|m| (m + 1).to_string());
-        Some(moves)
+        Some(self.legal_cells(seat))
     }
 
     fn random_move(&self, seat: Seat, rng: &mut GameRng) -> Option<usize> {
@@ -392,5 +413,19 @@ impl Rules for Intervalo {
             }
         }
         guess
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::text_order;
+
+    #[test]
+    fn text_order_sorts_like_text() {
+        for n in [1, 2, 9, 10, 11, 64, 99, 100, 101, 1000, 4096] {
+            let mut expected: Vec<usize> = (1..=n).collect();
+            expected.sort_by_key(|k| k.to_string());
+            assert_eq!(text_order(n).collect::<Vec<_>>(), expected, "n = {n}");
+        }
     }
 }
