@@ -23,12 +23,25 @@
 //!
 //! # Two implementations
 //!
-//! [`RuleSet::run`] is the fast one: the distinct left sides go into one
-//! leftmost-longest Aho-Corasick automaton, the winner of each distinct left
-//! side (or the fact that it is tied) is decided once when the set is built,
-//! and the output is streamed into a buffer that never grows past the length
-//! limit. [`reference_pass`] is a deliberately plain transcription of the
-//! rules, kept as the oracle the fast engine is tested against.
+//! [`RuleSet::run`] is the fast one. The winner of each distinct left side
+//! (or the fact that it is tied) is decided once when the set is built, and
+//! the output is streamed into a buffer that never grows past the length
+//! limit. To find the longest left side at each scan position it uses the
+//! `aho-corasick` crate in one of two ways:
+//!
+//! - a leftmost-longest search over the distinct left sides, whose
+//!   prefilters skip quickly over text where nothing can match (sets of up
+//!   to 64 left sides start with it, and it is the only way for left sides
+//!   longer than 1024 bytes);
+//! - blocks: a complete automaton over the *reversed* left sides scans each
+//!   16 KiB block backwards (four interleaved scans, to hide the latency of
+//!   each scan's chain of look-ups), which yields for every position the
+//!   longest left side starting there and the nearest position where one
+//!   starts; the block is then rewritten forwards with one dependent load
+//!   per step. A pass switches to blocks where matches are dense.
+//!
+//! [`reference_pass`] is a deliberately plain transcription of the rules,
+//! kept as the oracle the fast engine is tested against.
 //!
 //! The engine works on bytes. With UTF-8 input and rules the result is the
 //! same as working on characters: a left side that is valid UTF-8 can only
