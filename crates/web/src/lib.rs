@@ -1,36 +1,81 @@
-//! The HTTP front end: the JSON API and the web pages, over the service.
-//! Handlers only turn requests into service calls and map the results.
+//! The HTTP front end: the JSON API, the web pages and the live event
+//! streams, over the service. Handlers only turn requests into service
+//! calls and map the results; every rule lives in the service and the games.
+//!
+//! - [`api`]: `/api/v1/...`, JSON in and out, errors as
+//!   `{"ok": false, "error": {"code", "message"}}` with the service's stable
+//!   codes (plus `not_found`, `method_not_allowed`, `payload_too_large` and
+//!   `unauthorized` for what only HTTP can get wrong).
+//! - [`events`]: `GET /api/v1/games/{id}/events`, Server-Sent Events with the
+//!   listener's own view after every change.
+//! - [`pages`]: the server-rendered pages (templates embedded in the binary,
+//!   auto-escaped), with login sessions and CSRF-checked forms.
+//! - [`boards`]: how a click on a board picture becomes a coordinate.
+//!
+//! Hidden information: every view is asked of the service for the identity
+//! the request proves (bearer token, session cookie, or `?token=` on event
+//! streams); anyone else is an observer.
+
+pub mod api;
+pub mod auth;
+pub mod boards;
+mod error;
+pub mod events;
+mod openapi;
+pub mod pages;
+mod templates;
 
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Instant;
 
-use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::{HeaderName, HeaderValue, Method, StatusCode, Uri, header};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::json;
-use tabula_service::{Caller, CommandError, ErrorCode, Service};
+use axum::routing::get;
+use tabula_service::Service;
+use tokio::sync::watch;
+
+pub use error::{ApiError, PageError};
 
 /// Largest request body accepted.
 pub const MAX_BODY: usize = 64 * 1024;
 
-/// Shared state of the handlers.
-pub type AppState = Arc<Service>;
+/// What every handler shares: the service, and the signal that ends the
+/// event streams when the server shuts down.
+#[derive(Clone)]
+pub struct Web {
+    /// The service every request is answered by.
+    pub service: Arc<Service>,
+    stopping: watch::Receiver<bool>,
+    // Kept so that `stopping` stays open while the application lives.
+    _stop: Arc<watch::Sender<bool>>,
+}
 
 /// The application: every route, ready to serve or to test in-process.
 pub fn app(service: Arc<Service>) -> Router {
-    Router::new()
-        .route("/healthz", get(|| async { "ok" }))
-        .route("/api/v1/commands", post(command))
-        .layer(DefaultBodyLimit::max(MAX_BODY))
-        .with_state(service)
+    let (stop, stopping) = watch::channel(false);
+    router(Web { service, stopping, _stop: Arc::new(stop) })
 }
 
-/// Serve `app` on `listen` until `shutdown` completes, then finish the
-/// requests in flight.
+fn router(web: Web) -> Router {
+    Router::new()
+        .route("/healthz", get(|| async { "ok" }))
+        .merge(api::routes())
+        .merge(pages::routes())
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn(security_headers))
+        .layer(middleware::from_fn(log_request))
+        .with_state(web)
+}
+
+/// Serve `app` on `listen` until `shutdown` completes, then end the event
+/// streams and finish the requests in flight.
 pub async fn serve(
     service: Arc<Service>,
     listen: SocketAddr,
@@ -38,83 +83,70 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(listen).await?;
     tracing::info!(address = %listener.local_addr()?, "serving");
-    axum::serve(listener, app(service)).with_graceful_shutdown(shutdown).await
+    let (stop, stopping) = watch::channel(false);
+    let stop = Arc::new(stop);
+    let app = router(Web { service, stopping, _stop: stop.clone() });
+    let signal = async move {
+        shutdown.await;
+        // Event streams never end by themselves: tell them to, or the
+        // graceful shutdown would wait for them forever.
+        let _ = stop.send(true);
+    };
+    axum::serve(listener, app).with_graceful_shutdown(signal).await
 }
 
-/// An error as the API returns it: a stable code and a message.
-pub struct ApiError(pub CommandError);
-
-impl ApiError {
-    fn status(&self) -> StatusCode {
-        match self.0.code {
-            ErrorCode::Usage | ErrorCode::MalformedMove | ErrorCode::BadOption | ErrorCode::BadValue => {
-                StatusCode::BAD_REQUEST
-            }
-            ErrorCode::UnknownCommand | ErrorCode::UnknownUser | ErrorCode::UnknownBoard => {
-                StatusCode::NOT_FOUND
-            }
-            ErrorCode::WrongPassword => StatusCode::UNAUTHORIZED,
-            ErrorCode::NotAPlayer => StatusCode::FORBIDDEN,
-            ErrorCode::NotYourTurn
-            | ErrorCode::IllegalMove
-            | ErrorCode::GameOver
-            | ErrorCode::StaleMove
-            | ErrorCode::UserExists
-            | ErrorCode::Refused
-            | ErrorCode::Conflict => StatusCode::CONFLICT,
-            ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-        }
+async fn not_found(uri: Uri) -> Response {
+    if uri.path().starts_with("/api/") {
+        ApiError::not_found(format!("no API resource {}", uri.path())).into_response()
+    } else {
+        PageError::not_found("There is no such page.").into_response()
     }
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let status = self.status();
-        let body = json!({"ok": false, "error": {"code": self.0.code.as_str(), "message": self.0.message}});
-        (status, Json(body)).into_response()
+async fn method_not_allowed(uri: Uri, method: Method) -> Response {
+    let message = format!("{} does not take {method} requests", uri.path());
+    if uri.path().starts_with("/api/") {
+        ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", message).into_response()
+    } else {
+        PageError::new(StatusCode::METHOD_NOT_ALLOWED, message).into_response()
     }
 }
 
-impl From<CommandError> for ApiError {
-    fn from(e: CommandError) -> Self {
-        ApiError(e)
-    }
+/// Headers that make the pages harder to abuse: no inline scripts (a board
+/// picture can never run code), no framing, no sniffing, and no referrer
+/// leaving the site (event stream URLs may carry a token).
+async fn security_headers(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    let set = |headers: &mut axum::http::HeaderMap, name: HeaderName, value: &'static str| {
+        headers.entry(name).or_insert(HeaderValue::from_static(value));
+    };
+    set(
+        headers,
+        header::CONTENT_SECURITY_POLICY,
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
+         object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    );
+    set(headers, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+    set(headers, header::X_FRAME_OPTIONS, "DENY");
+    set(headers, header::REFERRER_POLICY, "same-origin");
+    response
 }
 
-/// The caller named by an `Authorization: Bearer` header, if any.
-pub async fn bearer_caller(service: &Service, headers: &HeaderMap) -> Result<Caller, ApiError> {
-    let Some(value) = headers.get(header::AUTHORIZATION) else { return Ok(Caller::Anonymous) };
-    let token = value.to_str().ok().and_then(|v| v.strip_prefix("Bearer ")).ok_or_else(|| {
-        ApiError(CommandError::new(
-            ErrorCode::WrongPassword,
-            "the Authorization header must be `Bearer TOKEN`",
-        ))
-    })?;
-    Ok(service.token_caller(token.trim()).await?)
-}
-
-#[derive(Deserialize)]
-struct CommandBody {
-    line: String,
-}
-
-/// `POST /api/v1/commands {"line": "..."}`: any command of the language,
-/// answered as the CLI's `--json` answers it.
-async fn command(
-    State(service): State<AppState>,
-    headers: HeaderMap,
-    body: Result<Json<CommandBody>, axum::extract::rejection::JsonRejection>,
-) -> Result<Response, ApiError> {
-    let Json(body) = body.map_err(|e| {
-        ApiError(CommandError::new(
-            ErrorCode::Usage,
-            format!("the body must be JSON {{\"line\": \"COMMAND\"}}: {e}"),
-        ))
-    })?;
-    let caller = bearer_caller(&service, &headers).await?;
-    let reply = service.execute(&body.line, &caller).await?;
-    let mut v = serde_json::to_value(&reply)
-        .map_err(|e| ApiError(CommandError::new(ErrorCode::Internal, e.to_string())))?;
-    v["ok"] = serde_json::Value::Bool(true);
-    Ok(Json(v).into_response())
+/// One log line per request: method, path (never the query string, which
+/// may hold a token), status and time taken. Bodies are never logged, so
+/// passwords never are.
+async fn log_request(request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let path = request.uri().path().to_string();
+    let started = Instant::now();
+    let response = next.run(request).await;
+    tracing::info!(
+        %method,
+        path = %path,
+        status = response.status().as_u16(),
+        ms = started.elapsed().as_millis() as u64,
+        "request"
+    );
+    response
 }

@@ -1,0 +1,376 @@
+//! The JSON API under `/api/v1`, described by `GET /api/openapi.json`.
+//!
+//! Every answer is an object with `"ok"`. A command's answer is exactly what
+//! the command line's `--json` prints. Views are the caller's own: a bearer
+//! token's owner (or, for reading, the logged-in browser's user) sees their
+//! secrets; everyone else sees what an observer sees.
+
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tabula_service::store::{GameFilter, GameStatus};
+use tabula_service::{Caller, Command, GameCommand, GameUpdate, Reply, Service, Snapshot};
+
+use crate::auth::{api_user, bearer, token_user};
+use crate::boards::click_map;
+use crate::error::ApiError;
+use crate::{Web, events, openapi};
+
+/// Most games one list returns.
+pub const MAX_LIST: i64 = 500;
+/// Games a list returns when no `limit` is given.
+const DEFAULT_LIST: i64 = 100;
+
+/// The API's routes.
+pub fn routes() -> Router<Web> {
+    Router::new()
+        .route("/api/openapi.json", get(openapi::document))
+        .route("/api/v1/commands", post(command))
+        .route("/api/v1/kinds", get(kinds))
+        .route("/api/v1/kinds/{kind}", get(kind))
+        .route("/api/v1/games", get(games))
+        .route("/api/v1/games/{id}", get(game))
+        .route("/api/v1/games/{id}/history", get(history))
+        .route("/api/v1/games/{id}/events", get(events::game_events))
+        .route("/api/v1/users/{id}", get(user))
+        .route("/api/v1/me", get(me))
+        .route("/api/v1/tokens", post(create_token).get(list_tokens))
+        .route("/api/v1/tokens/{id}", delete(revoke_token))
+}
+
+/// A reply as the command line's `--json` prints it: the reply's fields and
+/// `"ok": true`.
+pub fn reply_json(reply: &Reply) -> Result<Value, ApiError> {
+    let mut v = serde_json::to_value(reply).map_err(internal)?;
+    v["ok"] = Value::Bool(true);
+    Ok(v)
+}
+
+/// A board as one reader sees it: the reply's fields (`subject`, `text`,
+/// `game`), the picture (`svg`), its click layout (`click`, or null) and
+/// `"ok": true`. The API, the event streams and the page script share it.
+pub fn snapshot_json(snapshot: &Snapshot) -> Result<Value, ApiError> {
+    let mut v = reply_json(&snapshot.reply)?;
+    v["svg"] = Value::String(snapshot.svg.clone());
+    let click = snapshot.reply.game.as_ref().and_then(|g| click_map(&g.kind, &g.view));
+    v["click"] = serde_json::to_value(click).map_err(internal)?;
+    Ok(v)
+}
+
+fn internal(e: impl std::fmt::Display) -> ApiError {
+    tracing::error!(error = %e, "answer does not serialise");
+    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "internal error")
+}
+
+/// A board number from a path.
+pub fn board_id(text: &str) -> Result<i64, ApiError> {
+    match text.parse::<i64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(ApiError::bad_request(format!("{text:?} is not a board number"))),
+    }
+}
+
+fn json_body<T>(body: Result<Json<T>, JsonRejection>, shape: &str) -> Result<T, ApiError> {
+    body.map(|Json(b)| b).map_err(|e| match e {
+        JsonRejection::BytesRejection(_) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            format!("the body is larger than {} bytes", crate::MAX_BODY),
+        ),
+        e => ApiError::bad_request(format!("the body must be JSON {shape}: {}", e.body_text())),
+    })
+}
+
+fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+    q.map(|Query(q)| q).map_err(|e| ApiError::bad_request(format!("bad query parameters: {}", e.body_text())))
+}
+
+fn ok(mut v: Value) -> Response {
+    v["ok"] = Value::Bool(true);
+    Json(v).into_response()
+}
+
+#[derive(Deserialize)]
+struct CommandBody {
+    line: String,
+}
+
+/// `POST /api/v1/commands {"line": "..."}`: any command of the language,
+/// answered as the CLI's `--json` answers it. With a bearer token the
+/// password word may be `-`.
+async fn command(
+    State(web): State<Web>,
+    headers: HeaderMap,
+    body: Result<Json<CommandBody>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let body = json_body(body, r#"{"line": "COMMAND"}"#)?;
+    let caller = match bearer(&headers)? {
+        Some(token) => Caller::User(token_user(&web.service, token).await?),
+        None => Caller::Anonymous,
+    };
+    let reply = web.service.execute(&body.line, &caller).await?;
+    announce_answer(&web, &body.line, &reply);
+    Ok(Json(reply_json(&reply)?).into_response())
+}
+
+/// Accepting or rejecting a challenge changes a game's state without an
+/// event, so the service sends no notice; send one, so that open pages and
+/// event streams show that the game started (or was called off).
+pub fn announce_answer(web: &Web, line: &str, reply: &Reply) {
+    let answered = matches!(
+        Command::parse(line, &Service::game_words()),
+        Ok(Command::Game { command: GameCommand::Answer { .. }, .. })
+    );
+    if let (true, Some(g)) = (answered, &reply.game) {
+        web.service.announce(GameUpdate { board: g.id, version: g.version as i64 });
+    }
+}
+
+fn kind_json(info: &tabula_model::GameInfo) -> Value {
+    json!({
+        "kind": info.kind,
+        "title": info.title,
+        "summary": info.summary,
+        "rules": info.rules,
+        "move_help": info.move_help,
+        "min_players": info.min_players,
+        "max_players": info.max_players,
+        "dynamics": info.dynamics,
+        "hidden_information": info.hidden_information,
+        "open_join": info.open_join,
+        "options": info.all_options().collect::<Vec<_>>(),
+    })
+}
+
+/// `GET /api/v1/kinds`: the games on offer with their option tables.
+async fn kinds() -> Response {
+    let kinds: Vec<Value> = tabula_games::all().iter().map(|k| kind_json(k.info())).collect();
+    ok(json!({ "kinds": kinds }))
+}
+
+/// `GET /api/v1/kinds/{kind}`: one game's rules, move help and options.
+async fn kind(Path(kind): Path<String>) -> Result<Response, ApiError> {
+    let k = tabula_games::find(&kind).ok_or_else(|| ApiError::not_found(format!("no game {kind:?}")))?;
+    Ok(ok(json!({ "kind": kind_json(k.info()) })))
+}
+
+/// Filters of a games list.
+#[derive(Debug, Default, Deserialize)]
+pub struct GamesQuery {
+    /// Only this game.
+    pub kind: Option<String>,
+    /// Only games this user plays in.
+    pub player: Option<String>,
+    /// Only these states, comma-separated: `proposed`, `active`,
+    /// `finished`, `cancelled`, or `running` (proposed and active) and
+    /// `over` (finished and cancelled).
+    pub status: Option<String>,
+    /// Only games where this user must act.
+    pub to_move: Option<String>,
+    /// At most this many (newest first).
+    pub limit: Option<i64>,
+}
+
+/// The store filter for `q`.
+///
+/// # Errors
+/// An unknown game or state word, or a limit out of range.
+pub fn game_filter(q: &GamesQuery) -> Result<GameFilter, ApiError> {
+    fn nonempty(s: &Option<String>) -> Option<&str> {
+        s.as_deref().map(str::trim).filter(|s| !s.is_empty())
+    }
+    let kind = match nonempty(&q.kind) {
+        Some(k) => Some(
+            tabula_games::find(k)
+                .ok_or_else(|| ApiError::bad_request(format!("no game {k:?}")))?
+                .info()
+                .kind
+                .to_string(),
+        ),
+        None => None,
+    };
+    let user =
+        |s: &str| tabula_service::users::canonical_user_id(s).map_err(|m| ApiError::from(bad_value(m)));
+    let mut statuses = Vec::new();
+    for word in nonempty(&q.status).unwrap_or("").split(',').map(str::trim).filter(|w| !w.is_empty()) {
+        let add: &[GameStatus] = match word.to_ascii_lowercase().as_str() {
+            "all" => &[],
+            "running" => &[GameStatus::Proposed, GameStatus::Active],
+            "over" => &[GameStatus::Finished, GameStatus::Cancelled],
+            w => match GameStatus::parse(w) {
+                Ok(s) => {
+                    statuses.push(s);
+                    &[]
+                }
+                Err(_) => {
+                    return Err(ApiError::bad_request(format!(
+                        "{word:?} is not a state: use proposed, active, finished, cancelled, running, over or all"
+                    )));
+                }
+            },
+        };
+        statuses.extend_from_slice(add);
+    }
+    statuses.sort_by_key(|s| s.as_str());
+    statuses.dedup();
+    let limit = q.limit.unwrap_or(DEFAULT_LIST);
+    if !(1..=MAX_LIST).contains(&limit) {
+        return Err(ApiError::bad_request(format!("limit must be 1 to {MAX_LIST}")));
+    }
+    Ok(GameFilter {
+        kind,
+        player: nonempty(&q.player).map(user).transpose()?,
+        statuses,
+        to_move: nonempty(&q.to_move).map(user).transpose()?,
+        limit,
+    })
+}
+
+fn bad_value(message: String) -> tabula_service::CommandError {
+    tabula_service::CommandError::new(tabula_service::ErrorCode::BadValue, message)
+}
+
+/// `GET /api/v1/games?kind=&player=&status=&to_move=&limit=`: games,
+/// newest first.
+async fn games(
+    State(web): State<Web>,
+    q: Result<Query<GamesQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let filter = game_filter(&query(q)?)?;
+    let games = web.service.store().games(&filter).await.map_err(tabula_service::CommandError::from)?;
+    Ok(ok(json!({ "games": games })))
+}
+
+#[derive(Deserialize)]
+struct AtQuery {
+    at: Option<usize>,
+}
+
+/// `GET /api/v1/games/{id}?at=N`: the board as the caller sees it (after
+/// move N: as an observer saw it then).
+async fn game(
+    State(web): State<Web>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    q: Result<Query<AtQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let board = board_id(&id)?;
+    let at = query(q)?.at;
+    let user = api_user(&web.service, &headers, true).await?;
+    let snapshot = web.service.snapshot(board, user.as_deref(), at).await?;
+    if let (Some(n), Some(g)) = (at, &snapshot.reply.game)
+        && n > g.moves
+    {
+        return Err(ApiError::bad_request(format!("board {board} has only {} moves", g.moves)));
+    }
+    Ok(Json(snapshot_json(&snapshot)?).into_response())
+}
+
+/// `GET /api/v1/games/{id}/history`: every history line the caller may see.
+async fn history(
+    State(web): State<Web>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let board = board_id(&id)?;
+    let user = api_user(&web.service, &headers, true).await?;
+    let snapshot = web.service.snapshot(board, user.as_deref(), None).await?;
+    let history = snapshot.reply.game.map(|g| g.history).unwrap_or_default();
+    let chat = web.service.store().chats(board).await.map_err(tabula_service::CommandError::from)?;
+    Ok(ok(json!({ "board": board, "history": history, "chat": chat })))
+}
+
+/// `GET /api/v1/users/{id}`: a user's public profile and games.
+async fn user(State(web): State<Web>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let (profile, games) = public_user(&web, &id, MAX_LIST).await?;
+    Ok(ok(json!({ "user": profile, "games": games })))
+}
+
+/// A user's public profile (id, creation time, whether the account is
+/// closed; never addresses or settings) and newest games.
+///
+/// # Errors
+/// `unknown_user`.
+pub async fn public_user(
+    web: &Web,
+    id: &str,
+    limit: i64,
+) -> Result<(Value, Vec<tabula_service::store::GameSummary>), ApiError> {
+    let unknown = || {
+        ApiError::from(tabula_service::CommandError::new(
+            tabula_service::ErrorCode::UnknownUser,
+            format!("there is no user {id}"),
+        ))
+    };
+    let canonical = tabula_service::users::canonical_user_id(id).map_err(|_| unknown())?;
+    let store = web.service.store();
+    let row = store.user(&canonical).await.map_err(tabula_service::CommandError::from)?;
+    let profile = match row {
+        Some(u) => json!({"id": u.id, "created": u.created, "signed_off": u.signed_off, "bot": false}),
+        None if canonical.starts_with("bot:") => json!({"id": canonical, "bot": true}),
+        None => return Err(unknown()),
+    };
+    let games = store
+        .games(&GameFilter { player: Some(canonical), limit, ..Default::default() })
+        .await
+        .map_err(tabula_service::CommandError::from)?;
+    Ok((profile, games))
+}
+
+/// `GET /api/v1/me`: who the bearer token (or the browser's login) is.
+async fn me(State(web): State<Web>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let user = api_user(&web.service, &headers, true).await?;
+    Ok(ok(json!({ "user": user })))
+}
+
+#[derive(Deserialize)]
+struct NewToken {
+    user: String,
+    password: String,
+    #[serde(default)]
+    name: String,
+}
+
+/// `POST /api/v1/tokens {"user", "password", "name"}`: a new bearer token.
+/// The secret is in this answer and nowhere else, ever.
+async fn create_token(
+    State(web): State<Web>,
+    body: Result<Json<NewToken>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let body = json_body(body, r#"{"user": "ID", "password": "PASSWORD", "name": "LABEL"}"#)?;
+    let (secret, row) = web.service.create_token(&body.user, &body.password, &body.name).await?;
+    let mut v =
+        json!({ "token": secret, "id": row.id, "user": row.user, "name": row.name, "created": row.created });
+    v["ok"] = Value::Bool(true);
+    Ok((StatusCode::CREATED, [(header::CACHE_CONTROL, "no-store")], Json(v)).into_response())
+}
+
+async fn token_owner(web: &Web, headers: &HeaderMap, allow_session: bool) -> Result<String, ApiError> {
+    api_user(&web.service, headers, allow_session)
+        .await?
+        .ok_or_else(|| ApiError::unauthorized("this needs `Authorization: Bearer TOKEN`"))
+}
+
+/// `GET /api/v1/tokens`: the caller's tokens (never their secrets).
+async fn list_tokens(State(web): State<Web>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let user = token_owner(&web, &headers, true).await?;
+    let tokens = web.service.store().tokens(&user).await.map_err(tabula_service::CommandError::from)?;
+    Ok(ok(json!({ "tokens": tokens })))
+}
+
+/// `DELETE /api/v1/tokens/{id}`: revoke one of the caller's tokens.
+async fn revoke_token(
+    State(web): State<Web>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let user = token_owner(&web, &headers, false).await?;
+    let id: i64 = id.parse().map_err(|_| ApiError::bad_request(format!("{id:?} is not a token id")))?;
+    web.service.revoke_token(&user, id).await?;
+    Ok(ok(json!({ "revoked": id })))
+}

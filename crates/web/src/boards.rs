@@ -1,0 +1,138 @@
+//! How a click on a board picture becomes the text of a move.
+//!
+//! The pictures come from the game crates as plain SVG. For the games whose
+//! moves name points of a board, this module states the picture's layout
+//! (where the grid starts, how big a cell is) as a [`ClickMap`], computed
+//! from the viewer's view. The page's script turns a click into the
+//! picture's own coordinates (so zooming and panning do not matter) and
+//! then into a cell name with the same arithmetic as [`ClickMap::label_at`].
+//! The tests render real boards and check that every drawn cell maps back
+//! to its own name, so a change of a game's layout cannot go unnoticed.
+
+use serde::Serialize;
+use serde_json::Value;
+use tabula_model::coords::column_name;
+
+/// The clickable layout of a board picture, in the SVG's user units.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum ClickMap {
+    /// A square grid of points named `a1` style (column letters, row
+    /// numbers, row 1 at the bottom). A move lists points separated by
+    /// commas, at most `max` of them.
+    Grid {
+        /// Left edge of column `a`.
+        x0: f64,
+        /// Top edge of the top row.
+        y0: f64,
+        /// Side of one cell.
+        cell: f64,
+        /// Number of columns.
+        columns: usize,
+        /// Number of rows.
+        rows: usize,
+        /// Most points one move may name.
+        max: usize,
+    },
+    /// Cells numbered from 1, laid out left to right in rows of `per_row`.
+    /// A move is one cell number.
+    Strip {
+        /// Left edge of cell 1.
+        x0: f64,
+        /// Top edge of cell 1.
+        y0: f64,
+        /// Distance from one cell to the next in a row.
+        cell: f64,
+        /// Cells per row.
+        per_row: usize,
+        /// Distance from one row to the next.
+        row_height: f64,
+        /// Number of cells.
+        count: usize,
+    },
+}
+
+impl ClickMap {
+    /// The name of the point or cell at `(x, y)` in the picture's user
+    /// units, as a move would write it, if there is one there.
+    pub fn label_at(&self, x: f64, y: f64) -> Option<String> {
+        match *self {
+            ClickMap::Grid { x0, y0, cell, columns, rows, .. } => {
+                let col = ((x - x0) / cell).floor();
+                let row = ((y - y0) / cell).floor();
+                if col < 0.0 || row < 0.0 || col >= columns as f64 || row >= rows as f64 {
+                    return None;
+                }
+                Some(format!("{}{}", column_name(col as u64), rows - row as usize))
+            }
+            ClickMap::Strip { x0, y0, cell, per_row, row_height, count } => {
+                let col = ((x - x0) / cell).floor();
+                let row = ((y - y0) / row_height).floor();
+                // Only the cell itself counts, not the ruler between rows.
+                let inside_row = y - y0 - row * row_height < cell;
+                if col < 0.0 || row < 0.0 || col >= per_row as f64 || !inside_row {
+                    return None;
+                }
+                let index = row as usize * per_row + col as usize;
+                (index < count).then(|| (index + 1).to_string())
+            }
+        }
+    }
+}
+
+/// The click layout of `kind`'s picture of `view` (the view JSON the
+/// picture was drawn from), for the games whose moves name board points.
+pub fn click_map(kind: &str, view: &Value) -> Option<ClickMap> {
+    match kind {
+        // crates/conway/src/render.rs: margin 28, cells of 24 up to 40
+        // columns, else 960 / size (at least 2).
+        "conway" => {
+            let size = usize::try_from(view.get("size")?.as_u64()?).ok()?;
+            let cell = if size <= 40 { 24.0 } else { (960.0 / size as f64).max(2.0) };
+            let max = view.get("allowed").and_then(Value::as_u64).unwrap_or(1).max(1) as usize;
+            Some(ClickMap::Grid { x0: 28.0, y0: 28.0, cell, columns: size, rows: size, max })
+        }
+        // crates/intervalo/src/render.rs: margin 10, cells of 14 in rows of
+        // 64, each row 30 high, the first 12 below the margin.
+        "intervalo" => {
+            let count = view.get("strip")?.as_str()?.chars().count();
+            Some(ClickMap::Strip { x0: 10.0, y0: 22.0, cell: 14.0, per_row: 64, row_height: 30.0, count })
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn grid_names_points_with_row_one_at_the_bottom() {
+        let m = ClickMap::Grid { x0: 28.0, y0: 28.0, cell: 24.0, columns: 10, rows: 10, max: 4 };
+        assert_eq!(m.label_at(30.0, 30.0).as_deref(), Some("a10"));
+        assert_eq!(m.label_at(28.0 + 24.0 * 9.5, 28.0 + 24.0 * 9.5).as_deref(), Some("j1"));
+        assert_eq!(m.label_at(27.0, 30.0), None);
+        assert_eq!(m.label_at(28.0 + 240.0, 30.0), None);
+    }
+
+    #[test]
+    fn strip_numbers_cells_and_skips_gaps() {
+        let m = ClickMap::Strip { x0: 10.0, y0: 22.0, cell: 14.0, per_row: 64, row_height: 30.0, count: 70 };
+        assert_eq!(m.label_at(11.0, 23.0).as_deref(), Some("1"));
+        assert_eq!(m.label_at(10.0 + 14.0 * 63.5, 25.0).as_deref(), Some("64"));
+        assert_eq!(m.label_at(10.0 + 14.0 * 5.5, 22.0 + 30.0 + 5.0).as_deref(), Some("70"));
+        assert_eq!(m.label_at(10.0 + 14.0 * 6.5, 22.0 + 30.0 + 5.0), None);
+        assert_eq!(m.label_at(11.0, 22.0 + 20.0), None);
+    }
+
+    #[test]
+    fn only_grid_games_have_a_map() {
+        assert_eq!(click_map("dna", &json!({"players": []})), None);
+        assert_eq!(click_map("conway", &json!({})), None);
+        assert!(matches!(
+            click_map("conway", &json!({"size": 50, "allowed": 3})),
+            Some(ClickMap::Grid { columns: 50, max: 3, .. })
+        ));
+    }
+}

@@ -1,0 +1,121 @@
+//! `GET /api/v1/games/{id}/events`: a game's changes as Server-Sent Events.
+//!
+//! The first event is the board as the listener sees it now; after every
+//! change of the game another follows. Each `snapshot` event carries the
+//! same JSON as `GET /api/v1/games/{id}` for that listener, with the event id
+//! set to the game's version. The listener is the owner of the bearer token
+//! (header, or `?token=` since browsers' `EventSource` cannot set headers),
+//! else the logged-in browser's user, else an observer: a view is only ever
+//! made for the identity the request proves, so nobody's stream carries
+//! another player's secrets.
+
+use std::convert::Infallible;
+use std::hash::{Hash, Hasher};
+use std::time::Duration;
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use futures_util::Stream;
+use serde::Deserialize;
+use tabula_service::GameUpdate;
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::Web;
+use crate::api::{board_id, snapshot_json};
+use crate::auth::{api_user, token_user};
+use crate::error::ApiError;
+
+/// How often a comment is sent on a quiet stream, so proxies keep it open
+/// and dead connections are noticed.
+pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// Query parameters of an event stream.
+#[derive(Deserialize)]
+pub struct EventsQuery {
+    /// A bearer token, for clients that cannot set headers.
+    pub token: Option<String>,
+}
+
+struct Listener {
+    web: Web,
+    board: i64,
+    user: Option<String>,
+    updates: tokio::sync::broadcast::Receiver<GameUpdate>,
+    first: Option<Event>,
+    /// A digest of the last data sent, so that a notice that changes
+    /// nothing this listener sees sends nothing.
+    last_sent: u64,
+}
+
+/// The event stream handler.
+pub async fn game_events(
+    State(web): State<Web>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    q: Result<Query<EventsQuery>, QueryRejection>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let board = board_id(&id)?;
+    let Query(q) =
+        q.map_err(|e| ApiError::bad_request(format!("bad query parameters: {}", e.body_text())))?;
+    let user = match api_user(&web.service, &headers, true).await? {
+        Some(u) => Some(u),
+        None => match q.token.as_deref().filter(|t| !t.is_empty()) {
+            Some(token) => Some(token_user(&web.service, token).await?),
+            None => None,
+        },
+    };
+    // Subscribe before reading the board, so no change falls between the two.
+    let updates = web.service.updates();
+    let (first, last_sent) = snapshot_event(&web, board, user.as_deref()).await?;
+    let listener = Listener { web, board, user, updates, first: Some(first), last_sent };
+    let stream = futures_util::stream::unfold(listener, next_event);
+    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(KEEP_ALIVE)))
+}
+
+/// The listener's snapshot as an event, and the digest of its data.
+async fn snapshot_event(web: &Web, board: i64, user: Option<&str>) -> Result<(Event, u64), ApiError> {
+    let snapshot = web.service.snapshot(board, user, None).await?;
+    let version = snapshot.reply.game.as_ref().map_or(0, |g| g.version);
+    let data = snapshot_json(&snapshot)?.to_string();
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    data.hash(&mut hasher);
+    let event = Event::default().event("snapshot").id(version.to_string()).data(data);
+    Ok((event, hasher.finish()))
+}
+
+async fn next_event(mut l: Listener) -> Option<(Result<Event, Infallible>, Listener)> {
+    if let Some(first) = l.first.take() {
+        return Some((Ok(first), l));
+    }
+    let mut stopping = l.web.stopping.clone();
+    loop {
+        if *stopping.borrow() {
+            return None;
+        }
+        let changed = tokio::select! {
+            received = l.updates.recv() => received,
+            _ = stopping.changed() => return None,
+        };
+        match changed {
+            Ok(update) if update.board != l.board => continue,
+            // Missed notices: the snapshot below is current anyway.
+            Ok(_) | Err(RecvError::Lagged(_)) => {}
+            Err(RecvError::Closed) => return None,
+        }
+        match snapshot_event(&l.web, l.board, l.user.as_deref()).await {
+            Ok((event, digest)) => {
+                if digest == l.last_sent {
+                    continue;
+                }
+                l.last_sent = digest;
+                return Some((Ok(event), l));
+            }
+            Err(e) => {
+                tracing::warn!(board = l.board, error = %e.message, "event stream ends");
+                return None;
+            }
+        }
+    }
+}

@@ -1,0 +1,453 @@
+// Tabula's page script. Pages work without it; with it a game page follows
+// the game live (Server-Sent Events), steps through the moves without
+// reloading, pans and zooms big boards, and turns clicks on grid boards
+// into coordinates in the move field. No framework, no build step.
+"use strict";
+
+(function () {
+  // Buttons that ask first (resigning).
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("[data-confirm]");
+    if (b && !window.confirm(b.getAttribute("data-confirm"))) e.preventDefault();
+  });
+  // A form is sent once.
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    window.setTimeout(function () {
+      form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = true; });
+    }, 0);
+  });
+
+  var game = document.getElementById("game");
+  if (!game) return;
+
+  var boardBox = document.getElementById("board");
+  var me = game.getAttribute("data-me") || "";
+  var api = game.getAttribute("data-api");
+  var colours = JSON.parse(game.getAttribute("data-colours") || "[]");
+  var status = game.getAttribute("data-status");
+  var total = Number(game.getAttribute("data-total"));
+  var position = Number(game.getAttribute("data-position"));
+  var latest = null; // the newest snapshot received live
+  var clickMap = parseJson(boardBox.getAttribute("data-click"));
+  var moveForm = document.getElementById("move-form");
+  var moveText = document.getElementById("move-text");
+  var guard = document.getElementById("moveno");
+  var usesGuard = guard && guard.value !== "";
+
+  function parseJson(text) {
+    try { return JSON.parse(text); } catch (e) { return null; }
+  }
+
+  // ------------------------------------------------------------ pan and zoom
+
+  var home = null; // the picture's own viewBox
+  var view = null; // the part shown now
+
+  function svg() { return boardBox.querySelector("svg"); }
+
+  function setUpPicture(keepView) {
+    var s = svg();
+    if (!s || !s.viewBox || !s.viewBox.baseVal) return;
+    var vb = s.viewBox.baseVal;
+    var width = Number(s.getAttribute("width")) || vb.width;
+    // Scale to the page, never beyond the picture's own size.
+    s.removeAttribute("width");
+    s.removeAttribute("height");
+    s.style.maxWidth = width + "px";
+    var h = [vb.x, vb.y, vb.width, vb.height];
+    var same = home && home[2] === h[2] && home[3] === h[3];
+    home = h;
+    if (!(keepView && same && view)) view = h.slice();
+    apply();
+  }
+
+  function apply() {
+    var s = svg();
+    if (!s || !view) return;
+    s.setAttribute("viewBox", view.join(" "));
+    boardBox.classList.toggle("zoomed", view[2] < home[2] - 1e-6);
+  }
+
+  function clampView() {
+    var w = Math.min(view[2], home[2]), h = Math.min(view[3], home[3]);
+    var x = Math.max(home[0], Math.min(view[0], home[0] + home[2] - w));
+    var y = Math.max(home[1], Math.min(view[1], home[1] + home[3] - h));
+    view = [x, y, w, h];
+  }
+
+  function zoom(factor, cx, cy) {
+    if (!view) return;
+    var w = view[2], h = view[3];
+    var nw = Math.max(home[2] / 40, Math.min(home[2], w / factor));
+    var nh = nw * h / w;
+    if (cx === undefined) { cx = view[0] + w / 2; cy = view[1] + h / 2; }
+    view = [cx - (cx - view[0]) * nw / w, cy - (cy - view[1]) * nh / h, nw, nh];
+    clampView();
+    apply();
+  }
+
+  // A point of the screen in the picture's own units (whatever the zoom).
+  function toPicture(clientX, clientY) {
+    var s = svg();
+    var m = s && s.getScreenCTM();
+    if (!m) return null;
+    var p = s.createSVGPoint();
+    p.x = clientX;
+    p.y = clientY;
+    return p.matrixTransform(m.inverse());
+  }
+
+  document.querySelectorAll("[data-zoom]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var what = b.getAttribute("data-zoom");
+      if (what === "in") zoom(1.5);
+      else if (what === "out") zoom(1 / 1.5);
+      else if (home) { view = home.slice(); apply(); }
+    });
+  });
+
+  var grid = boardBox.classList.contains("grid");
+  boardBox.addEventListener("wheel", function (e) {
+    if (!grid && !e.ctrlKey) return;
+    var p = toPicture(e.clientX, e.clientY);
+    if (!p) return;
+    e.preventDefault();
+    zoom(e.deltaY < 0 ? 1.25 : 1 / 1.25, p.x, p.y);
+  }, { passive: false });
+
+  var pointers = new Map();
+  var drag = null;
+
+  boardBox.addEventListener("pointerdown", function (e) {
+    if (e.button !== 0 || !view) return;
+    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    var s = svg();
+    var m = s && s.getScreenCTM();
+    if (!m) return;
+    drag = { x: e.clientX, y: e.clientY, view: view.slice(), scale: m.a, moved: false, pinch: null };
+    if (pointers.size === 2) {
+      var pts = Array.from(pointers.values());
+      drag.pinch = { distance: Math.hypot(pts[0].x - pts[1].x, pts[0].y - pts[1].y), view: view.slice() };
+      drag.moved = true;
+    }
+    boardBox.setPointerCapture(e.pointerId);
+  });
+
+  boardBox.addEventListener("pointermove", function (e) {
+    if (!drag || !pointers.has(e.pointerId)) return;
+    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (drag.pinch && pointers.size === 2) {
+      var pts = Array.from(pointers.values());
+      var d = Math.hypot(pts[0].x - pts[1].x, pts[0].y - pts[1].y);
+      var mid = toPicture((pts[0].x + pts[1].x) / 2, (pts[0].y + pts[1].y) / 2);
+      if (d > 0 && mid) {
+        view = drag.pinch.view.slice();
+        zoom(d / drag.pinch.distance, mid.x, mid.y);
+      }
+      return;
+    }
+    var dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+    if (!drag.moved && Math.hypot(dx, dy) < 5) return;
+    drag.moved = true;
+    if (view[2] >= home[2] - 1e-6) return; // nothing to pan at the whole-board view
+    view = [drag.view[0] - dx / drag.scale, drag.view[1] - dy / drag.scale, drag.view[2], drag.view[3]];
+    clampView();
+    apply();
+  });
+
+  function endPointer(e) {
+    if (!pointers.has(e.pointerId)) return;
+    pointers.delete(e.pointerId);
+    if (drag && pointers.size === 0) {
+      if (!drag.moved && e.type === "pointerup") clickAt(e.clientX, e.clientY);
+      drag = null;
+    }
+  }
+  boardBox.addEventListener("pointerup", endPointer);
+  boardBox.addEventListener("pointercancel", endPointer);
+
+  // ------------------------------------------------------------ clicks to moves
+
+  function columnName(index) {
+    var n = index + 1, out = "";
+    while (n > 0) {
+      n -= 1;
+      out = String.fromCharCode(97 + (n % 26)) + out;
+      n = Math.floor(n / 26);
+    }
+    return out;
+  }
+
+  function columnIndex(letters) {
+    var n = 0;
+    for (var i = 0; i < letters.length; i++) n = n * 26 + (letters.charCodeAt(i) - 96);
+    return n - 1;
+  }
+
+  // The same arithmetic as boards.rs `ClickMap::label_at`.
+  function labelAt(map, x, y) {
+    if (map.type === "grid") {
+      var col = Math.floor((x - map.x0) / map.cell), row = Math.floor((y - map.y0) / map.cell);
+      if (col < 0 || row < 0 || col >= map.columns || row >= map.rows) return null;
+      return columnName(col) + String(map.rows - row);
+    }
+    if (map.type === "strip") {
+      var c = Math.floor((x - map.x0) / map.cell), r = Math.floor((y - map.y0) / map.row_height);
+      if (c < 0 || r < 0 || c >= map.per_row || y - map.y0 - r * map.row_height >= map.cell) return null;
+      var index = r * map.per_row + c;
+      return index < map.count ? String(index + 1) : null;
+    }
+    return null;
+  }
+
+  // Where the cell named `label` is drawn: [x, y, side].
+  function cellBox(map, label) {
+    if (map.type === "grid") {
+      var m = /^([a-z]+)(\d+)$/.exec(label);
+      if (!m) return null;
+      var col = columnIndex(m[1]), row = map.rows - Number(m[2]);
+      if (col < 0 || col >= map.columns || row < 0 || row >= map.rows) return null;
+      return [map.x0 + col * map.cell, map.y0 + row * map.cell, map.cell];
+    }
+    if (map.type === "strip") {
+      var i = Number(label) - 1;
+      if (!(i >= 0 && i < map.count)) return null;
+      return [map.x0 + (i % map.per_row) * map.cell, map.y0 + Math.floor(i / map.per_row) * map.row_height, map.cell];
+    }
+    return null;
+  }
+
+  function chosenLabels() {
+    if (!moveText) return [];
+    return moveText.value.toLowerCase().split(/[\s,]+/).filter(function (w) { return w; });
+  }
+
+  function clickAt(clientX, clientY) {
+    if (!clickMap || !moveForm || moveForm.hidden || !moveText) return;
+    var p = toPicture(clientX, clientY);
+    var label = p && labelAt(clickMap, p.x, p.y);
+    if (!label) return;
+    if (clickMap.type === "grid") {
+      var chosen = chosenLabels().filter(function (w) { return cellBox(clickMap, w); });
+      var at = chosen.indexOf(label);
+      if (at >= 0) chosen.splice(at, 1);
+      else {
+        chosen.push(label);
+        while (chosen.length > (clickMap.max || 1)) chosen.shift();
+      }
+      moveText.value = chosen.join(",");
+    } else {
+      moveText.value = label;
+    }
+    drawMarks();
+  }
+
+  var SVG_NS = "http://www.w3.org/2000/svg";
+  function drawMarks() {
+    var s = svg();
+    if (!s) return;
+    var old = s.querySelector("#click-marks");
+    if (old) old.remove();
+    if (!clickMap || !moveForm || moveForm.hidden) return;
+    var g = document.createElementNS(SVG_NS, "g");
+    g.setAttribute("id", "click-marks");
+    g.setAttribute("pointer-events", "none");
+    chosenLabels().forEach(function (label) {
+      var box = cellBox(clickMap, label);
+      if (!box) return;
+      var r = document.createElementNS(SVG_NS, "rect");
+      r.setAttribute("x", box[0] + 1);
+      r.setAttribute("y", box[1] + 1);
+      r.setAttribute("width", Math.max(box[2] - 2, 1));
+      r.setAttribute("height", Math.max(box[2] - 2, 1));
+      r.setAttribute("fill", "none");
+      r.setAttribute("stroke", "#111111");
+      r.setAttribute("stroke-width", Math.max(box[2] / 8, 1));
+      r.setAttribute("class", "mark");
+      g.appendChild(r);
+    });
+    s.appendChild(g);
+  }
+  if (moveText) moveText.addEventListener("input", drawMarks);
+
+  // ------------------------------------------------------------ showing a snapshot
+
+  function statusLines(text) {
+    var lines = [];
+    var all = text.split("\n");
+    for (var i = 0; i < all.length && all[i].trim() !== ""; i++) lines.push(all[i]);
+    return lines;
+  }
+
+  function showPicture(snapshot) {
+    boardBox.innerHTML = snapshot.svg;
+    clickMap = snapshot.click;
+    setUpPicture(true);
+    var st = document.getElementById("status");
+    st.textContent = "";
+    statusLines(snapshot.text).forEach(function (line) {
+      var p = document.createElement("p");
+      p.textContent = line;
+      st.appendChild(p);
+    });
+    var tb = document.getElementById("text-board");
+    if (tb) tb.textContent = snapshot.text;
+    drawMarks();
+  }
+
+  function myTurn(g) {
+    return g.status === "active" && me !== "" && g.to_move.indexOf(me) >= 0;
+  }
+
+  function showState(g) {
+    document.querySelectorAll("#players li[data-player]").forEach(function (li) {
+      var to = g.status === "active" && g.to_move.indexOf(li.getAttribute("data-player")) >= 0;
+      li.classList.toggle("to-move", to);
+      var mark = li.querySelector(".turn-mark");
+      if (mark) mark.textContent = to ? "◀ to move" : "";
+    });
+    if (moveForm) {
+      var show = myTurn(g) && position >= total;
+      if (moveForm.hidden === show) {
+        moveForm.hidden = !show;
+        var err = document.getElementById("move-error");
+        if (err && !show) err.remove();
+      }
+      if (usesGuard) guard.value = String(g.moves + 1);
+    }
+  }
+
+  function showMoves(history) {
+    var list = document.getElementById("moves");
+    list.textContent = "";
+    var last = -1;
+    history.forEach(function (h) {
+      var li = document.createElement("li");
+      li.setAttribute("data-number", h.number);
+      var a = document.createElement("a");
+      a.href = "?at=" + h.number;
+      a.setAttribute("data-at", String(h.number));
+      var no = document.createElement("span");
+      no.className = "no";
+      no.textContent = h.number !== last && h.number > 0 ? h.number + "." : "";
+      a.appendChild(no);
+      a.appendChild(document.createTextNode(" "));
+      if (h.entry.seat !== null && h.entry.seat !== undefined) {
+        var sw = document.createElement("span");
+        sw.className = "swatch small";
+        sw.style.background = colours[h.entry.seat % colours.length] || "#444";
+        a.appendChild(sw);
+      }
+      var t = document.createElement("span");
+      t.className = "text";
+      t.textContent = h.entry.text;
+      a.appendChild(t);
+      li.appendChild(a);
+      list.appendChild(li);
+      last = h.number;
+    });
+    if (!history.length) {
+      var empty = document.createElement("li");
+      empty.className = "empty muted";
+      empty.textContent = "No moves yet.";
+      list.appendChild(empty);
+    }
+    markPosition();
+  }
+
+  function markPosition() {
+    document.querySelectorAll("#moves li[data-number]").forEach(function (li) {
+      li.classList.toggle("later", Number(li.getAttribute("data-number")) > position);
+    });
+    var label = document.getElementById("position");
+    label.textContent = position >= total ? "move " + total + " (latest)" : "after move " + position + " of " + total;
+    var prev = document.querySelector('#replay [data-at="prev"]');
+    var next = document.querySelector('#replay [data-at="next"]');
+    if (prev) prev.href = "?at=" + Math.max(position - 1, 0);
+    if (next) next.href = "?at=" + Math.min(position + 1, total);
+  }
+
+  // ------------------------------------------------------------ replay
+
+  var request = 0;
+  function goTo(n) {
+    n = Math.max(0, Math.min(n, total));
+    var mine = ++request;
+    var url = n >= total ? api : api + "?at=" + n;
+    var done = function (snapshot) {
+      if (mine !== request) return;
+      position = n >= total ? total : n;
+      showPicture(snapshot);
+      showState(snapshot.game);
+      markPosition();
+      history.replaceState(null, "", n >= total ? location.pathname : "?at=" + n);
+    };
+    if (n >= total && latest) { done(latest); return; }
+    fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.json(); })
+      .then(function (body) { if (body.ok) done(body); })
+      .catch(function () { /* stay where we are */ });
+  }
+
+  document.getElementById("replay").addEventListener("click", replayClick);
+  document.getElementById("moves").addEventListener("click", replayClick);
+  function replayClick(e) {
+    var a = e.target.closest("[data-at]");
+    if (!a || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    e.preventDefault();
+    var at = a.getAttribute("data-at");
+    if (at === "prev") goTo(position - 1);
+    else if (at === "next") goTo(position + 1);
+    else if (at === "latest") goTo(total);
+    else goTo(Number(at));
+  }
+  document.addEventListener("keydown", function (e) {
+    var tag = (e.target.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "textarea" || tag === "select" || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === "ArrowLeft") goTo(position - 1);
+    else if (e.key === "ArrowRight") goTo(position + 1);
+  });
+
+  // ------------------------------------------------------------ live updates
+
+  var live = document.getElementById("live");
+  function onSnapshot(ev) {
+    var snapshot = parseJson(ev.data);
+    if (!snapshot || !snapshot.game) return;
+    var g = snapshot.game;
+    if (status === "proposed" && g.status !== "proposed") {
+      // The challenge was answered: the page's forms change, so reload it.
+      window.location.reload();
+      return;
+    }
+    status = g.status;
+    var wasLatest = position >= total;
+    latest = snapshot;
+    total = g.moves;
+    if (wasLatest) {
+      position = total;
+      showPicture(snapshot);
+    }
+    showState(g);
+    showMoves(g.history);
+  }
+
+  if (window.EventSource && game.getAttribute("data-events")) {
+    var source = new EventSource(game.getAttribute("data-events"));
+    source.addEventListener("snapshot", onSnapshot);
+    source.onopen = function () {
+      live.hidden = false;
+      live.textContent = "live";
+      live.classList.remove("offline");
+    };
+    source.onerror = function () {
+      live.hidden = false;
+      live.textContent = "reconnecting";
+      live.classList.add("offline");
+    };
+  }
+
+  setUpPicture(false);
+  drawMarks();
+})();
