@@ -220,6 +220,9 @@ pub struct RuleSet<O> {
     rules: Vec<Rule<O>>,
     patterns: Vec<Pattern>,
     strategy: Search,
+    /// The longest right side when every applied right side fits in a
+    /// chunk (else `None`): what one position can write at most.
+    short_rhs: Option<usize>,
 }
 
 impl<O> RuleSet<O> {
@@ -306,7 +309,11 @@ impl<O> RuleSet<O> {
                 None => Search::Leftmost(leftmost()?),
             }
         };
-        Ok(RuleSet { rules, patterns, strategy })
+        let short_rhs = patterns
+            .iter()
+            .map(|p| p.rhs_len as usize)
+            .try_fold(1, |most: usize, n| (n <= CHUNK).then_some(most.max(n)));
+        Ok(RuleSet { rules, patterns, strategy, short_rhs })
     }
 
     /// The same set with the given strategy and interleaved scan length, so
@@ -389,6 +396,61 @@ impl<O> RuleSet<O> {
         } else {
             writer.write(self.rules[rule].rhs.as_bytes())
         }
+    }
+
+    /// The forward rewrite of one block from `pos` when the output cannot
+    /// reach the limit within it ([`Writer::reserve_block`] said so) and every
+    /// right side fits in a chunk: no limit or room checks per write.
+    /// Returns the scan position after the block.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn rewrite_block(
+        &self,
+        input: &[u8],
+        next: &[u64],
+        start: usize,
+        mut pos: usize,
+        end: usize,
+        writer: &mut Writer<'_>,
+        summary: &mut PassSummary,
+        on_apply: &mut impl FnMut(Application),
+    ) -> usize {
+        let out = &mut writer.buf[..];
+        let mut w = writer.len;
+        let mut applications = 0;
+        while pos < end {
+            let packed = next[pos - start];
+            let found = start + (packed >> 32) as usize;
+            let code = packed as u32;
+            let advance = ((code >> PATTERN_BITS) & ADVANCE_MASK) as usize;
+            let gap = found - pos;
+            if gap <= CHUNK {
+                // `end + CHUNK <= input.len()`, and the buffer has a chunk of
+                // slack past the block's largest output.
+                out[w..w + CHUNK].copy_from_slice(&input[pos..pos + CHUNK]);
+            } else {
+                out[w..w + gap].copy_from_slice(&input[pos..found]);
+            }
+            w += gap;
+            pos = found;
+            if found == end || advance == 0 {
+                continue;
+            }
+            let pattern = &self.patterns[(code & PATTERN_MASK) as usize];
+            if pattern.rule == BLOCKED {
+                out[w] = input[found];
+                w += 1;
+            } else {
+                applications += 1;
+                on_apply(Application { rule: pattern.rule as usize, pos: found });
+                out[w..w + CHUNK].copy_from_slice(&pattern.chunk);
+                w += pattern.rhs_len as usize;
+            }
+            pos = found + advance;
+        }
+        writer.len = w;
+        summary.applications += applications;
+        pos
     }
 
     /// Copy the unmatched `input[from..to]`; false when cut.
@@ -517,6 +579,13 @@ impl<O> RuleSet<O> {
             let start = pos;
             let end = (start + block_len).min(input.len());
             table.scan(input, start, end, &mut next);
+            if let Some(most) = self.short_rhs
+                && end + CHUNK <= input.len()
+                && writer.reserve_block((end - pos) * most + CHUNK)
+            {
+                pos = self.rewrite_block(input, &next, start, pos, end, writer, summary, on_apply);
+                continue;
+            }
             while pos < end {
                 // One dependent load per step keeps the critical path short.
                 let packed = next[pos - start];
@@ -744,6 +813,17 @@ impl<'a> Writer<'a> {
         let target = buf.len().saturating_mul(2).max(1 << 16).min(most).max(need);
         buf.reserve_exact(target - buf.len());
         buf.resize(target, 0);
+    }
+
+    /// Make room for `most` more bytes plus the slack if they stay within
+    /// the limit; false (changing nothing) when they might not.
+    #[inline(always)]
+    fn reserve_block(&mut self, most: usize) -> bool {
+        if self.len + most > self.limit {
+            return false;
+        }
+        self.room(most);
+        true
     }
 
     /// Append `bytes`; false (after writing what fits) when the limit is hit.
