@@ -11,6 +11,7 @@ const USAGE: &str = "\
 usage: tabula [--db PATH] [--now TIME] [--json] COMMAND WORDS ..
        tabula [--db PATH] serve [--listen ADDR]
        tabula [--db PATH] outbox [--json] [--limit N]
+       tabula dna remove [--trace] [--json] SEQUENCE CHUNK
 
 Runs one command of the command language exactly as it would arrive by
 email, and prints the reply: a heading (the mail subject), the status, the
@@ -117,6 +118,7 @@ fn run(global: &Global, words: &[String]) -> Result<ExitCode> {
     match words[0].as_str() {
         "outbox" => return outbox(global, &words[1..]),
         "serve" => return crate::serve::run(global, &words[1..]),
+        "dna" if words.get(1).is_some_and(|w| w == "remove") => return crate::tools::dna_remove(&words[2..]),
         _ => {}
     }
     // A trailing --json is accepted as well as a leading one.

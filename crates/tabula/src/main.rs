@@ -8,6 +8,7 @@
 
 mod cli;
 mod serve;
+mod tools;
 
 use std::process::ExitCode;
 

@@ -1,0 +1,309 @@
+//! The `tabula` command line as a user drives it: the DNA worked example,
+//! every rejection path, usage errors, passwords, help.
+
+mod common;
+
+use common::Tabula;
+
+const NED: &str = "TCGCATGTACAAAGTTTTCAATCTTCGCCTTGAGAG";
+const TED: &str = "TCAGCGCGTTCCCGGAGTCGTCGTATTAAAGGGGAT";
+const JED: &str = "GCCAATTATGGACTTGTTGTCAGATAGTTTCCGGCG";
+
+fn dna_game(t: &Tabula) {
+    t.signup(&["ned", "ted", "jed"]);
+    let out = t.ok("dna challenge -manual ned ted jed");
+    assert!(out.starts_with("DNA Board 1 ned ted jed\n"), "{out}");
+    t.ok(&format!("dna move 1 ned pw-ned {NED}"));
+    t.ok(&format!("dna move 1 ted pw-ted {TED}"));
+    let out = t.ok(&format!("dna move 1 jed pw-jed {JED}"));
+    assert!(out.starts_with("DNA Board 1 ned\n\nIt is ned's turn.\n"), "{out}");
+}
+
+#[test]
+fn dna_worked_example_through_the_cli() {
+    let t = Tabula::new();
+    dna_game(&t);
+    let err = t.fails("dna move 1 ned pw-ned TTG", 1);
+    assert!(err.contains("TTG would remove 2 chunks from jed"), "{err}");
+    assert!(err.contains("first round"), "{err}");
+    let out = t.ok("dna move 1 ned pw-ned AAG");
+    assert!(out.starts_with("DNA Board 1 ted\n\nIt is ted's turn.\n"), "{out}");
+    assert!(
+        out.ends_with(
+            "ned (33): TCGCATGTACATTTTCAATCTTCGCCTTGAGAG\n\
+         ted (33): TCAGCGCGTTCCCGGAGTCGTCGTATTAGGGAT\n\
+         jed (36): GCCAATTATGGACTTGTTGTCAGATAGTTTCCGGCG\n"
+        ),
+        "{out}"
+    );
+    t.ok("dna move 1 ted pw-ted TTC");
+    let out = t.ok("dna show 1");
+    assert!(
+        out.ends_with(
+            "ned (27): TCGCATGTACATTAATCGCCTTGAGAG\n\
+         ted (30): TCAGCGCGCCGGAGTCGTCGTATTAGGGAT\n\
+         jed (33): GCCAATTATGGACTTGTTGTCAGATAGTCGGCG\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("   4. ned: AAG (ned 1, ted 1, jed 0)\n   5. ted: TTC (ned 2, ted 1, jed 1)\n"),
+        "{out}"
+    );
+    // The board as it was after move 4.
+    let past = t.ok("dna show 1#4");
+    assert!(past.starts_with("DNA Board 1 at move 4\n"), "{past}");
+    assert!(past.contains("ned (33): TCGCATGTACATTTTCAATCTTCGCCTTGAGAG"), "{past}");
+}
+
+#[test]
+fn secrets_stay_hidden_until_every_sequence_is_set() {
+    let t = Tabula::new();
+    t.signup(&["ned", "ted", "jed"]);
+    t.ok("dna challenge -manual ned ted jed");
+    t.ok(&format!("dna move 1 ned pw-ned {NED}"));
+    for line in [
+        "dna show 1",
+        "dna showas 1 ted pw-ted",
+        "dna history 1",
+        "--json dna show 1",
+        "--json dna showas 1 jed pw-jed",
+    ] {
+        let out = t.ok(line);
+        assert!(!out.contains(NED), "`{line}` shows ned's secret:\n{out}");
+    }
+    assert!(t.ok("dna showas 1 ned pw-ned").contains(NED));
+}
+
+#[test]
+fn rejections_are_clear_exit_1_and_change_nothing() {
+    let t = Tabula::new();
+    dna_game(&t);
+    let before = t.json("dna show 1");
+    let cases = [
+        ("dna move 1 ned wrongpw AAG", "wrong password for ned"),
+        ("dna move 1 ted pw-ted AAG", "it is not your turn; it is ned's turn"),
+        ("dna move 9 ned pw-ned AAG", "there is no board 9"),
+        ("dna move 1 ned pw-ned AXG", "letters"),
+        ("dna move 1 ned pw-ned AAG#3", "meant as move 3"),
+        ("dna move 1 bob pw-bob AAG", "there is no user bob"),
+        ("dna challenge ned ted -lenght=3", "unknown option -lenght for DNA"),
+        ("dna challenge ned ted -length=1", "-length: must be between"),
+        ("dna challenge ned", "DNA needs 2 to 8 players"),
+        ("dna challenge ned ted bob", "there is no user bob"),
+        ("intervalo move 1 ned pw-ned 3", "board 1 is a dna game"),
+    ];
+    for (line, expected) in cases {
+        let err = t.fails(line, 1);
+        assert!(err.contains(expected), "`{line}`: expected {expected:?} in {err:?}");
+    }
+    t.signup(&["bob"]);
+    let err = t.fails("dna move 1 bob pw-bob AAG", 1);
+    assert!(err.contains("bob is not a player of board 1"), "{err}");
+    let after = t.json("dna show 1");
+    assert_eq!(before, after, "a rejected command changed the board");
+}
+
+#[test]
+fn json_rejections_carry_a_stable_code() {
+    let t = Tabula::new();
+    dna_game(&t);
+    let out = t.run("--json dna move 1 ted pw-ted AAG");
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["error"]["code"], "not_your_turn");
+    let v = t.json("dna show 1");
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["game"]["to_move"][0], "ned");
+    assert!(v["game"]["view"].is_object());
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    let t = Tabula::new();
+    t.fails("", 2);
+    t.fails("dna move 1 ned", 2);
+    t.fails("--frobnicate list", 2);
+    t.fails("--now yesterday list", 2);
+    let err = t.fails("dna show x", 2);
+    assert!(err.contains("not a board number"), "{err}");
+}
+
+#[test]
+fn passwords_never_reach_the_database_or_replies() {
+    let t = Tabula::new();
+    t.ok("signup ned Sup3rSecretPw ned@example.org");
+    t.ok("signup ted An0therSecret ted@example.org");
+    t.ok("dna challenge ned ted");
+    let replies = [
+        t.ok("dna showas 1 ned Sup3rSecretPw"),
+        t.ok("dna history 1"),
+        t.ok("--json dna showas 1 ted An0therSecret"),
+    ];
+    t.fails("dna move 1 ned Sup3rSecretPwX AAA", 1);
+    t.ok("change password ned Sup3rSecretPw N3wSecretPw");
+    for r in &replies {
+        assert!(!r.contains("Sup3rSecret") && !r.contains("An0therSecret"), "{r}");
+    }
+    for entry in std::fs::read_dir(t.path()).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        let text = String::from_utf8_lossy(&bytes);
+        for secret in ["Sup3rSecretPw", "An0therSecret", "N3wSecretPw"] {
+            assert!(!text.contains(secret), "the password {secret} is in the database files");
+        }
+    }
+    t.fails("dna showas 1 ned Sup3rSecretPw", 1);
+    t.ok("dna showas 1 ned N3wSecretPw");
+}
+
+#[test]
+fn ids_are_case_insensitive_and_cannot_be_confused() {
+    let t = Tabula::new();
+    t.ok("signup Ned pw-ned");
+    let err = t.fails("signup ned other", 1);
+    assert!(err.contains("the user id ned is taken"), "{err}");
+    t.ok("signup ted pw-ted");
+    let out = t.ok("dna challenge NED Ted");
+    assert!(out.contains("It is ned's turn."), "{out}");
+    t.ok("dna showas 1 NeD pw-ned");
+}
+
+#[test]
+fn help_teaches_the_system() {
+    let t = Tabula::new();
+    let help = t.ok("help");
+    for needle in [
+        "signup USERID PASSWORD",
+        "GAME challenge",
+        "GAME move BOARD USERID PASSWORD MOVE[#MOVENO]",
+        "dna",
+        "help GAME",
+    ] {
+        assert!(help.contains(needle), "help lacks {needle:?}");
+    }
+    let dna = t.ok("help dna");
+    for needle in [
+        "-length=N",
+        "-chunk=N",
+        "-min_chunk=N",
+        "-max_chunk=N",
+        "-base=N",
+        "-manual",
+        "-non_incremental",
+        "-need_not_own",
+        "-no_reduce_self",
+        "-reduce_next",
+        "dna move",
+        "default 36",
+    ] {
+        assert!(dna.contains(needle), "help dna lacks {needle:?}:\n{dna}");
+    }
+    let list = t.ok("list");
+    assert!(list.contains("dna") && list.contains("intervalo"), "{list}");
+}
+
+#[test]
+fn proposals_undo_and_resignation() {
+    let t = Tabula::new();
+    dna_game(&t);
+    t.ok("dna move 1 ned pw-ned AAG");
+    t.ok("dna move 1 ted pw-ted undo");
+    let out = t.ok("dna show 1");
+    assert!(out.contains("ted proposes to take back the last move; waiting for ned and jed"), "{out}");
+    t.ok("dna move 1 ned pw-ned accept");
+    let out = t.ok("dna move 1 jed pw-jed accept");
+    assert!(out.contains("It is ned's turn."), "{out}");
+    assert!(out.contains(&format!("ned (36): {NED}")), "{out}");
+    t.ok("dna move 1 ned pw-ned propose");
+    t.ok("dna move 1 ted pw-ted reject");
+    t.ok("dna move 1 ned pw-ned resign");
+    t.ok("dna move 1 ted pw-ted resign");
+    let out = t.ok("dna show 1");
+    assert!(out.starts_with("DNA Board 1 over\n\nGame won by jed"), "{out}");
+    let v = t.json("dna games jed inactive");
+    assert_eq!(v["data"][0]["id"], 1);
+    let standings = t.ok("dna standings");
+    assert!(standings.contains("jed") && standings.contains("ned"), "{standings}");
+    let ratings = t.ok("dna ratings");
+    assert!(ratings.lines().nth(3).unwrap_or("").starts_with("jed"), "{ratings}");
+}
+
+#[test]
+fn notifications_go_to_the_outbox_with_the_readers_view() {
+    let t = Tabula::new();
+    t.signup(&["ned", "ted", "jed"]);
+    t.ok("dna challenge -manual ned ted jed");
+    t.ok(&format!("dna move 1 ned pw-ned {NED}"));
+    let outbox = t.ok("outbox --limit 100");
+    assert!(outbox.contains("to ted@example.org"), "{outbox}");
+    // ted's copy of ned's move must not contain ned's secret sequence.
+    for block in
+        outbox.split("\n#").filter(|b| b.contains("to ted@example.org") || b.contains("to jed@example.org"))
+    {
+        assert!(!block.contains(NED), "a notification leaks ned's sequence:\n{block}");
+    }
+    let rows: serde_json::Value = serde_json::from_str(&t.ok("outbox --json --limit 100")).unwrap();
+    let keys: Vec<&str> =
+        rows.as_array().unwrap().iter().map(|r| r["message"]["key"].as_str().unwrap()).collect();
+    let mut dedup = keys.clone();
+    dedup.sort();
+    dedup.dedup();
+    assert_eq!(keys.len(), dedup.len(), "idempotency keys repeat");
+}
+
+#[test]
+fn queue_submit_confirm_preview_chat_subscribe() {
+    let t = Tabula::new();
+    dna_game(&t);
+    t.signup(&["amy"]);
+    t.ok("dna queue 1 ted pw-ted TTC");
+    let out = t.ok("dna preview 1 AAG");
+    assert!(out.contains("Preview (nothing is played): AAG"), "{out}");
+    assert!(out.contains("ned (33): TCGCATGTACATTTTCAATCTTCGCCTTGAGAG"), "{out}");
+    assert!(t.ok("dna show 1").contains(&format!("ned (36): {NED}")));
+    let out = t.ok("dna submit 1 ned pw-ned AAG");
+    assert!(out.contains("Submitted, not yet played: AAG"), "{out}");
+    // Confirming plays AAG; ted's queued TTC is then played at once.
+    let out = t.ok("dna confirm 1 ned pw-ned");
+    assert!(out.contains("5. ted: TTC (ned 2, ted 1, jed 1)"), "{out}");
+    assert!(out.contains("It is jed's turn."), "{out}");
+    t.fails("dna confirm 1 ned pw-ned", 1);
+    t.ok("dna subscribe 1 amy pw-amy");
+    t.ok("dna chat 1 jed pw-jed good luck everyone");
+    let outbox = t.ok("outbox --limit 200");
+    assert!(outbox.contains("Subject: DNA Board 1 chat from jed"), "{outbox}");
+    assert!(outbox.contains("to amy@example.org"), "{outbox}");
+    assert!(t.ok("dna history 1").contains("[chat] jed: good luck everyone"));
+}
+
+#[test]
+fn challenge_policy_ask_waits_for_acceptance() {
+    let t = Tabula::new();
+    t.signup(&["ned", "ted"]);
+    t.ok("policy ted pw-ted ask");
+    let out = t.ok("dna challenge ned ted");
+    assert!(out.contains("This challenge waits for ted to accept it."), "{out}");
+    let err = t.fails("dna move 1 ned pw-ned AAA", 1);
+    assert!(err.contains("waits for ted to accept"), "{err}");
+    let out = t.ok("dna accept 1 ted pw-ted");
+    assert!(out.contains("It is ned's turn."), "{out}");
+    t.ok("dna challenge ned ted");
+    let out = t.ok("dna reject 2 ted pw-ted");
+    assert!(out.contains("cancelled"), "{out}");
+    t.ok("limit ted pw-ted 1");
+    let err = t.fails("dna challenge ned ted", 1);
+    assert!(err.contains("accepts no more"), "{err}");
+}
+
+#[test]
+fn dna_calculator() {
+    let t = Tabula::new();
+    assert_eq!(t.ok("dna remove TAAGAAGCGCCT AGC"), "TAT\nremoved 3\n");
+    assert_eq!(t.ok("dna remove --json AACACACA ACA"), "{\"sequence\": \"AC\", \"removed\": 2}\n");
+    let trace = t.ok("dna remove --trace TAAGAAGCGCCT AGC");
+    assert!(trace.contains("pass 1: TAAGA[AGC]GCCT"), "{trace}");
+    t.fails("dna remove ACGT", 2);
+    let out = t.command(&["dna", "remove", "ACGT", ""]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}
