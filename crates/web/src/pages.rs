@@ -393,9 +393,9 @@ async fn game_view(
     let click: Option<ClickMap> = click_map(&game.kind, &shown_game.view);
     let click_json = serde_json::to_string(&click).unwrap_or_else(|_| "null".into());
     // The `#moveno` guard refuses a move made on a board that moved on
-    // meanwhile; simultaneous games count others' secret moves, so there
-    // it would only confuse.
-    let guard = (info.dynamics == tabula_model::Dynamics::Sequential).then_some(game.moves + 1);
+    // meanwhile. Only when one player is to move: where several are, the
+    // others' moves (secret ones too) would make it refuse for nothing.
+    let guard = (game.to_move.len() == 1).then_some(game.moves + 1);
     let (error, typed, status) = match refused {
         Some(r) => (Some(r.message), r.text, r.status),
         None => (None, String::new(), StatusCode::OK),

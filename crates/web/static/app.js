@@ -33,7 +33,6 @@
   var moveForm = document.getElementById("move-form");
   var moveText = document.getElementById("move-text");
   var guard = document.getElementById("moveno");
-  var usesGuard = guard && guard.value !== "";
 
   function parseJson(text) {
     try { return JSON.parse(text); } catch (e) { return null; }
@@ -314,7 +313,8 @@
         var err = document.getElementById("move-error");
         if (err && !show) err.remove();
       }
-      if (usesGuard) guard.value = String(g.moves + 1);
+      // As on the server: a guard only while one player is to move.
+      if (guard) guard.value = g.to_move.length === 1 ? String(g.moves + 1) : "";
     }
   }
 
