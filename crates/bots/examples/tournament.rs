@@ -15,6 +15,9 @@ use tabula_model::GameKind;
 fn kind_of(game: &str) -> Option<&'static dyn GameKind> {
     match game {
         "intervalo" => Some(&tabula_intervalo::KIND),
+        "dna" => Some(&tabula_dna::KIND),
+        "conway" => Some(&tabula_conway::KIND),
+        "rewrite" => Some(&tabula_rewrite::KIND),
         _ => None,
     }
 }

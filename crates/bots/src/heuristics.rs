@@ -2,21 +2,113 @@
 //! read only what their seat may see.
 
 use rand::Rng;
+use tabula_conway::Conway;
+use tabula_dna::{Dna, Standing};
 use tabula_intervalo::Intervalo;
-use tabula_model::{Game, GameRng, Seat};
+use tabula_model::{Ctx, DynState, Game, GameRng, Seat, SeatResult, Turn};
+use tabula_rewrite::goal::Goal;
 
 /// Whether `kind` (a game's command word) has a `greedy` heuristic.
 pub fn has_greedy(kind: &str) -> bool {
-    matches!(kind, "intervalo")
+    matches!(kind, "intervalo" | "dna" | "conway" | "rewrite")
 }
 
+/// Candidate moves a one-move look-ahead weighs at most.
+const LOOKAHEAD_CANDIDATES: usize = 48;
+
 /// The game's heuristic move for `seat`, or `None` where the game has none.
+///
+/// Intervalo scores cells directly ([`intervalo_greedy_set`]). DNA, Conway
+/// and Rewrite look one move ahead: each candidate (all legal moves, or a
+/// sample) is made on a copy that hides what `seat` may not see, the rest of
+/// a simultaneous round is filled with random moves, and the position is
+/// scored: DNA the own sequence against the longest other (the nomination
+/// that hurts opponents most and self least), Conway own pieces against the
+/// most numerous opponent, Rewrite the hits of the own goal in the table.
 pub fn greedy(game: &Game, seat: Seat, rng: &mut GameRng) -> Option<String> {
-    let any = game.state().as_any();
-    if let Some(state) = any.downcast_ref::<Intervalo>() {
-        return intervalo_greedy(&state.strip_for(seat), rng).map(|c| (c + 1).to_string());
+    let state = game.state();
+    if let Some(s) = state.as_any().downcast_ref::<Intervalo>() {
+        return intervalo_greedy(&s.strip_for(seat), rng).map(|c| (c + 1).to_string());
     }
-    None
+    let score: fn(&dyn DynState, Seat) -> Option<f64> = match game.kind().info().kind {
+        "dna" => dna_score,
+        "conway" => conway_score,
+        "rewrite" => rewrite_score,
+        _ => return None,
+    };
+    lookahead(state, seat, rng, score)
+}
+
+fn lookahead(
+    state: &dyn DynState,
+    seat: Seat,
+    rng: &mut GameRng,
+    score: fn(&dyn DynState, Seat) -> Option<f64>,
+) -> Option<String> {
+    let mut candidates: Vec<String> = match state.legal_moves(seat) {
+        Some(all) if all.len() <= LOOKAHEAD_CANDIDATES => all,
+        _ => (0..LOOKAHEAD_CANDIDATES).filter_map(|_| state.random_move(seat, rng)).collect(),
+    };
+    candidates.dedup();
+    let mut best: Vec<String> = Vec::new();
+    let mut best_value = f64::NEG_INFINITY;
+    for mv in candidates {
+        let mut guess = state.determinize(seat, rng);
+        if guess.apply(seat, &mv, &mut Ctx { now: 0, rng: &mut *rng }).is_err() {
+            continue;
+        }
+        // Others still owing a secret move this round choose at random.
+        while let Turn::Simultaneous(set) = guess.to_move() {
+            let Some(&other) = set.iter().find(|&&o| o != seat) else { break };
+            let Some(theirs) = guess.random_move(other, rng) else { break };
+            if guess.apply(other, &theirs, &mut Ctx { now: 0, rng: &mut *rng }).is_err() {
+                break;
+            }
+        }
+        let value = match guess.outcome() {
+            Some(outcome) => match outcome.result_for(seat) {
+                SeatResult::Win => 1e9,
+                SeatResult::Draw => 0.0,
+                SeatResult::Loss => -1e9,
+            },
+            None => score(&*guess, seat).unwrap_or(0.0),
+        };
+        if value > best_value {
+            best_value = value;
+            best.clear();
+        }
+        if value == best_value {
+            best.push(mv);
+        }
+    }
+    (!best.is_empty()).then(|| best.swap_remove(rng.random_range(0..best.len())))
+}
+
+fn dna_score(state: &dyn DynState, seat: Seat) -> Option<f64> {
+    let dna = state.as_any().downcast_ref::<Dna>()?;
+    let length = |s: Seat| dna.sequence(s).map_or(0, <[u8]>::len) as f64;
+    let others: Vec<Seat> =
+        (0..dna.players().len()).filter(|&s| s != seat && dna.standing(s) == Standing::In).collect();
+    let longest_other = others.iter().map(|&s| length(s)).fold(0.0, f64::max);
+    let out = (0..dna.players().len()).filter(|&s| s != seat && dna.standing(s) == Standing::Out).count();
+    Some(length(seat) - longest_other + 20.0 * out as f64)
+}
+
+fn conway_score(state: &dyn DynState, seat: Seat) -> Option<f64> {
+    let conway = state.as_any().downcast_ref::<Conway>()?;
+    let most_other = (0..8).filter(|&s| s != seat).map(|s| conway.pieces(s)).max().unwrap_or(0);
+    Some(conway.pieces(seat) as f64 - most_other as f64)
+}
+
+fn rewrite_score(state: &dyn DynState, seat: Seat) -> Option<f64> {
+    let view = state.view_json(tabula_model::Viewer::Player(seat), 0);
+    let goal = view["own_goal"].as_str()?;
+    let alphabet = view["alphabet"].as_str()?;
+    let goal_length = view["goal_length"].as_u64()? as usize;
+    let regex = view["regex_goals"].as_bool().unwrap_or(false);
+    let table = view["table"].as_str()?;
+    let goal = Goal::parse(goal, alphabet, goal_length, regex).ok()?;
+    Some(goal.hits(table.as_bytes(), |_| true).0 as f64)
 }
 
 /// The heuristic MCTS playouts follow for a game, if any.

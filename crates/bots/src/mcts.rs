@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 use tabula_model::{Ctx, DynState, GameRng, Outcome, Seat, Turn};
 
 /// Iterations of `mcts` without a budget.
-pub const DEFAULT_ITERATIONS: u32 = 1000;
+pub const DEFAULT_ITERATIONS: u32 = 400;
 /// The most iterations `mcts:N` accepts.
 pub const MAX_ITERATIONS: u32 = 10_000_000;
 /// Nodes kept at most; past it the tree stops growing and iterations only
