@@ -1,0 +1,494 @@
+//! What players see: the view, the text field and the SVG picture.
+
+use serde::Serialize;
+use tabula_life::{Life, Owner};
+use tabula_model::Timestamp;
+use tabula_model::coords::column_name;
+use tabula_model::svg::{self, NEUTRAL_COLOUR, escape, player_colour};
+
+use crate::rules::{Edges, Gone, RtLife};
+
+/// Most columns of the unbounded plane a view shows (the occupied box is
+/// clipped around its centre beyond this).
+pub const VIEW_COLUMNS: u64 = 160;
+
+/// Most rows of the unbounded plane a view shows.
+pub const VIEW_ROWS: u64 = 80;
+
+/// Where a player stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayerStatus {
+    /// In the game, cells not placed yet.
+    NotPlaced,
+    /// In the game with cells on the field.
+    Playing,
+    /// Eliminated: no cells after a generation.
+    Out,
+    /// Resigned.
+    Resigned,
+    /// Won.
+    Won,
+    /// Shared a draw.
+    Drew,
+    /// Lost (the game is over and someone else won).
+    Lost,
+}
+
+impl PlayerStatus {
+    fn note(self) -> &'static str {
+        match self {
+            PlayerStatus::NotPlaced => " (not placed yet)",
+            PlayerStatus::Playing | PlayerStatus::Lost => "",
+            PlayerStatus::Out => " (out)",
+            PlayerStatus::Resigned => " (resigned)",
+            PlayerStatus::Won => " (winner)",
+            PlayerStatus::Drew => " (draw)",
+        }
+    }
+}
+
+/// One line of the legend.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayerLine {
+    /// The player's letter on the field (`A` for the first player).
+    pub letter: char,
+    /// User id.
+    pub user: String,
+    /// Live cells.
+    pub cells: u64,
+    /// Movement points.
+    pub points: u64,
+    /// The score with two decimals.
+    pub score: String,
+    /// Where the player stands.
+    pub status: PlayerStatus,
+}
+
+/// A rectangle of the field in game coordinates: columns `left` to
+/// `left + columns - 1`, rows `top` down to `top - rows + 1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Window {
+    /// Leftmost column (`x`, 0 = `a`).
+    pub left: i64,
+    /// Top row (`y`, 0 = row 1).
+    pub top: i64,
+    /// Columns.
+    pub columns: u64,
+    /// Rows.
+    pub rows: u64,
+}
+
+/// The game as everyone sees it (Real-Time Life has no secrets).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RtLifeView {
+    /// `dead`, `torus` or `unbounded`.
+    pub edges: &'static str,
+    /// Columns of a bounded field.
+    pub width: Option<i64>,
+    /// Rows of a bounded field.
+    pub height: Option<i64>,
+    /// Generations so far.
+    pub generation: u64,
+    /// Ticks so far.
+    pub tick: u64,
+    /// The length of a tick in seconds.
+    pub tick_seconds: i64,
+    /// Ticks between generations.
+    pub gen_ticks: u64,
+    /// Cells a player places on joining.
+    pub start_cells: usize,
+    /// The generation limit, if any.
+    pub generations: Option<u64>,
+    /// The time the view was made for.
+    pub now: Timestamp,
+    /// When the next tick is due, while the game runs.
+    pub next_tick: Option<Timestamp>,
+    /// When the next generation is due, while the game runs.
+    pub next_generation: Option<Timestamp>,
+    /// The part of the field shown in `rows` (`None`: the plane is empty).
+    pub window: Option<Window>,
+    /// The rows of the window, top first, one character per point: `.`
+    /// empty, `#` neutral, `A`.. players.
+    pub rows: Vec<String>,
+    /// The smallest rectangle holding every live cell.
+    pub occupied: Option<Window>,
+    /// Whether the window shows only part of the occupied box.
+    pub clipped: bool,
+    /// The players, by seat.
+    pub players: Vec<PlayerLine>,
+    /// Neutral cells.
+    pub neutral: u64,
+    /// How the game ended, once over.
+    pub result: Option<String>,
+}
+
+pub(crate) fn view(game: &RtLife, now: Timestamp) -> RtLifeView {
+    let population = game.field.population();
+    let outcome = game.outcome.as_ref();
+    let winners = outcome.map(|o| o.winners.clone()).unwrap_or_default();
+    let players = game
+        .players
+        .iter()
+        .enumerate()
+        .map(|(s, p)| {
+            let won = outcome.is_some() && winners.len() == 1 && winners[0] == s;
+            let drew = outcome.is_some() && winners.len() > 1 && winners.contains(&s);
+            PlayerLine {
+                letter: Owner::player(s).map_or('?', Owner::symbol),
+                user: p.user.clone(),
+                cells: Owner::player(s).map_or(0, |o| population.of(o)),
+                points: p.points,
+                score: p.score.to_string(),
+                status: match p.gone {
+                    _ if won => PlayerStatus::Won,
+                    _ if drew => PlayerStatus::Drew,
+                    Some(Gone::Out) => PlayerStatus::Out,
+                    Some(Gone::Resigned) => PlayerStatus::Resigned,
+                    None if outcome.is_some() => PlayerStatus::Lost,
+                    None if p.placed_at.is_none() => PlayerStatus::NotPlaced,
+                    None => PlayerStatus::Playing,
+                },
+            }
+        })
+        .collect();
+    let occupied = game.field.bounding_box().map(|r| {
+        let top_left = game.game_point(r.x, r.y);
+        Window { left: top_left.x, top: top_left.y, columns: r.width, rows: r.height }
+    });
+    let (window, rows, clipped) = match game.edges {
+        Edges::Unbounded => plane_rows(game, occupied),
+        _ => (
+            Some(Window {
+                left: 0,
+                top: game.height - 1,
+                columns: game.width as u64,
+                rows: game.height as u64,
+            }),
+            field_rows(game),
+            false,
+        ),
+    };
+    let running = outcome.is_none();
+    RtLifeView {
+        edges: game.edges.word(),
+        width: game.size().map(|s| s.0),
+        height: game.size().map(|s| s.1),
+        generation: game.generation,
+        tick: game.ticks,
+        tick_seconds: game.tick_ms / 1000,
+        gen_ticks: game.gen_ticks,
+        start_cells: game.start_cells,
+        generations: game.generations,
+        now,
+        next_tick: if running { tabula_model::Rules::next_clock(game) } else { None },
+        next_generation: game.next_generation_due(),
+        window,
+        rows,
+        occupied,
+        clipped,
+        players,
+        neutral: population.neutral,
+        result: outcome.map(|o| o.reason.clone()),
+    }
+}
+
+fn field_rows(game: &RtLife) -> Vec<String> {
+    let mut grid = vec![vec!['.'; game.width as usize]; game.height as usize];
+    for c in game.field.live_cells() {
+        // Engine rows run from the top, as text rows do.
+        grid[c.y as usize][c.x as usize] = c.owner.symbol();
+    }
+    grid.into_iter().map(|r| r.into_iter().collect()).collect()
+}
+
+/// The occupied box grown by one point, clipped around its centre.
+fn plane_rows(game: &RtLife, occupied: Option<Window>) -> (Option<Window>, Vec<String>, bool) {
+    let Some(b) = occupied else { return (None, Vec::new(), false) };
+    let (columns, rows) = (b.columns + 2, b.rows + 2);
+    let (shown_columns, shown_rows) = (columns.min(VIEW_COLUMNS), rows.min(VIEW_ROWS));
+    let left = b.left - 1 + ((columns - shown_columns) / 2) as i64;
+    let top = b.top + 1 - ((rows - shown_rows) / 2) as i64;
+    let window = Window { left, top, columns: shown_columns, rows: shown_rows };
+    let lines = (0..shown_rows as i64)
+        .map(|r| {
+            (0..shown_columns as i64)
+                .map(|c| game.field.get(left + c, -(top - r)).map_or('.', Owner::symbol))
+                .collect()
+        })
+        .collect();
+    (Some(window), lines, shown_columns < columns || shown_rows < rows)
+}
+
+/// `2026-01-02 18:00:00 UTC` for a time in milliseconds since the epoch.
+pub fn format_time(ms: Timestamp) -> String {
+    let secs = ms.div_euclid(1000);
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Days since 1970-01-01 to a civil date (proleptic Gregorian calendar).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC", rest / 3600, rest / 60 % 60, rest % 60)
+}
+
+/// A span of time, largest units first (`2d 3h`, `42m 10s`, `5s`).
+pub fn format_span(ms: i64) -> String {
+    let secs = ms.max(0).saturating_add(999) / 1000;
+    let parts = [(secs / 86_400, 'd'), (secs / 3600 % 24, 'h'), (secs / 60 % 60, 'm'), (secs % 60, 's')];
+    let words: Vec<String> = parts.iter().filter(|(n, _)| *n > 0).map(|(n, u)| format!("{n}{u}")).collect();
+    if words.is_empty() { "0s".into() } else { words.join(" ") }
+}
+
+fn when(due: Timestamp, now: Timestamp) -> String {
+    if due <= now {
+        format!("{} (due now)", format_time(due))
+    } else {
+        format!("{} (in {})", format_time(due), format_span(due - now))
+    }
+}
+
+/// The status lines: generation and tick, then when the next ones are due.
+fn status(view: &RtLifeView) -> String {
+    let mut out = format!("Generation {}, tick {}", view.generation, view.tick);
+    if let Some(n) = view.generations {
+        out.push_str(&format!(" (the game ends after generation {n})"));
+    }
+    out.push('\n');
+    match (&view.result, view.next_tick, view.next_generation) {
+        (Some(reason), _, _) => out.push_str(&format!("The game is over: {reason}.\n")),
+        (None, Some(tick), generation) => {
+            out.push_str(&format!("Next tick at {}\n", when(tick, view.now)));
+            if let Some(g) = generation {
+                out.push_str(&format!("Next generation at {}\n", when(g, view.now)));
+            }
+        }
+        (None, None, _) => {}
+    }
+    out
+}
+
+/// The text view: the status lines, the field with coordinates (row 1 at the
+/// bottom; on the unbounded plane the occupied box, with `x` and `y`
+/// numbers), then a line per player.
+pub fn text(view: &RtLifeView) -> String {
+    let mut out = status(view);
+    out.push('\n');
+    match (view.edges, view.window) {
+        (_, None) => out.push_str("The plane is empty.\n"),
+        ("unbounded", Some(w)) => out.push_str(&plane_text(view, w)),
+        (_, Some(w)) => out.push_str(&field_text(view, w)),
+    }
+    out.push('\n');
+    let width = view.players.iter().map(|p| p.user.len()).max().unwrap_or(0).max("neutral".len());
+    for p in &view.players {
+        out.push_str(&format!(
+            "{} {:<width$} {:>5} {} {:>5} {}  score {}{}\n",
+            p.letter,
+            p.user,
+            p.cells,
+            if p.cells == 1 { "cell " } else { "cells" },
+            p.points,
+            if p.points == 1 { "point " } else { "points" },
+            p.score,
+            p.status.note()
+        ));
+    }
+    out.push_str(&format!(
+        "# {:<width$} {:>5} {}\n",
+        "neutral",
+        view.neutral,
+        if view.neutral == 1 { "cell" } else { "cells" }
+    ));
+    out
+}
+
+fn field_text(view: &RtLifeView, w: Window) -> String {
+    let names: Vec<String> = (0..w.columns).map(column_name).collect();
+    let depth = names.iter().map(String::len).max().unwrap_or(1);
+    let margin = w.rows.to_string().len();
+    let mut header = String::new();
+    for level in 0..depth {
+        header.push_str(&" ".repeat(margin + 1));
+        for name in &names {
+            let pad = depth - name.len();
+            header.push(if level < pad { ' ' } else { name.as_bytes()[level - pad] as char });
+        }
+        header.push('\n');
+    }
+    let mut out = header.clone();
+    for (i, row) in view.rows.iter().enumerate() {
+        let number = w.top + 1 - i as i64;
+        out.push_str(&format!("{number:>margin$} {row} {number}\n"));
+    }
+    out.push_str(&header);
+    out
+}
+
+fn plane_text(view: &RtLifeView, w: Window) -> String {
+    let (right, bottom) = (w.left + w.columns as i64 - 1, w.top - w.rows as i64 + 1);
+    let mut out = format!("x {} to {}, y {} down to {}", w.left, right, w.top, bottom);
+    if view.clipped
+        && let Some(o) = view.occupied
+    {
+        out.push_str(&format!(
+            " (part of the occupied box x {} to {}, y {} down to {})",
+            o.left,
+            o.left + o.columns as i64 - 1,
+            o.top,
+            o.top - o.rows as i64 + 1
+        ));
+    }
+    out.push_str("; points are (x,y)\n");
+    let margin = [w.top, bottom].iter().map(|y| y.to_string().len()).max().unwrap_or(1);
+    // A ruler: each x divisible by 10 written from its column on.
+    let mut ruler = vec![' '; w.columns as usize + 12];
+    let mut free_from = 0;
+    for c in 0..w.columns as usize {
+        let x = w.left + c as i64;
+        if x.rem_euclid(10) == 0 && c >= free_from {
+            for (k, ch) in x.to_string().chars().enumerate() {
+                ruler[c + k] = ch;
+            }
+            free_from = c + x.to_string().len() + 1;
+        }
+    }
+    let ruler: String = ruler.into_iter().collect::<String>().trim_end().to_string();
+    let ruler = format!("{} {ruler}\n", " ".repeat(margin));
+    out.push_str(&ruler);
+    for (i, row) in view.rows.iter().enumerate() {
+        let y = w.top - i as i64;
+        out.push_str(&format!("{y:>margin$} {row} {y}\n"));
+    }
+    out.push_str(&ruler);
+    out
+}
+
+/// The view as a standalone SVG document: the field (or the occupied box
+/// with a margin of one point) in player colours, coordinates along the
+/// edges, and the legend below.
+pub fn svg(view: &RtLifeView) -> String {
+    let (columns, rows) = view.window.map_or((10, 5), |w| (w.columns as usize, w.rows as usize));
+    let longest = columns.max(rows);
+    let cell = if longest <= 80 { 12.0 } else { (960.0 / longest as f64).max(1.0) };
+    let margin = 36.0;
+    let (field_w, field_h) = (cell * columns as f64, cell * rows as f64);
+    let legend = 20.0 * (view.players.len() + 4) as f64;
+    let (w, h) = ((field_w + 2.0 * margin).max(420.0), field_h + 2.0 * margin + legend);
+    let mut out = svg::open(w, h);
+    out.push_str(&format!("<rect width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>"));
+    out.push_str(&format!(
+        "<rect x=\"{margin}\" y=\"{margin}\" width=\"{field_w}\" height=\"{field_h}\" fill=\"#f4f1e8\" stroke=\"#888888\"/>"
+    ));
+    if let Some(win) = view.window {
+        let unbounded = view.edges == "unbounded";
+        let every = if cell >= 14.0 { 1 } else { (14.0 / cell).ceil() as usize };
+        let label_x = |c: usize| {
+            let x = win.left + c as i64;
+            if unbounded { x.to_string() } else { column_name(x as u64) }
+        };
+        let label_y = |r: usize| {
+            let y = win.top - r as i64;
+            if unbounded { y.to_string() } else { (y + 1).to_string() }
+        };
+        let step = if unbounded { every.max(10) } else { every };
+        for c in (0..columns).step_by(step) {
+            out.push_str(&format!(
+                "<text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">{}</text>",
+                margin + cell * (c as f64 + 0.5),
+                margin - 6.0,
+                label_x(c)
+            ));
+        }
+        for r in (0..rows).step_by(step) {
+            out.push_str(&format!(
+                "<text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\">{}</text>",
+                margin - 4.0,
+                margin + cell * (r as f64 + 0.5) + 3.5,
+                label_y(r)
+            ));
+        }
+        // One rectangle per run of equal cells in a row keeps big fields small.
+        for (r, line) in view.rows.iter().enumerate() {
+            let chars: Vec<char> = line.chars().collect();
+            let mut c = 0;
+            while c < chars.len() {
+                let ch = chars[c];
+                let run = chars[c..].iter().take_while(|&&d| d == ch).count();
+                let colour = match ch {
+                    '#' => Some(NEUTRAL_COLOUR),
+                    'A'..='Z' => Some(player_colour(usize::from(ch as u8 - b'A'))),
+                    _ => None,
+                };
+                if let Some(colour) = colour {
+                    out.push_str(&format!(
+                        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{cell}\" fill=\"{colour}\"/>",
+                        margin + cell * c as f64,
+                        margin + cell * r as f64,
+                        cell * run as f64
+                    ));
+                }
+                c += run;
+            }
+        }
+    }
+    let mut ly = margin + field_h + 24.0;
+    let mut line = |out: &mut String, colour: Option<&str>, text: String| {
+        if let Some(colour) = colour {
+            out.push_str(&format!(
+                "<rect x=\"{margin}\" y=\"{}\" width=\"12\" height=\"12\" rx=\"2\" fill=\"{colour}\"/>",
+                ly - 10.0
+            ));
+        }
+        out.push_str(&format!(
+            "<text x=\"{}\" y=\"{ly}\" font-size=\"12\">{}</text>",
+            margin + 18.0,
+            escape(&text)
+        ));
+        ly += 20.0;
+    };
+    line(&mut out, None, status(view).lines().next().unwrap_or_default().to_string());
+    for (s, p) in view.players.iter().enumerate() {
+        line(
+            &mut out,
+            Some(player_colour(s)),
+            format!(
+                "{} {}: {} cells, {} points, score {}{}",
+                p.letter,
+                p.user,
+                p.cells,
+                p.points,
+                p.score,
+                p.status.note()
+            ),
+        );
+    }
+    line(&mut out, Some(NEUTRAL_COLOUR), format!("# neutral: {} cells", view.neutral));
+    if let Some(reason) = &view.result {
+        line(&mut out, None, format!("The game is over: {reason}."));
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_and_spans() {
+        assert_eq!(format_time(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(format_time(1_767_225_600_000), "2026-01-01 00:00:00 UTC");
+        assert_eq!(format_time(1_709_208_000_000), "2024-02-29 12:00:00 UTC");
+        assert_eq!(format_time(-1000), "1969-12-31 23:59:59 UTC");
+        assert_eq!(format_span(0), "0s");
+        assert_eq!(format_span(999), "1s");
+        assert_eq!(format_span(3_600_000 * 27 + 61_000), "1d 3h 1m 1s");
+        assert_eq!(format_span(-5), "0s");
+    }
+}
