@@ -66,6 +66,7 @@ pub struct BotProcess {
     stdin: ChildStdin,
     stdout: ChildStdout,
     buffer: Vec<u8>,
+    outgoing: Vec<u8>,
     stderr_tail: Arc<Mutex<Vec<u8>>>,
     dead: bool,
 }
@@ -115,7 +116,15 @@ impl BotProcess {
                 }
             });
         }
-        Ok(BotProcess { child, stdin, stdout, buffer: Vec::new(), stderr_tail, dead: false })
+        Ok(BotProcess {
+            child,
+            stdin,
+            stdout,
+            buffer: Vec::new(),
+            outgoing: Vec::new(),
+            stderr_tail,
+            dead: false,
+        })
     }
 
     /// The process id.
@@ -135,10 +144,11 @@ impl BotProcess {
 
     /// Write one line (a newline is added).
     pub fn send(&mut self, line: &str) -> io::Result<()> {
-        let mut bytes = Vec::with_capacity(line.len() + 1);
-        bytes.extend_from_slice(line.as_bytes());
-        bytes.push(b'\n');
-        let result = self.stdin.write_all(&bytes).and_then(|()| self.stdin.flush());
+        // One write for the line and its newline: one system call.
+        self.outgoing.clear();
+        self.outgoing.extend_from_slice(line.as_bytes());
+        self.outgoing.push(b'\n');
+        let result = self.stdin.write_all(&self.outgoing).and_then(|()| self.stdin.flush());
         if result.is_err() {
             self.dead = true;
         }
@@ -185,7 +195,7 @@ impl BotProcess {
             if ready == 0 {
                 continue;
             }
-            let mut chunk = [0u8; 16 * 1024];
+            let mut chunk = [0u8; 8 * 1024];
             match io::Read::read(&mut self.stdout, &mut chunk) {
                 Ok(0) => {
                     self.dead = true;

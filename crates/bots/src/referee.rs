@@ -213,7 +213,15 @@ pub fn play_game(
         };
         // Built-in bots of one simultaneous round all choose on the
         // position before anyone's choice, as they would at one table.
-        let round = (askees.len() > 1).then(|| game.clone());
+        let mut chosen_first: Vec<Option<String>> = vec![None; n];
+        if askees.len() > 1 {
+            for &seat in &askees {
+                if let Some(Player::Builtin(bot)) = players.get(seat) {
+                    chosen_first[seat] = bot.choose(&game, seat, &mut rngs[seat]);
+                }
+            }
+        }
+        let simultaneous = askees.len() > 1;
         for seat in askees {
             if game.is_over() {
                 break 'game;
@@ -223,15 +231,20 @@ pub fn play_game(
                 break 'game;
             }
             let answer = match &mut players[seat] {
-                Player::Builtin(bot) => bot
-                    .choose(round.as_ref().unwrap_or(&game), seat, &mut rngs[seat])
-                    .ok_or_else(|| Failure {
+                Player::Builtin(bot) => {
+                    let choice = if simultaneous {
+                        chosen_first[seat].take()
+                    } else {
+                        bot.choose(&game, seat, &mut rngs[seat])
+                    };
+                    choice.ok_or_else(|| Failure {
                         seat,
                         bot: name_of(seat),
                         kind: FailureKind::NoMove,
                         message: format!("{} found no move", name_of(seat)),
                         stderr: String::new(),
-                    }),
+                    })
+                }
                 Player::External(bot) => ask(bot, &game, seat, &name_of(seat), &mut used[seat], settings),
             };
             let failure = match answer {
