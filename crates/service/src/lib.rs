@@ -7,6 +7,7 @@ pub mod auth;
 pub mod command;
 mod error;
 pub mod help;
+mod limits;
 pub mod reply;
 mod service;
 pub mod store;
@@ -14,4 +15,5 @@ pub mod users;
 
 pub use command::{Command, Credentials, GameCommand};
 pub use error::{CommandError, ErrorCode};
+pub use limits::LimitReport;
 pub use service::{BotPlayer, Caller, Clock, GameReport, GameUpdate, Reply, Service, Snapshot};

@@ -1141,6 +1141,37 @@ impl Service {
         Ok(Snapshot { reply, svg })
     }
 
+    /// The replayed game and its version (for the scheduler).
+    pub(crate) async fn snapshot_game(&self, board: i64) -> Result<(Game, i64), CommandError> {
+        let loaded = self.load(board).await?;
+        Ok((loaded.game, loaded.stored.summary.version))
+    }
+
+    /// The board text a reader gets by mail.
+    pub(crate) fn board_text_for(&self, game: &Game, board: i64, viewer: Viewer) -> String {
+        let t = reply::board_text(game, board, GameStatus::Active, viewer, self.now(), &[]);
+        format!("{}\n\n{}", t.heading, t.body)
+    }
+
+    /// Apply an event for `user` on `board` as the server (forfeits),
+    /// optionally only if the game is still at `version`.
+    pub(crate) async fn apply_event_public(
+        &self,
+        board: i64,
+        user: &str,
+        action: EventAction,
+        version: Option<i64>,
+    ) -> Result<(), CommandError> {
+        if let Some(v) = version
+            && self.store.game_version(board).await? != Some(v)
+        {
+            return Err(StoreError::Conflict.into());
+        }
+        self.apply_event(board, user, |_, seat| Ok((action.clone(), seat))).await?;
+        self.play_automatic(board).await;
+        Ok(())
+    }
+
     /// A game's board for a reader: used by the web and mail front ends.
     pub async fn board_for(&self, board: i64, user: Option<&str>) -> Result<Reply, CommandError> {
         let loaded = self.load(board).await?;

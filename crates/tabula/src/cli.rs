@@ -11,7 +11,9 @@ const USAGE: &str = "\
 usage: tabula [--db PATH] [--now TIME] [--json] COMMAND WORDS ..
        tabula [--db PATH] serve [--listen ADDR]
        tabula [--db PATH] outbox [--json] [--limit N]
+       tabula [--db PATH] [--now TIME] cron
        tabula dna remove [--trace] [--json] SEQUENCE CHUNK
+       tabula rewrite [--trace] [--json] (--start STRING | --start-file FILE) RULESFILE
 
 Runs one command of the command language exactly as it would arrive by
 email, and prints the reply: a heading (the mail subject), the status, the
@@ -117,8 +119,10 @@ pub async fn open_service(global: &Global) -> Result<Service> {
 fn run(global: &Global, words: &[String]) -> Result<ExitCode> {
     match words[0].as_str() {
         "outbox" => return outbox(global, &words[1..]),
+        "cron" => return cron(global, &words[1..]),
         "serve" => return crate::serve::run(global, &words[1..]),
         "dna" if words.get(1).is_some_and(|w| w == "remove") => return crate::tools::dna_remove(&words[2..]),
+        "rewrite" if crate::tools::is_rewrite_tool(&words[1..]) => return crate::tools::rewrite(&words[1..]),
         _ => {}
     }
     // A trailing --json is accepted as well as a leading one.
@@ -210,6 +214,32 @@ fn outbox(global: &Global, args: &[String]) -> Result<ExitCode> {
             if rows.is_empty() {
                 writeln!(out, "The outbox is empty.")?;
             }
+        }
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// `tabula cron`: run what is due once (clock events, reminders and
+/// forfeits), for installations that drive the scheduler from cron as
+/// pbmserv did, and for tests with `--now`. `tabula serve` runs the same
+/// continuously.
+fn cron(global: &Global, args: &[String]) -> Result<ExitCode> {
+    if !args.is_empty() {
+        eprintln!("tabula: `cron` takes no arguments\nusage: tabula [--db PATH] [--now TIME] cron");
+        return Ok(ExitCode::from(2));
+    }
+    let rt = runtime()?;
+    rt.block_on(async {
+        let service = open_service(global).await?;
+        let clocks = service.run_due_clocks().await?;
+        let limits = service.run_time_limits().await?;
+        if global.json {
+            println!("{}", serde_json::json!({"clock_games": clocks, "limits": limits}));
+        } else {
+            println!(
+                "clocks caught up on {clocks} games; {} games checked: {} reminders, {} forfeit warnings, {} forfeits",
+                limits.games, limits.nags, limits.warnings, limits.forfeits
+            );
         }
         Ok(ExitCode::SUCCESS)
     })

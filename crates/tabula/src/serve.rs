@@ -54,10 +54,27 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
             let service = service.clone();
             tokio::spawn(async move {
                 let mut tick = tokio::time::interval(Duration::from_millis(500));
+                let mut limits_due = std::time::Instant::now() - Duration::from_secs(60);
                 loop {
                     tick.tick().await;
                     if let Err(e) = service.run_due_clocks().await {
                         tracing::warn!(error = %e, "clock catch-up failed");
+                    }
+                    // Time limits are measured in days: once a minute is plenty.
+                    if limits_due.elapsed() >= Duration::from_secs(60) {
+                        limits_due = std::time::Instant::now();
+                        match service.run_time_limits().await {
+                            Ok(r) if r.nags + r.warnings + r.forfeits > 0 => {
+                                tracing::info!(
+                                    nags = r.nags,
+                                    warnings = r.warnings,
+                                    forfeits = r.forfeits,
+                                    "time limits"
+                                )
+                            }
+                            Ok(_) => {}
+                            Err(e) => tracing::warn!(error = %e, "time limits failed"),
+                        }
                     }
                 }
             })

@@ -58,3 +58,90 @@ pub fn dna_remove(args: &[String]) -> Result<ExitCode> {
     };
     finish(tabula_dna::calculator::remove_tool(&a.sequence, &a.chunk, a.trace, a.json))
 }
+
+/// `tabula rewrite`: one round of rewriting, as the game applies it.
+#[derive(Parser, Debug)]
+#[command(
+    name = "tabula rewrite",
+    about = "Apply rule sets to a string as one round of Rewrite does: the newest set first, down to the oldest",
+    after_help = "RULESFILE holds the rule sets oldest first, one rule a line (lhs=>rhs, or owner: lhs=>rhs), sets separated by a line ---. Any characters are allowed. `-` reads the file from standard input."
+)]
+struct RewriteTool {
+    /// Print every pass with its applications.
+    #[arg(long)]
+    trace: bool,
+    /// Print the result and every pass as JSON.
+    #[arg(long)]
+    json: bool,
+    /// The start string.
+    #[arg(long, conflicts_with = "start_file", required_unless_present = "start_file")]
+    start: Option<String>,
+    /// Read the start string from FILE (`-` for standard input; a final newline is not part of it).
+    #[arg(long, value_name = "FILE")]
+    start_file: Option<std::path::PathBuf>,
+    /// The rule sets.
+    rules_file: std::path::PathBuf,
+}
+
+/// Largest input file the tools read.
+const MAX_TOOL_INPUT: u64 = 256 << 20;
+
+fn read_input(path: &std::path::Path) -> Result<String, String> {
+    use std::io::Read;
+    let mut text = String::new();
+    let shown = path.display();
+    if path.as_os_str() == "-" {
+        std::io::stdin()
+            .take(MAX_TOOL_INPUT + 1)
+            .read_to_string(&mut text)
+            .map_err(|e| format!("reading standard input: {e}"))?;
+    } else {
+        std::fs::File::open(path)
+            .map_err(|e| format!("{shown}: {e}"))?
+            .take(MAX_TOOL_INPUT + 1)
+            .read_to_string(&mut text)
+            .map_err(|e| format!("{shown}: {e}"))?;
+    }
+    if text.len() as u64 > MAX_TOOL_INPUT {
+        return Err(format!("{shown}: larger than {} MiB", MAX_TOOL_INPUT >> 20));
+    }
+    Ok(text)
+}
+
+/// `tabula rewrite ...`
+pub fn rewrite(args: &[String]) -> Result<ExitCode> {
+    let a: RewriteTool = match parse("tabula rewrite", args) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    if a.start_file.as_deref().is_some_and(|p| p.as_os_str() == "-") && a.rules_file.as_os_str() == "-" {
+        return finish(Err("only one of --start-file and RULESFILE can be standard input".into()));
+    }
+    let start = match (&a.start, &a.start_file) {
+        (Some(s), _) => s.clone(),
+        (None, Some(path)) => match read_input(path) {
+            Ok(mut s) => {
+                if s.ends_with('\n') {
+                    s.pop();
+                    if s.ends_with('\r') {
+                        s.pop();
+                    }
+                }
+                s
+            }
+            Err(e) => return finish(Err(e)),
+        },
+        (None, None) => unreachable!("clap requires one of them"),
+    };
+    let rules = match read_input(&a.rules_file) {
+        Ok(r) => r,
+        Err(e) => return finish(Err(e)),
+    };
+    finish(tabula_rewrite::calculator::rewrite_tool(&start, &rules, a.trace, a.json))
+}
+
+/// Whether `tabula rewrite ARGS` is the calculator rather than a game command.
+pub fn is_rewrite_tool(args: &[String]) -> bool {
+    args.iter().any(|a| a.starts_with("--start") || a == "--trace")
+        || args.first().is_some_and(|a| a.starts_with("--") && a != "--json")
+}

@@ -307,3 +307,35 @@ fn dna_calculator() {
     let out = t.command(&["dna", "remove", "ACGT", ""]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn reminders_warnings_and_forfeits_by_the_clock() {
+    let mut t = Tabula::new();
+    t.now = Some("2026-01-01T00:00:00Z".into());
+    t.signup(&["ned", "ted", "jed"]);
+    t.ok("dna challenge ned ted -nag=2d -forfeit=5d");
+    t.now = Some("2026-01-02T00:00:00Z".into());
+    assert!(t.ok("cron").contains("0 reminders"));
+    t.now = Some("2026-01-03T01:00:00Z".into());
+    assert!(t.ok("cron").contains("1 reminders"));
+    t.ok("cron");
+    let outbox = t.ok("outbox");
+    assert_eq!(
+        outbox.matches("Subject: DNA Board 1 ned: your move").count(),
+        1,
+        "one reminder, however often cron runs:\n{outbox}"
+    );
+    // jed is on vacation: its clock restarts when the vacation ends.
+    t.ok("dna challenge jed ted -nag=2d -forfeit=5d");
+    t.ok("vacation jed pw-jed 10");
+    t.now = Some("2026-01-05T01:00:00Z".into());
+    assert!(t.ok("cron").contains("1 forfeit warnings"));
+    t.now = Some("2026-01-06T01:00:00Z".into());
+    let report = t.ok("cron");
+    assert!(report.contains("1 forfeits"), "{report}");
+    let board = t.ok("dna show 1");
+    assert!(board.contains("Game won by ted"), "{board}");
+    assert!(board.contains("forfeited: no move in 5 days"), "{board}");
+    let board2 = t.ok("dna show 2");
+    assert!(board2.contains("It is jed's turn."), "jed on vacation keeps the game: {board2}");
+}

@@ -1,0 +1,121 @@
+//! Move time limits, as pbmserv had them: a reminder ("nag") after `-nag`
+//! without a move, a warning a day before the forfeit, and a forfeit
+//! (resignation) after `-forfeit`. A vacation suspends both: the waiting
+//! time of a player back from vacation counts from the vacation's end.
+//!
+//! Run by the scheduler. Each reminder has an idempotency key tied to the
+//! game's version, and a forfeit is an append checked against that version,
+//! so running the scheduler twice, or in several processes, does each
+//! thing once.
+
+use serde::Serialize;
+use tabula_model::{EventAction, Turn, Viewer};
+
+use crate::error::CommandError;
+use crate::service::Service;
+use crate::store::{GameFilter, GameStatus, OutboxMessage};
+
+const DAY_MS: i64 = 86_400_000;
+
+/// What one run of the time limits did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct LimitReport {
+    /// Games looked at.
+    pub games: usize,
+    /// Reminders queued.
+    pub nags: usize,
+    /// Forfeit warnings queued.
+    pub warnings: usize,
+    /// Players resigned for not moving.
+    pub forfeits: usize,
+}
+
+impl Service {
+    /// Send due reminders and warnings, and resign players past their time.
+    pub async fn run_time_limits(&self) -> Result<LimitReport, CommandError> {
+        let now = self.now();
+        let games = self
+            .store()
+            .games(&GameFilter { statuses: vec![GameStatus::Active], limit: 100_000, ..Default::default() })
+            .await?;
+        let mut report = LimitReport { games: games.len(), ..Default::default() };
+        for summary in games {
+            if summary.to_move.is_empty() {
+                continue;
+            }
+            let Ok(snapshot) = self.snapshot_game(summary.id).await else { continue };
+            let (game, version) = snapshot;
+            let waiting: Vec<usize> = match game.to_move() {
+                Turn::Player(p) => vec![p],
+                Turn::Simultaneous(set) => set,
+                Turn::Clock | Turn::Over => continue,
+            };
+            let options = &game.record().options;
+            let nag = options.int("nag").unwrap_or(7 * 86_400) * 1000;
+            let forfeit = options.int("forfeit").unwrap_or(21 * 86_400) * 1000;
+            let last = game.record().events.last().map(|e| e.at).unwrap_or(game.record().created);
+            for seat in waiting {
+                let user = game.players()[seat].clone();
+                if user.starts_with("bot:") {
+                    continue;
+                }
+                let Some(row) = self.store().user(&user).await? else { continue };
+                if row.vacation_until.is_some_and(|v| v > now) {
+                    continue;
+                }
+                let since = last.max(row.vacation_until.unwrap_or(i64::MIN));
+                let idle = now - since;
+                let title = game.kind().info().title;
+                let board = summary.id;
+                if idle >= forfeit {
+                    let days = forfeit / DAY_MS;
+                    let reason = format!("forfeited: no move in {days} days");
+                    let r = self
+                        .apply_event_public(
+                            board,
+                            &user,
+                            EventAction::Resign { reason: Some(reason) },
+                            Some(version),
+                        )
+                        .await;
+                    if r.is_ok() {
+                        report.forfeits += 1;
+                    }
+                    continue;
+                }
+                let Some(addr) = row.emails.first().cloned().filter(|_| row.notify) else { continue };
+                let board_text = self.board_text_for(&game, board, Viewer::Player(seat));
+                if idle >= forfeit - DAY_MS && forfeit > DAY_MS {
+                    let msg = OutboxMessage {
+                        key: format!("forfeit-warning:{board}:v{version}:{user}"),
+                        recipient: addr.clone(),
+                        subject: format!("{title} Board {board} {user}: forfeit tomorrow"),
+                        body: format!(
+                            "You have not moved on {title} board {board} for {} days. If you do not move within a day, you forfeit the game.\n\n{}",
+                            idle / DAY_MS,
+                            board_text
+                        ),
+                        game_id: Some(board),
+                    };
+                    self.store().enqueue(&[msg], now).await?;
+                    report.warnings += 1;
+                } else if idle >= nag {
+                    let msg = OutboxMessage {
+                        key: format!("nag:{board}:v{version}:{user}"),
+                        recipient: addr,
+                        subject: format!("{title} Board {board} {user}: your move"),
+                        body: format!(
+                            "Reminder: it has been {} days since the last move on {title} board {board}, and it is your move.\n\n{}",
+                            idle / DAY_MS,
+                            board_text
+                        ),
+                        game_id: Some(board),
+                    };
+                    self.store().enqueue(&[msg], now).await?;
+                    report.nags += 1;
+                }
+            }
+        }
+        Ok(report)
+    }
+}
