@@ -38,37 +38,53 @@ fn torus(c: &mut Criterion) {
     group.finish();
 }
 
-/// A field of about 1M live cells spread over 20000x20000 in 4000 clusters
-/// (random 16x16 soups): one generation on the unbounded plane, and on a
-/// torus the size of the bounding box.
+/// A field of about 1M live cells spread over 20000x20000, in some 8000
+/// clusters (random 16x16 soups) or scattered uniformly: one generation on
+/// the unbounded plane, and on a torus the size of the bounding box.
 fn sparse(c: &mut Criterion) {
     let mut group = c.benchmark_group("sparse");
     group.sample_size(10);
     let side = 20_000i64;
-    let mut rng = ChaCha8Rng::seed_from_u64(9);
-    let mut plane = Universe::new(Topology::Unbounded).unwrap();
-    plane.set_threads(Threads::Single);
-    let mut dense = Universe::new(Topology::Torus { width: side as u64, height: side as u64 }).unwrap();
-    dense.set_threads(Threads::Single);
-    while plane.population().total() < 1_000_000 {
-        let (x0, y0) = (rng.random_range(0..side - 16), rng.random_range(0..side - 16));
-        for y in 0..16 {
-            for x in 0..16 {
-                if rng.random_bool(0.5) {
-                    let owner = Some(Owner::Player(rng.random_range(0..2)));
-                    plane.set(x0 + x, y0 + y, owner).unwrap();
-                    dense.set(x0 + x, y0 + y, owner).unwrap();
+    for layout in ["clustered", "scattered"] {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut plane = Universe::new(Topology::Unbounded).unwrap();
+        plane.set_threads(Threads::Single);
+        let mut dense = Universe::new(Topology::Torus { width: side as u64, height: side as u64 }).unwrap();
+        dense.set_threads(Threads::Single);
+        let mut placed = 0;
+        let mut put = |x: i64, y: i64, owner: Option<Owner>| {
+            plane.set(x, y, owner).unwrap();
+            dense.set(x, y, owner).unwrap();
+            placed += 1;
+        };
+        if layout == "clustered" {
+            while placed < 1_000_000 {
+                let (x0, y0) = (rng.random_range(0..side - 16), rng.random_range(0..side - 16));
+                for y in 0..16 {
+                    for x in 0..16 {
+                        if rng.random_bool(0.5) {
+                            put(x0 + x, y0 + y, Some(Owner::Player(rng.random_range(0..2))));
+                        }
+                    }
                 }
             }
+        } else {
+            for _ in 0..1_000_000 {
+                put(
+                    rng.random_range(0..side),
+                    rng.random_range(0..side),
+                    Some(Owner::Player(rng.random_range(0..2))),
+                );
+            }
         }
+        group.throughput(Throughput::Elements(plane.population().total()));
+        group.bench_function(format!("1M cells {layout} over 20000x20000, unbounded plane"), |b| {
+            b.iter_batched(|| plane.clone(), |mut p| p.step(1), criterion::BatchSize::LargeInput)
+        });
+        group.bench_function(format!("1M cells {layout} over 20000x20000, torus of the box"), |b| {
+            b.iter_batched(|| dense.clone(), |mut d| d.step(1), criterion::BatchSize::LargeInput)
+        });
     }
-    group.throughput(Throughput::Elements(plane.population().total()));
-    group.bench_function("1M cells over 20000x20000, unbounded plane", |b| {
-        b.iter_batched(|| plane.clone(), |mut p| p.step(1), criterion::BatchSize::LargeInput)
-    });
-    group.bench_function("1M cells over 20000x20000, torus of the box", |b| {
-        b.iter_batched(|| dense.clone(), |mut d| d.step(1), criterion::BatchSize::LargeInput)
-    });
     group.finish();
 }
 

@@ -197,7 +197,17 @@ fn step_band(
             forms: [&form_sums[up], &form_sums[here], &form_sums[down]],
             offsets: [0, 0, 0],
         };
-        kernel::vertical(&around, planes, stored * stride + 1, out, i * stride + 1, words, last_mask, codes);
+        kernel::vertical(
+            &around,
+            planes,
+            stored * stride + 1,
+            out,
+            i * stride + 1,
+            words,
+            last_mask,
+            codes,
+            false,
+        );
     }
 }
 

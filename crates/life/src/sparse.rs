@@ -5,7 +5,7 @@
 //! neighbours are the same row of the tiles beside it, and the rows above and
 //! below come from the tiles above and below.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use rayon::prelude::*;
@@ -104,13 +104,13 @@ impl SparsePlane {
     /// Tiles to compute next: the live ones and the neighbours their border
     /// cells touch.
     fn candidates(&self) -> Vec<(i64, i64)> {
-        let mut set: HashSet<(i64, i64), BuildHasherDefault<KeyHasher>> = HashSet::default();
+        let mut keys: Vec<(i64, i64)> = self.tiles.keys().copied().collect();
+        let mut fringe = Vec::new();
         for (&(tx, ty), tile) in &self.tiles {
             let a = &tile.planes[0];
             let left = a.iter().any(|w| w & 1 != 0);
             let right = a.iter().any(|w| w >> 63 != 0);
             let (top, bottom) = (a[0] != 0, a[63] != 0);
-            set.insert((tx, ty));
             let near = [
                 (top, (0, -1)),
                 (bottom, (0, 1)),
@@ -122,26 +122,31 @@ impl SparsePlane {
                 (a[63] >> 63 != 0, (1, 1)),
             ];
             for (touch, (dx, dy)) in near {
-                if touch {
-                    set.insert((tx + dx, ty + dy));
+                let key = (tx + dx, ty + dy);
+                if touch && !self.tiles.contains_key(&key) {
+                    fringe.push(key);
                 }
             }
         }
-        set.into_iter().collect()
+        fringe.sort_unstable();
+        fringe.dedup();
+        keys.extend(fringe);
+        keys
     }
 
     fn step_tile(&self, key: (i64, i64), window: &mut Window, codes: Codes) -> Option<Tile> {
         let (tx, ty) = key;
         let planes = self.planes();
-        let plane_of = |dx: i64, dy: i64, p: usize| -> &[u64; 64] {
-            self.tiles.get(&(tx + dx, ty + dy)).map_or(&EMPTY, |t| &t.planes[p])
-        };
+        // The 3x3 tiles around this one, row by row.
+        let near: [Option<&Tile>; 9] =
+            std::array::from_fn(|i| self.tiles.get(&(tx + i as i64 % 3 - 1, ty + i as i64 / 3 - 1)));
         for p in 0..planes {
-            for (column, dx) in [-1i64, 0, 1].into_iter().enumerate() {
+            let plane_of = |i: usize| near[i].map_or(&EMPTY, |t| &t.planes[p]);
+            for column in 0..3 {
                 let strip = &mut window.strips[p][column];
-                strip[0] = plane_of(dx, -1, p)[63];
-                strip[1..65].copy_from_slice(plane_of(dx, 0, p));
-                strip[65] = plane_of(dx, 1, p)[0];
+                strip[0] = plane_of(column)[63];
+                strip[1..65].copy_from_slice(plane_of(3 + column));
+                strip[65] = plane_of(6 + column)[0];
             }
         }
         if window.strips[0].iter().all(|s| s.iter().all(|&w| w == 0)) {
@@ -168,9 +173,15 @@ impl SparsePlane {
                 forms: [&window.forms, &window.forms, &window.forms],
                 offsets: [0, 1, 2],
             };
-            let centre: Vec<&[u64]> = window.strips.iter().map(|s| s[1].as_slice()).collect();
-            let mut out: Vec<&mut [u64]> = tile.planes.iter_mut().map(|p| p.as_mut_slice()).collect();
-            kernel::vertical(&around, &centre, 1, &mut out, 0, 64, !0, codes);
+            let empty: &[u64] = &[];
+            let centre: [&[u64]; 6] =
+                std::array::from_fn(|p| window.strips.get(p).map_or(empty, |s| s[1].as_slice()));
+            let mut planes_out = tile.planes.iter_mut();
+            let mut out: [&mut [u64]; 6] =
+                std::array::from_fn(|_| planes_out.next().map_or(&mut [][..], |p| p.as_mut_slice()));
+            // Tiles are mostly empty space: skip blocks of rows with no live
+            // cell near them.
+            kernel::vertical(&around, &centre[..planes], 1, &mut out[..planes], 0, 64, !0, codes, true);
         }
         (!tile.is_empty()).then_some(tile)
     }
