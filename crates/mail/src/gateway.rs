@@ -1,0 +1,407 @@
+//! Running the commands of an incoming message and writing the reply.
+
+use lettre::message::header::{
+    ContentTransferEncoding, ContentType, HeaderName, HeaderValue, MIME_VERSION_1_0,
+};
+use lettre::message::{Body, Mailbox};
+use tabula_service::command::{Command, Credentials, GameCommand};
+use tabula_service::store::OutboxMessage;
+use tabula_service::{Caller, CommandError, ErrorCode, Reply, Service};
+
+use crate::message::{Incoming, read_message};
+use crate::text;
+use crate::{MailConfig, MailError, relay};
+
+/// Most earlier `References` kept in a reply (the newest), so that long
+/// threads do not grow the header without bound.
+const MAX_REFERENCES: usize = 20;
+
+/// A reply to an incoming message, ready to render or to queue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutgoingMail {
+    /// The address the reply goes to (`Reply-To`, else `From`).
+    pub to: String,
+    /// `DNA Board 1 ted`, `DNA error`, `Tabula error` ...
+    pub subject: String,
+    /// The `Message-ID` it answers, without angle brackets.
+    pub in_reply_to: Option<String>,
+    /// The thread: the message's `References` and its `Message-ID`.
+    pub references: Vec<String>,
+    /// The text.
+    pub body: String,
+    /// Its own `Message-ID`, without angle brackets; derived from
+    /// [`OutgoingMail::key`], so a redelivered message is answered with the
+    /// same id.
+    pub message_id: String,
+    /// The outbox key: `reply:<message-id>` (one reply per message, ever).
+    pub key: String,
+}
+
+impl OutgoingMail {
+    /// The reply as an RFC 5322 message from `from` (`Tabula
+    /// <tabula@example.org>` or a bare address): `Date`, `Message-ID`,
+    /// threading headers, `MIME-Version`, `Content-Type: text/plain;
+    /// charset=utf-8`, 7bit or quoted-printable, headers encoded as RFC 2047
+    /// where they are not ASCII.
+    ///
+    /// # Errors
+    ///
+    /// [`MailError::Build`] if `from` or [`OutgoingMail::to`] is not an address.
+    pub fn to_rfc5322(&self, from: &str) -> Result<Vec<u8>, MailError> {
+        let draft = Draft {
+            to: &self.to,
+            subject: &self.subject,
+            body: &self.body,
+            message_id: &self.message_id,
+            in_reply_to: self.in_reply_to.as_deref(),
+            references: &self.references,
+            auto_submitted: "auto-replied",
+        };
+        Ok(build_message(&draft, from)?.formatted())
+    }
+
+    /// The outbox row this reply is queued as.
+    pub fn outbox_message(&self) -> OutboxMessage {
+        OutboxMessage {
+            key: self.key.clone(),
+            recipient: self.to.clone(),
+            subject: self.subject.clone(),
+            body: self.body.clone(),
+            game_id: None,
+        }
+    }
+}
+
+/// Handle one incoming message: run its commands, send its comment to the
+/// other players of the board a move was made on, and return the reply.
+/// `Ok(None)` for mail that must not be answered (auto-replies, bounces,
+/// list mail: see [`crate::Ignored`]); nothing is run then.
+///
+/// A command that acts for a user runs only if the message comes from one
+/// of that user's addresses (see [`MailConfig::require_registered_sender`])
+/// and its password is right; otherwise it changes nothing and the reply
+/// says why. Passwords never appear in the reply: quoted commands show
+/// `********` instead.
+///
+/// # Errors
+///
+/// [`MailError::TooLarge`] and [`MailError::Unreadable`]: nothing was run.
+pub async fn handle_message(
+    service: &Service,
+    raw: &[u8],
+    config: &MailConfig,
+) -> Result<Option<OutgoingMail>, MailError> {
+    let incoming = read_message(raw, config)?;
+    if let Some(reason) = &incoming.ignored {
+        tracing::info!(from = ?incoming.from, %reason, "mail not answered");
+        return Ok(None);
+    }
+    let Some(to) = incoming.reply_to.clone() else { return Ok(None) };
+    let (subject, body) = if incoming.commands.is_empty() {
+        (
+            "Tabula error".to_string(),
+            "No command was found in your message. Put the command in the subject, or on the first\n\
+             lines of the message, for example:\n\n    dna move 12 ned PASSWORD AAG\n\n\
+             Anything after the commands is sent as a comment to the other players of the board.\n\
+             Send `help` for the commands and `list` for the games.\n"
+                .to_string(),
+        )
+    } else if incoming.commands.len() > config.max_commands {
+        (
+            "Tabula error".to_string(),
+            format!(
+                "Your message has {} command lines; at most {} are run from one message.\n\
+                 Nothing was run: send them in several messages.\n",
+                incoming.commands.len(),
+                config.max_commands
+            ),
+        )
+    } else {
+        run_commands(service, &incoming, config).await
+    };
+    Ok(Some(reply_mail(&incoming, to, subject, body, config)))
+}
+
+/// Queue `mail` in the service's outbox (key [`OutgoingMail::key`]: a reply
+/// already queued for the same message is not queued again).
+///
+/// # Errors
+///
+/// [`MailError::Store`] if the store fails.
+pub async fn enqueue_reply(service: &Service, mail: &OutgoingMail) -> Result<(), MailError> {
+    service.store().enqueue(&[mail.outbox_message()], service.now()).await?;
+    Ok(())
+}
+
+fn reply_mail(
+    incoming: &Incoming,
+    to: String,
+    subject: String,
+    body: String,
+    config: &MailConfig,
+) -> OutgoingMail {
+    let parent = incoming.message_id.as_deref().filter(|id| relay::is_safe_message_id(id));
+    let key = match parent {
+        Some(id) => format!("reply:{id}"),
+        None => format!("reply:#{}", incoming.digest),
+    };
+    let mut references: Vec<String> =
+        incoming.references.iter().filter(|r| relay::is_safe_message_id(r)).cloned().collect();
+    if let Some(id) = parent {
+        references.retain(|r| r != id);
+        references.push(id.to_string());
+    }
+    if references.len() > MAX_REFERENCES {
+        references.drain(..references.len() - MAX_REFERENCES);
+    }
+    OutgoingMail {
+        to,
+        subject,
+        in_reply_to: parent.map(str::to_string),
+        references,
+        body,
+        message_id: relay::message_id_for_key(&key, config.domain()),
+        key,
+    }
+}
+
+/// One command and how it went.
+struct Ran {
+    shown: String,
+    secrets: Vec<String>,
+    title: Option<&'static str>,
+    result: Result<Reply, CommandError>,
+}
+
+/// Run every command in order; the reply's subject and body.
+async fn run_commands(service: &Service, incoming: &Incoming, config: &MailConfig) -> (String, String) {
+    let games = Service::game_words();
+    let mut ran = Vec::new();
+    let mut boards: Vec<(String, i64, Credentials)> = Vec::new();
+    for line in &incoming.commands {
+        let (shown, secrets) = text::redact(line);
+        let title = line
+            .split_whitespace()
+            .next()
+            .and_then(|w| tabula_games::find(&w.to_ascii_lowercase()))
+            .map(|k| k.info().title);
+        let result = match Command::parse(line, &games) {
+            Err(e) => Err(e),
+            Ok(command) => match check_sender(service, &command, incoming.from.as_deref(), config).await {
+                Err(e) => Err(e),
+                Ok(()) => {
+                    let moved_on = moved_board(&command);
+                    let result = service.run(command, &Caller::Anonymous).await;
+                    if result.is_ok()
+                        && let Some((kind, board, auth)) = moved_on
+                        && !boards.iter().any(|(k, b, _)| *k == kind && *b == board)
+                    {
+                        boards.push((kind, board, auth));
+                    }
+                    result
+                }
+            },
+        };
+        ran.push(Ran { shown, secrets, title, result });
+    }
+
+    let mut notes = Vec::new();
+    if !incoming.comment.is_empty() {
+        if boards.is_empty() {
+            notes.push(
+                "Your comment was not sent: a comment goes to the other players of a board with a move\n\
+                 that succeeded."
+                    .to_string(),
+            );
+        }
+        for (kind, board, auth) in boards {
+            let chat = Command::Game {
+                kind,
+                command: GameCommand::Chat { board, auth, text: incoming.comment.clone() },
+            };
+            match service.run(chat, &Caller::Anonymous).await {
+                Ok(_) => notes.push(format!("Your comment was sent to the other players of board {board}.")),
+                Err(e) => notes.push(format!("Your comment was not sent to board {board}: {}.", e.message)),
+            }
+        }
+    }
+
+    let subject = match ran.iter().find(|r| r.result.is_err()) {
+        Some(failed) => format!("{} error", failed.title.unwrap_or("Tabula")),
+        None => ran
+            .iter()
+            .rev()
+            .find_map(|r| r.result.as_ref().ok().map(|reply| reply.subject.clone()))
+            .unwrap_or_else(|| "Tabula".to_string()),
+    };
+    let mut body = if let [only] = ran.as_slice() {
+        section(only, false)
+    } else {
+        let sections: Vec<String> = ran.iter().map(|r| section(r, true)).collect();
+        sections.join(&format!("\n{}\n\n", "=".repeat(60)))
+    };
+    for note in notes {
+        body.push('\n');
+        body.push_str(&note);
+        body.push('\n');
+    }
+    (subject, body)
+}
+
+/// The text of one command's result: the reply as the command line prints
+/// it, or the refusal with the command quoted.
+fn section(ran: &Ran, quote_command: bool) -> String {
+    match &ran.result {
+        Ok(reply) => {
+            let text = format!("{}\n\n{}", reply.subject, reply.text);
+            if quote_command { format!("> {}\n\n{text}", ran.shown) } else { text }
+        }
+        Err(e) => {
+            let message = text::mask_secrets(&e.message, &ran.secrets);
+            let mut out = format!("Your command\n\n> {}\n\nwas refused: {message}\n", ran.shown);
+            if matches!(e.code, ErrorCode::Usage | ErrorCode::UnknownCommand) {
+                out.push_str("\nSend `help` for the commands, or `help GAME` for a game's moves.\n");
+            }
+            if matches!(e.code, ErrorCode::WrongPassword | ErrorCode::UnknownUser) {
+                out.push_str("Nothing was changed.\n");
+            }
+            out
+        }
+    }
+}
+
+/// The board a command moves on, with its credentials: where a comment goes.
+fn moved_board(command: &Command) -> Option<(String, i64, Credentials)> {
+    match command {
+        Command::Game {
+            kind,
+            command: GameCommand::Move { board, auth, .. } | GameCommand::Confirm { board, auth },
+        } => Some((kind.clone(), *board, auth.clone())),
+        _ => None,
+    }
+}
+
+/// The users a command acts for, or must come from one of.
+fn acting_users(command: &Command) -> Vec<&str> {
+    match command {
+        Command::ChangePassword { auth: a, .. }
+        | Command::ChangeAddress { auth: a, .. }
+        | Command::Signoff { auth: a }
+        | Command::Notify { auth: a, .. }
+        | Command::Vacation { auth: a, .. }
+        | Command::Limit { auth: a, .. }
+        | Command::Policy { auth: a, .. } => vec![a.user.as_str()],
+        Command::Game { command, .. } => match command {
+            GameCommand::Move { auth: a, .. }
+            | GameCommand::Queue { auth: a, .. }
+            | GameCommand::Submit { auth: a, .. }
+            | GameCommand::Confirm { auth: a, .. }
+            | GameCommand::ShowAs { auth: a, .. }
+            | GameCommand::Chat { auth: a, .. }
+            | GameCommand::Subscribe { auth: a, .. }
+            | GameCommand::Answer { auth: a, .. }
+            | GameCommand::Preview { auth: Some(a), .. } => vec![a.user.as_str()],
+            GameCommand::Challenge { players, .. } => players
+                .iter()
+                .map(String::as_str)
+                .filter(|p| !p.to_ascii_lowercase().starts_with("bot:"))
+                .collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// A command that acts for users must come from an address of one of them.
+async fn check_sender(
+    service: &Service,
+    command: &Command,
+    from: Option<&str>,
+    config: &MailConfig,
+) -> Result<(), CommandError> {
+    if !config.require_registered_sender {
+        return Ok(());
+    }
+    let users = acting_users(command);
+    if users.is_empty() {
+        return Ok(());
+    }
+    let Some(from) = from.map(|f| f.trim().to_ascii_lowercase()) else {
+        return Err(CommandError::new(ErrorCode::Refused, "the message has no From address"));
+    };
+    let mut known = false;
+    for user in &users {
+        let Ok(id) = tabula_service::users::canonical_user_id(user) else { continue };
+        let Some(row) = service.store().user(&id).await? else { continue };
+        if row.signed_off {
+            continue;
+        }
+        known = true;
+        if row.emails.iter().any(|e| e.trim().to_ascii_lowercase() == from) {
+            return Ok(());
+        }
+    }
+    if !known {
+        // No such user: the service's own answer says so.
+        return Ok(());
+    }
+    let whose = match users.as_slice() {
+        [one] => format!("{one}'s registered addresses"),
+        _ => "the registered addresses of its players".to_string(),
+    };
+    Err(CommandError::new(
+        ErrorCode::Refused,
+        format!(
+            "this message came from {from}, which is not one of {whose}; nothing was changed. Send it from a registered address"
+        ),
+    ))
+}
+
+/// What a message says, apart from its addresses.
+pub(crate) struct Draft<'a> {
+    pub to: &'a str,
+    pub subject: &'a str,
+    pub body: &'a str,
+    pub message_id: &'a str,
+    pub in_reply_to: Option<&'a str>,
+    pub references: &'a [String],
+    /// The `Auto-Submitted` value (RFC 3834): `auto-replied` or `auto-generated`.
+    pub auto_submitted: &'static str,
+}
+
+const AUTO_SUBMITTED: HeaderName = HeaderName::new_from_ascii_str("Auto-Submitted");
+const AUTO_RESPONSE_SUPPRESS: HeaderName = HeaderName::new_from_ascii_str("X-Auto-Response-Suppress");
+
+/// Longest line a 7bit body may have (RFC 5322: 998 characters).
+const MAX_7BIT_LINE: usize = 998;
+
+/// Build a plain-text message from `from`.
+pub(crate) fn build_message(draft: &Draft<'_>, from: &str) -> Result<lettre::Message, MailError> {
+    let from: Mailbox = from.parse().map_err(|e| MailError::Build(format!("from {from:?}: {e}")))?;
+    let to: Mailbox = draft.to.parse().map_err(|e| MailError::Build(format!("to {:?}: {e}", draft.to)))?;
+    let mut builder = lettre::Message::builder()
+        .from(from)
+        .to(to)
+        .subject(draft.subject.replace(['\r', '\n'], " "))
+        .message_id(Some(format!("<{}>", draft.message_id)))
+        .header(MIME_VERSION_1_0)
+        .header(ContentType::TEXT_PLAIN)
+        // Keeps vacation programs and out-of-office rules from answering (RFC 3834, Exchange).
+        .raw_header(HeaderValue::new(AUTO_SUBMITTED, draft.auto_submitted.to_string()))
+        .raw_header(HeaderValue::new(AUTO_RESPONSE_SUPPRESS, "All".to_string()));
+    if let Some(parent) = draft.in_reply_to.filter(|id| relay::is_safe_message_id(id)) {
+        builder = builder.in_reply_to(format!("<{parent}>"));
+    }
+    let references: Vec<String> =
+        draft.references.iter().filter(|r| relay::is_safe_message_id(r)).map(|r| format!("<{r}>")).collect();
+    if !references.is_empty() {
+        builder = builder.references(references.join(" "));
+    }
+    let text = draft.body.replace("\r\n", "\n");
+    let seven_bit = text.is_ascii() && text.lines().all(|l| l.len() <= MAX_7BIT_LINE);
+    let encoding =
+        if seven_bit { ContentTransferEncoding::SevenBit } else { ContentTransferEncoding::QuotedPrintable };
+    let body = Body::new_with_encoding(text, encoding)
+        .map_err(|_| MailError::Build("the body cannot be encoded".into()))?;
+    builder.body(body).map_err(|e| MailError::Build(e.to_string()))
+}

@@ -1,0 +1,259 @@
+//! Reading an incoming message: who sent it, where the answer goes, what it
+//! asks for, and whether it must not be answered at all.
+
+use mail_parser::{HeaderValue, MessageParser, MimeHeaders, PartType};
+use sha2::{Digest, Sha256};
+use tabula_service::Service;
+
+use crate::text::{self, Split};
+use crate::{MailConfig, MailError};
+
+/// Why a message gets no answer (mail loops, bounces and list mail).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ignored {
+    /// `Auto-Submitted` other than `no` (RFC 3834): an auto-reply or a
+    /// machine's message.
+    AutoSubmitted(String),
+    /// `Precedence: bulk`, `junk` or `list`.
+    Precedence(String),
+    /// An auto-reply marker of a mail program (`X-Auto-Response-Suppress`,
+    /// `X-Autoreply`, `X-Autorespond`, `X-Auto-Reply`); the header's name.
+    AutoReplyHeader(String),
+    /// A bounce or delivery report (empty return path, mailer daemon or
+    /// postmaster sender, `multipart/report`); why it is one.
+    Bounce(String),
+    /// Mail from a mailing list (`List-Id`).
+    MailingList,
+    /// Mail from the gateway's own address.
+    FromGateway,
+    /// No `From` or `Reply-To` address an answer could go to.
+    NoReplyAddress,
+    /// A reply to an error reply that holds no command: answering it could
+    /// start a loop with a program that answers everything.
+    ErrorReplyWithoutCommand,
+}
+
+impl std::fmt::Display for Ignored {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ignored::AutoSubmitted(v) => write!(f, "Auto-Submitted: {v}"),
+            Ignored::Precedence(v) => write!(f, "Precedence: {v}"),
+            Ignored::AutoReplyHeader(h) => write!(f, "auto-reply header {h}"),
+            Ignored::Bounce(why) => write!(f, "bounce ({why})"),
+            Ignored::MailingList => f.write_str("mailing list mail"),
+            Ignored::FromGateway => f.write_str("mail from the gateway itself"),
+            Ignored::NoReplyAddress => f.write_str("no address to reply to"),
+            Ignored::ErrorReplyWithoutCommand => f.write_str("a reply to an error reply without a command"),
+        }
+    }
+}
+
+/// An incoming message as the gateway reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Incoming {
+    /// The `From` address.
+    pub from: Option<String>,
+    /// Where the answer goes: `Reply-To`, else `From` (a checked address).
+    pub reply_to: Option<String>,
+    /// The decoded subject.
+    pub subject: String,
+    /// The `Message-ID`, without angle brackets.
+    pub message_id: Option<String>,
+    /// The `References`, without angle brackets, oldest first.
+    pub references: Vec<String>,
+    /// The commands to run in order: the subject's first (if it is one),
+    /// then the command lines at the top of the body.
+    pub commands: Vec<String>,
+    /// The new text after the commands: the comment for the other players.
+    pub comment: String,
+    /// Set when the message must not be answered.
+    pub ignored: Option<Ignored>,
+    /// SHA-256 of the raw message in hex (names a message without `Message-ID`).
+    pub digest: String,
+}
+
+/// Read `raw` as the gateway does, without running anything.
+///
+/// # Errors
+///
+/// [`MailError::TooLarge`] over [`MailConfig::max_message_bytes`],
+/// [`MailError::Unreadable`] if the bytes are not a message.
+pub fn read_message(raw: &[u8], config: &MailConfig) -> Result<Incoming, MailError> {
+    if raw.len() > config.max_message_bytes {
+        return Err(MailError::TooLarge { size: raw.len(), limit: config.max_message_bytes });
+    }
+    let message = MessageParser::default().parse(raw).ok_or(MailError::Unreadable)?;
+    if message.headers().is_empty() {
+        return Err(MailError::Unreadable);
+    }
+    let digest = hex(&Sha256::digest(raw));
+    let from = message.from().and_then(|a| a.first()).and_then(|a| a.address()).map(str::to_string);
+    let reply_to = message
+        .reply_to()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .or(from.as_deref())
+        .and_then(|a| tabula_service::users::check_email(a.trim()).ok());
+    let subject = message.subject().unwrap_or("").trim().to_string();
+    let message_id = message.message_id().map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+    let references = match message.references() {
+        HeaderValue::Text(t) => vec![t.to_string()],
+        HeaderValue::TextList(list) => list.iter().map(|t| t.to_string()).collect(),
+        _ => Vec::new(),
+    };
+
+    let mut incoming = Incoming {
+        from: from.clone(),
+        reply_to,
+        subject,
+        message_id,
+        references,
+        commands: Vec::new(),
+        comment: String::new(),
+        ignored: None,
+        digest,
+    };
+    incoming.ignored = loop_marker(&message, from.as_deref(), config);
+    if incoming.ignored.is_none() && incoming.reply_to.is_none() {
+        incoming.ignored = Some(Ignored::NoReplyAddress);
+    }
+    if incoming.ignored.is_some() {
+        return Ok(incoming);
+    }
+
+    let games = Service::game_words();
+    let titles: Vec<&str> = tabula_games::all().iter().map(|k| k.info().title).collect();
+    let body = body_text(&message);
+    let Split { commands: body_commands, comment } =
+        text::split_commands(&text::new_text(&body, &titles), &games);
+    let subject = text::strip_subject_prefixes(&incoming.subject);
+    let mut commands = Vec::new();
+    if text::looks_like_command(subject, &games) {
+        commands.push(subject.split_whitespace().collect::<Vec<_>>().join(" "));
+    }
+    let mut body_commands = body_commands.into_iter().peekable();
+    // The same command in the subject and on the first line is meant once.
+    if let (Some(from_subject), Some(first)) = (commands.first(), body_commands.peek())
+        && from_subject.eq_ignore_ascii_case(first)
+    {
+        body_commands.next();
+    }
+    commands.extend(body_commands);
+    incoming.commands = commands;
+    incoming.comment = comment;
+    if incoming.commands.is_empty() && is_error_subject(subject, &titles) {
+        incoming.ignored = Some(Ignored::ErrorReplyWithoutCommand);
+    }
+    Ok(incoming)
+}
+
+/// `DNA error` or `Tabula error`: the subject of the gateway's own error replies.
+fn is_error_subject(subject: &str, titles: &[&str]) -> bool {
+    subject.strip_suffix(" error").is_some_and(|head| {
+        head.eq_ignore_ascii_case("Tabula") || titles.iter().any(|t| t.eq_ignore_ascii_case(head))
+    })
+}
+
+/// Local parts of addresses that belong to machines, never to players.
+const MACHINE_SENDERS: &[&str] = &[
+    "mailer-daemon",
+    "postmaster",
+    "noreply",
+    "no-reply",
+    "donotreply",
+    "do-not-reply",
+    "bounce",
+    "bounces",
+];
+
+fn loop_marker(
+    message: &mail_parser::Message<'_>,
+    from: Option<&str>,
+    config: &MailConfig,
+) -> Option<Ignored> {
+    let raw = |name: &str| message.header_raw(name).map(|v| v.trim().to_string());
+    if let Some(v) = raw("Auto-Submitted") {
+        let value = v.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+        if value != "no" {
+            return Some(Ignored::AutoSubmitted(value));
+        }
+    }
+    if let Some(v) = raw("Precedence") {
+        let value = v.to_ascii_lowercase();
+        if matches!(value.as_str(), "bulk" | "junk" | "list" | "auto_reply") {
+            return Some(Ignored::Precedence(value));
+        }
+    }
+    for name in ["X-Auto-Response-Suppress", "X-Autoreply", "X-Autorespond", "X-Auto-Reply"] {
+        if message.header_raw(name).is_some() {
+            return Some(Ignored::AutoReplyHeader(name.to_string()));
+        }
+    }
+    if let Some(v) = raw("Return-Path")
+        && v.trim_matches(|c: char| c == '<' || c == '>' || c.is_whitespace()).is_empty()
+    {
+        return Some(Ignored::Bounce("empty return path".into()));
+    }
+    if let Some(addr) = from {
+        let local = addr.split('@').next().unwrap_or("").to_ascii_lowercase();
+        if MACHINE_SENDERS.contains(&local.as_str()) || local.starts_with("mailer-daemon") {
+            return Some(Ignored::Bounce(format!("sent by {local}")));
+        }
+        if addr.eq_ignore_ascii_case(&config.address) {
+            return Some(Ignored::FromGateway);
+        }
+    }
+    for part in &message.parts {
+        if let Some(ct) = part.content_type() {
+            let ctype = ct.ctype().to_ascii_lowercase();
+            let sub = ct.subtype().unwrap_or("").to_ascii_lowercase();
+            if ctype == "multipart" && sub == "report" {
+                return Some(Ignored::Bounce("multipart/report".into()));
+            }
+            if ctype == "message" && (sub == "delivery-status" || sub == "disposition-notification") {
+                return Some(Ignored::Bounce(format!("message/{sub}")));
+            }
+        }
+    }
+    if message.header_raw("List-Id").is_some() {
+        return Some(Ignored::MailingList);
+    }
+    None
+}
+
+/// The body as plain text: the text/plain parts, or the HTML converted
+/// when a message has no plain text.
+fn body_text(message: &mail_parser::Message<'_>) -> String {
+    let mut out = String::new();
+    let ids: Vec<u32> =
+        if message.text_body.is_empty() { message.html_body.clone() } else { message.text_body.clone() };
+    for id in ids {
+        let Some(part) = message.parts.get(id as usize) else { continue };
+        let text = match &part.body {
+            PartType::Text(t) => {
+                let ct = part.content_type();
+                let flowed =
+                    ct.and_then(|c| c.attribute("format")).is_some_and(|f| f.eq_ignore_ascii_case("flowed"));
+                if flowed {
+                    let delsp =
+                        ct.and_then(|c| c.attribute("delsp")).is_some_and(|d| d.eq_ignore_ascii_case("yes"));
+                    text::unflow(t, delsp)
+                } else {
+                    t.replace("\r\n", "\n")
+                }
+            }
+            PartType::Html(h) => crate::html::html_to_text(h),
+            _ => continue,
+        };
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&text);
+    }
+    out
+}
+
+/// Lower-case hex of `bytes`.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

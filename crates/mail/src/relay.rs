@@ -1,0 +1,375 @@
+//! Outgoing mail: the outbox sent through an SMTP relay.
+//!
+//! A row is marked sent only after the relay accepted it. A crash between
+//! the relay's acceptance and the mark sends that message once more after
+//! restart (at-least-once); the copy has the same `Message-ID`, derived from
+//! the row's unique key, so a receiver can tell it is the same message.
+//! Failures are recorded on the row with exponential back-off; a message the
+//! relay refuses for good, or that keeps failing, is given up and stays
+//! visible in the outbox with its error.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Tls, TlsParameters};
+use lettre::transport::smtp::extension::ClientId;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+use sha2::{Digest, Sha256};
+use tabula_service::Service;
+use tabula_service::store::OutboxRow;
+use thiserror::Error;
+
+use crate::gateway::{Draft, OutgoingMail, build_message};
+use crate::message::hex;
+use crate::{MailConfig, MailError};
+
+/// The `next_attempt` of a message that is given up: never due again.
+const NEVER: i64 = i64::MAX;
+
+/// Longest message id kept in keys and threading headers.
+const MAX_MESSAGE_ID: usize = 250;
+
+/// How the connection to the relay is protected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RelaySecurity {
+    /// Plain SMTP (a relay on the same machine or a trusted network).
+    Plain,
+    /// STARTTLS, required (port 587 usually).
+    StartTls,
+    /// TLS from the start (port 465 usually).
+    Tls,
+}
+
+/// Where and how to reach the SMTP relay.
+#[derive(Clone, Debug)]
+pub struct RelayConfig {
+    /// Host name or address.
+    pub host: String,
+    /// Port.
+    pub port: u16,
+    /// Connection protection.
+    pub security: RelaySecurity,
+    /// User name and password, if the relay wants them.
+    pub credentials: Option<(String, String)>,
+    /// Longest wait for each SMTP exchange.
+    pub timeout: Duration,
+    /// The name given in `EHLO`.
+    pub hello_name: String,
+}
+
+impl RelayConfig {
+    /// A plain SMTP relay at `host:port` without authentication.
+    pub fn plain(host: impl Into<String>, port: u16) -> Self {
+        RelayConfig {
+            host: host.into(),
+            port,
+            security: RelaySecurity::Plain,
+            credentials: None,
+            timeout: Duration::from_secs(30),
+            hello_name: "localhost".into(),
+        }
+    }
+}
+
+/// Why the relay did not take a message.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum RelayError {
+    /// Refused for good (a 5xx answer): retrying will not help.
+    #[error("refused by the relay: {0}")]
+    Permanent(String),
+    /// Refused for now (a 4xx answer).
+    #[error("deferred by the relay: {0}")]
+    Transient(String),
+    /// No answer: the connection failed or timed out.
+    #[error("the relay cannot be reached: {0}")]
+    Unreachable(String),
+}
+
+impl From<lettre::transport::smtp::Error> for RelayError {
+    fn from(e: lettre::transport::smtp::Error) -> Self {
+        let text = e.to_string();
+        if e.is_permanent() || e.is_client() {
+            RelayError::Permanent(text)
+        } else if e.is_transient() {
+            RelayError::Transient(text)
+        } else {
+            RelayError::Unreachable(text)
+        }
+    }
+}
+
+/// An SMTP relay that outgoing mail is handed to.
+pub struct SmtpRelay {
+    transport: AsyncSmtpTransport<Tokio1Executor>,
+    /// One drain at a time per relay, so two drains never pick the same rows.
+    draining: tokio::sync::Mutex<()>,
+}
+
+impl std::fmt::Debug for SmtpRelay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SmtpRelay").finish_non_exhaustive()
+    }
+}
+
+impl SmtpRelay {
+    /// A relay as configured.
+    ///
+    /// # Errors
+    ///
+    /// [`MailError::Relay`] if the TLS parameters cannot be made for the host.
+    pub fn new(config: &RelayConfig) -> Result<Self, MailError> {
+        let tls = match config.security {
+            RelaySecurity::Plain => Tls::None,
+            RelaySecurity::StartTls => Tls::Required(tls_parameters(&config.host)?),
+            RelaySecurity::Tls => Tls::Wrapper(tls_parameters(&config.host)?),
+        };
+        let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(config.host.clone())
+            .port(config.port)
+            .tls(tls)
+            .timeout(Some(config.timeout))
+            .hello_name(ClientId::Domain(config.hello_name.clone()));
+        if let Some((user, password)) = &config.credentials {
+            builder = builder.credentials(Credentials::new(user.clone(), password.clone()));
+        }
+        Ok(SmtpRelay { transport: builder.build(), draining: tokio::sync::Mutex::new(()) })
+    }
+
+    /// A relay from a URL: `smtp://host:25` (plain), `smtp://host:587?tls=required`
+    /// (STARTTLS), `smtps://user:password@host` (TLS).
+    ///
+    /// # Errors
+    ///
+    /// [`MailError::Relay`] if the URL is not one of these.
+    pub fn from_url(url: &str) -> Result<Self, MailError> {
+        let builder = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+            .map_err(|e| MailError::Relay(format!("{url:?}: {e}")))?;
+        Ok(SmtpRelay {
+            transport: builder.timeout(Some(Duration::from_secs(30))).build(),
+            draining: tokio::sync::Mutex::new(()),
+        })
+    }
+
+    /// Connect to the relay and say `EHLO`, to check it is there.
+    ///
+    /// # Errors
+    ///
+    /// Why it could not be reached or refused the connection.
+    pub async fn check(&self) -> Result<(), RelayError> {
+        match self.transport.test_connection().await {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(RelayError::Unreachable("the relay did not answer EHLO".into())),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Send one reply now, from `from`, bypassing the outbox (for front ends
+    /// that answer at once; [`drain_outbox`] is the durable way).
+    ///
+    /// # Errors
+    ///
+    /// [`RelayError::Permanent`] for a reply that cannot be built, else the relay's refusal.
+    pub async fn send_reply(&self, mail: &OutgoingMail, from: &str) -> Result<(), RelayError> {
+        let draft = Draft {
+            to: &mail.to,
+            subject: &mail.subject,
+            body: &mail.body,
+            message_id: &mail.message_id,
+            in_reply_to: mail.in_reply_to.as_deref(),
+            references: &mail.references,
+            auto_submitted: "auto-replied",
+        };
+        let message = build_message(&draft, from).map_err(|e| RelayError::Permanent(e.to_string()))?;
+        self.transport.send(message).await?;
+        Ok(())
+    }
+}
+
+fn tls_parameters(host: &str) -> Result<TlsParameters, MailError> {
+    TlsParameters::new(host.to_string()).map_err(|e| MailError::Relay(format!("TLS for {host}: {e}")))
+}
+
+/// The `Message-ID` (without angle brackets) of the message with outbox
+/// key `key`: the same key always gives the same id.
+pub fn message_id_for_key(key: &str, domain: &str) -> String {
+    let digest = Sha256::digest(key.as_bytes());
+    format!("tabula.{}@{domain}", &hex(&digest)[..32])
+}
+
+/// Whether `id` can go into a key and a header as it is: printable ASCII,
+/// no spaces or angle brackets, `local@domain`, not too long.
+pub(crate) fn is_safe_message_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= MAX_MESSAGE_ID
+        && id.contains('@')
+        && id.bytes().all(|b| b.is_ascii_graphic() && b != b'<' && b != b'>' && b != b'"' && b != b'\\')
+}
+
+/// What one [`drain_outbox`] call did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DrainReport {
+    /// Messages the relay accepted and that were marked sent.
+    pub sent: usize,
+    /// Messages that failed and will be tried again after their back-off.
+    pub deferred: usize,
+    /// Messages given up (refused for good, or failed too often).
+    pub given_up: usize,
+    /// The relay could not be reached: the drain stopped early and the
+    /// remaining messages wait for the next one.
+    pub relay_unreachable: bool,
+    /// The errors, one per failed message (`#id: error`).
+    pub errors: Vec<String>,
+}
+
+/// Send the due outbox messages through `relay`, in queue order.
+///
+/// Each message is marked sent only after the relay accepted it. A message
+/// the relay defers is tried again after an exponential back-off
+/// ([`MailConfig::retry_base`] doubled per attempt, at most
+/// [`MailConfig::retry_max`]); one refused for good, or failed
+/// [`MailConfig::max_attempts`] times, is given up with its error kept on
+/// the row. When the relay cannot be reached the drain stops and leaves the
+/// rest for the next call. At most [`MailConfig::drain_max`] are sent per call.
+///
+/// Each message's `Message-ID` is derived from its outbox key; replies
+/// (`reply:<id>` keys) carry `In-Reply-To` and `References` to the message
+/// they answer.
+///
+/// # Errors
+///
+/// [`MailError::Store`] if the store fails; a message sent whose mark
+/// failed then is sent again by a later drain (at-least-once).
+pub async fn drain_outbox(
+    service: &Service,
+    relay: &SmtpRelay,
+    config: &MailConfig,
+) -> Result<DrainReport, MailError> {
+    let _one_at_a_time = relay.draining.lock().await;
+    let from = config.from_mailbox();
+    let mut report = DrainReport::default();
+    let mut handled = 0usize;
+    while handled < config.drain_max {
+        let batch = config.drain_batch.clamp(1, config.drain_max - handled);
+        let rows = service.store().outbox_due(service.now(), batch as i64).await?;
+        if rows.is_empty() {
+            break;
+        }
+        for row in rows {
+            handled += 1;
+            let result = match outbox_message(&row, config, &from) {
+                Ok(message) => relay.transport.send(message).await.map(|_| ()).map_err(RelayError::from),
+                Err(e) => Err(RelayError::Permanent(e.to_string())),
+            };
+            match result {
+                Ok(()) => {
+                    service.store().outbox_sent(row.id, service.now()).await?;
+                    report.sent += 1;
+                }
+                Err(error) => {
+                    let attempts = row.attempts + 1;
+                    let now = service.now();
+                    let give_up =
+                        matches!(error, RelayError::Permanent(_)) || attempts >= config.max_attempts;
+                    tracing::warn!(id = row.id, key = %row.message.key, attempts, %error, give_up, "outgoing mail failed");
+                    report.errors.push(format!("#{}: {error}", row.id));
+                    if give_up {
+                        let text = format!("gave up after {attempts} attempts: {error}");
+                        service.store().outbox_failed(row.id, &text, NEVER).await?;
+                        report.given_up += 1;
+                    } else {
+                        let retry_at = now.saturating_add(backoff_ms(attempts, config));
+                        service.store().outbox_failed(row.id, &error.to_string(), retry_at).await?;
+                        report.deferred += 1;
+                    }
+                    if matches!(error, RelayError::Unreachable(_)) {
+                        report.relay_unreachable = true;
+                        return Ok(report);
+                    }
+                }
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// The delay before attempt `attempts + 1`, in milliseconds.
+fn backoff_ms(attempts: i64, config: &MailConfig) -> i64 {
+    let base = config.retry_base.as_millis().min(i64::MAX as u128) as i64;
+    let max = config.retry_max.as_millis().min(i64::MAX as u128) as i64;
+    let shift = (attempts - 1).clamp(0, 40) as u32;
+    base.saturating_mul(1i64 << shift).min(max).max(1)
+}
+
+fn outbox_message(row: &OutboxRow, config: &MailConfig, from: &str) -> Result<lettre::Message, MailError> {
+    let key = &row.message.key;
+    let parent = key.strip_prefix("reply:").filter(|id| is_safe_message_id(id));
+    let references: Vec<String> = parent.map(|p| vec![p.to_string()]).unwrap_or_default();
+    let message_id = message_id_for_key(key, config.domain());
+    let draft = Draft {
+        to: &row.message.recipient,
+        subject: &row.message.subject,
+        body: &row.message.body,
+        message_id: &message_id,
+        in_reply_to: parent,
+        references: &references,
+        auto_submitted: if key.starts_with("reply:") { "auto-replied" } else { "auto-generated" },
+    };
+    build_message(&draft, from)
+}
+
+/// Drain the outbox every [`MailConfig::drain_interval`] until `shutdown`
+/// completes (a drain in progress is finished first). Failures are logged
+/// and retried on the next round.
+pub async fn send_loop(
+    service: Arc<Service>,
+    relay: Arc<SmtpRelay>,
+    config: MailConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) {
+    let mut shutdown = std::pin::pin!(shutdown);
+    let mut tick = tokio::time::interval(config.drain_interval.max(Duration::from_millis(10)));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = &mut shutdown => return,
+            _ = tick.tick() => {}
+        }
+        match drain_outbox(&service, &relay, &config).await {
+            Ok(report) if report.sent + report.deferred + report.given_up > 0 => {
+                tracing::info!(
+                    sent = report.sent,
+                    deferred = report.deferred,
+                    given_up = report.given_up,
+                    "outbox drained"
+                );
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "outbox drain failed"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_up_to_the_limit() {
+        let config = MailConfig::default();
+        let got: Vec<i64> = (1..=12).map(|a| backoff_ms(a, &config) / 1000).collect();
+        assert_eq!(got, vec![60, 120, 240, 480, 960, 1920, 3840, 7680, 15360, 21600, 21600, 21600]);
+        assert_eq!(backoff_ms(1_000_000, &config), 21_600_000);
+        assert_eq!(backoff_ms(-5, &config), 60_000);
+    }
+
+    #[test]
+    fn message_ids_follow_keys() {
+        let a = message_id_for_key("game:1:v3:ned", "example.org");
+        assert_eq!(a, message_id_for_key("game:1:v3:ned", "example.org"));
+        assert_ne!(a, message_id_for_key("game:1:v3:ted", "example.org"));
+        assert!(a.ends_with("@example.org") && is_safe_message_id(&a));
+        assert!(!is_safe_message_id("a b@c"));
+        assert!(!is_safe_message_id("nodomain"));
+        assert!(!is_safe_message_id(&format!("{}@x", "a".repeat(300))));
+    }
+}
