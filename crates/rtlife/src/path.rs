@@ -9,6 +9,7 @@
 use std::cmp::Reverse;
 use std::collections::hash_map::Entry;
 use std::collections::{BinaryHeap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use tabula_model::coords::Point;
 
@@ -92,13 +93,14 @@ pub enum Route {
 /// The shortest king-move path from `from` to `to` within `area`, stepping
 /// only on points where `empty` holds (`from` itself is where the mover
 /// stands; `to` must be empty). Paths longer than `budget` are not searched,
-/// and at most `max_nodes` points are visited.
+/// and the points visited are taken from the allowance `nodes` (shared by
+/// the moves of one command, so a long command cannot search without end).
 pub fn route(
     area: Area,
     from: Point,
     to: Point,
     budget: u64,
-    max_nodes: usize,
+    nodes: &mut usize,
     empty: impl Fn(Point) -> bool,
 ) -> Route {
     if from == to {
@@ -111,7 +113,7 @@ pub fn route(
     if estimate > budget {
         return Route::OverBudget { at_least: estimate };
     }
-    let mut best: HashMap<Point, u64> = HashMap::new();
+    let mut best: HashMap<Point, u64, BuildHasherDefault<PointHasher>> = HashMap::default();
     // Ordered by estimate, then by the longest path so far (deepest first
     // among equals, which reaches the goal sooner on open ground).
     let mut open = BinaryHeap::new();
@@ -121,6 +123,7 @@ pub fn route(
     while let Some(Reverse((_, Reverse(cost), x, y))) = open.pop() {
         let here = Point { x, y };
         if here == to {
+            *nodes = nodes.saturating_sub(best.len());
             return Route::Cost(cost);
         }
         if best.get(&here).is_some_and(|&c| c < cost) {
@@ -148,13 +151,37 @@ pub fn route(
             }
             open.push(Reverse((guess, Reverse(next_cost), next.x, next.y)));
         }
-        if best.len() > max_nodes {
+        if best.len() > *nodes {
+            *nodes = 0;
             return Route::TooFar;
         }
     }
+    *nodes -= best.len();
     match cheapest_cut {
         Some(at_least) => Route::OverBudget { at_least },
         None => Route::NoPath,
+    }
+}
+
+/// A multiplicative hash for points: the default SipHash costs more than
+/// the rest of a search step.
+#[derive(Default)]
+struct PointHasher(u64);
+
+impl Hasher for PointHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_i64(&mut self, n: i64) {
+        self.write_u64(n as u64);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(26) ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
 }
 
@@ -175,9 +202,13 @@ mod tests {
 
     #[test]
     fn open_ground_costs_the_king_distance() {
-        assert_eq!(route(FIELD, p(2, 2), p(7, 4), 100, 10_000, |_| true), Route::Cost(5));
-        assert_eq!(route(FIELD, p(2, 2), p(2, 3), 100, 10_000, |_| true), Route::Cost(1));
-        assert_eq!(route(FIELD, p(0, 0), p(19, 19), 100, 10_000, |_| true), Route::Cost(19));
+        assert_eq!(route(FIELD, p(2, 2), p(7, 4), 100, &mut 10_000, |_| true), Route::Cost(5));
+        assert_eq!(route(FIELD, p(2, 2), p(2, 3), 100, &mut 10_000, |_| true), Route::Cost(1));
+        assert_eq!(route(FIELD, p(0, 0), p(19, 19), 100, &mut 10_000, |_| true), Route::Cost(19));
+        // The allowance shrinks by the points visited.
+        let mut allowance = 10_000;
+        route(FIELD, p(0, 0), p(19, 19), 100, &mut allowance, |_| true);
+        assert!((9_900..10_000).contains(&allowance), "{allowance}");
     }
 
     #[test]
@@ -186,13 +217,13 @@ mod tests {
         // the straight line would cost 4; around the top end (5,9) it costs
         // 5 up to the gap and 5 down again.
         let wall: Vec<Point> = (0..=8).map(|y| p(5, y)).collect();
-        assert_eq!(route(FIELD, p(3, 4), p(7, 4), 100, 10_000, blocked(&wall)), Route::Cost(10));
+        assert_eq!(route(FIELD, p(3, 4), p(7, 4), 100, &mut 10_000, blocked(&wall)), Route::Cost(10));
         // Too few points for the detour, though enough for the straight line.
         assert_eq!(
-            route(FIELD, p(3, 4), p(7, 4), 9, 10_000, blocked(&wall)),
+            route(FIELD, p(3, 4), p(7, 4), 9, &mut 10_000, blocked(&wall)),
             Route::OverBudget { at_least: 10 }
         );
-        assert_eq!(route(FIELD, p(3, 4), p(7, 4), 10, 10_000, blocked(&wall)), Route::Cost(10));
+        assert_eq!(route(FIELD, p(3, 4), p(7, 4), 10, &mut 10_000, blocked(&wall)), Route::Cost(10));
     }
 
     #[test]
@@ -200,7 +231,7 @@ mod tests {
         let ring: Vec<Point> = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)]
             .map(|(dx, dy)| p(5 + dx, 5 + dy))
             .to_vec();
-        assert_eq!(route(FIELD, p(5, 5), p(9, 9), 100, 10_000, blocked(&ring)), Route::NoPath);
+        assert_eq!(route(FIELD, p(5, 5), p(9, 9), 100, &mut 10_000, blocked(&ring)), Route::NoPath);
     }
 
     #[test]
@@ -208,28 +239,28 @@ mod tests {
         // Cells at (1,0) and (0,1): the step (0,0) -> (1,1) lands on an
         // empty point, so it is allowed.
         let cells = [p(1, 0), p(0, 1)];
-        assert_eq!(route(FIELD, p(0, 0), p(1, 1), 10, 1000, blocked(&cells)), Route::Cost(1));
+        assert_eq!(route(FIELD, p(0, 0), p(1, 1), 10, &mut 1000, blocked(&cells)), Route::Cost(1));
     }
 
     #[test]
     fn the_torus_wraps() {
         let torus = Area::Field { width: 10, height: 10, wrap: true };
-        assert_eq!(route(torus, p(0, 0), p(9, 9), 10, 1000, |_| true), Route::Cost(1));
+        assert_eq!(route(torus, p(0, 0), p(9, 9), 10, &mut 1000, |_| true), Route::Cost(1));
         assert_eq!(torus.king_distance(p(1, 5), p(8, 5)), 3);
         // A full column cannot be crossed, but on a torus the path goes the
         // other way round, across the edge.
         let wall: Vec<Point> = (0..10).map(|y| p(5, y)).collect();
-        assert_eq!(route(torus, p(3, 3), p(7, 3), 100, 1000, blocked(&wall)), Route::Cost(6));
+        assert_eq!(route(torus, p(3, 3), p(7, 3), 100, &mut 1000, blocked(&wall)), Route::Cost(6));
         let dead = Area::Field { width: 10, height: 10, wrap: false };
-        assert_eq!(route(dead, p(3, 3), p(7, 3), 100, 1000, blocked(&wall)), Route::NoPath);
+        assert_eq!(route(dead, p(3, 3), p(7, 3), 100, &mut 1000, blocked(&wall)), Route::NoPath);
     }
 
     #[test]
     fn windows_bound_the_plane() {
         let window = Area::Window { x0: -3, y0: -3, x1: 3, y1: 3 };
         let wall: Vec<Point> = (-2..=2).map(|y| p(0, y)).collect();
-        assert_eq!(route(window, p(-2, 0), p(2, 0), 100, 1000, blocked(&wall)), Route::Cost(6));
-        assert_eq!(route(window, p(-2, 0), p(5, 0), 100, 1000, |_| true), Route::NoPath);
+        assert_eq!(route(window, p(-2, 0), p(2, 0), 100, &mut 1000, blocked(&wall)), Route::Cost(6));
+        assert_eq!(route(window, p(-2, 0), p(5, 0), 100, &mut 1000, |_| true), Route::NoPath);
     }
 
     #[test]
@@ -242,8 +273,8 @@ mod tests {
         }
         let set: HashSet<Point> = cells.into_iter().collect();
         let inside = |q: Point| !set.contains(&q);
-        assert_eq!(route(FIELD, p(5, 5), p(15, 15), 100, 20, inside), Route::TooFar);
-        assert_eq!(route(FIELD, p(5, 5), p(15, 15), 100, 10_000, inside), Route::NoPath);
+        assert_eq!(route(FIELD, p(5, 5), p(15, 15), 100, &mut 20, inside), Route::TooFar);
+        assert_eq!(route(FIELD, p(5, 5), p(15, 15), 100, &mut 10_000, inside), Route::NoPath);
     }
 
     proptest::proptest! {
@@ -260,7 +291,7 @@ mod tests {
             let (from, to) = (p(from.0, from.1), p(to.0, to.1));
             let empty = |q: Point| !occupied.contains(&q) || q == from;
             let expected = bfs(area, from, to, &empty);
-            let found = route(area, from, to, 1000, 100_000, |q| empty(q) && q != from);
+            let found = route(area, from, to, 1000, &mut 100_000, |q| empty(q) && q != from);
             let found = match found { Route::Cost(c) => Some(c), _ => None };
             let expected = if from != to && occupied.contains(&to) { None } else { expected };
             proptest::prop_assert_eq!(found, expected);

@@ -22,9 +22,9 @@ pub const MAX_SIDE: i64 = 702;
 /// unbounded plane.
 pub const PLANE_LIMIT: i64 = 1_000_000_000;
 
-/// Most points one path search visits; longer searches are refused with a
-/// request to move in shorter steps.
-pub const MAX_SEARCH: usize = 1 << 20;
+/// Most points the path searches of one command visit together; longer
+/// searches are refused with a request to move in shorter steps.
+pub const MAX_SEARCH: usize = 1 << 18;
 
 /// Most cell moves in one command.
 pub const MAX_STEPS: usize = 100;
@@ -559,6 +559,7 @@ impl RtLife {
         // Points changed by the earlier steps of this plan.
         let mut changed: HashMap<Point, Option<Owner>> = HashMap::new();
         let mut spent = 0u64;
+        let mut nodes = MAX_SEARCH;
         let area = self.search_area(steps.iter().flat_map(|&(a, b)| [a, b]));
         for (i, &(from, to)) in steps.iter().enumerate() {
             for p in [from, to] {
@@ -588,7 +589,7 @@ impl RtLife {
             }
             let left = points - spent;
             let earlier = if i == 0 { "" } else { " left after the earlier moves" };
-            match route(area, from, to, left, MAX_SEARCH, |q| occupant(q).is_none()) {
+            match route(area, from, to, left, &mut nodes, |q| occupant(q).is_none()) {
                 Route::Cost(cost) => spent += cost,
                 Route::NoPath => {
                     return Err(MoveError::illegal(format!(
@@ -602,7 +603,8 @@ impl RtLife {
                 }
                 Route::TooFar => {
                     return Err(MoveError::illegal(format!(
-                        "{from}-{to} is too far to search (more than {MAX_SEARCH} points): move in shorter steps"
+                        "{from}-{to} is too far to search (the moves of one command may visit {MAX_SEARCH} points): \
+                         move in shorter steps"
                     )));
                 }
             }
@@ -798,6 +800,9 @@ impl RtLife {
 
     /// Split `a-b,c-d` into pairs; `-` and `,` inside `(x,y)` belong to the point.
     fn parse_steps(text: &str) -> Result<Vec<(Point, Point)>, MoveError> {
+        if text.trim().is_empty() {
+            return Err(MoveError::malformed("give the moves, like move c5-f8"));
+        }
         let mut steps = Vec::new();
         for item in split_outside_parens(text, ',') {
             let item = item.trim();
@@ -818,9 +823,6 @@ impl RtLife {
                     "too many moves: at most {MAX_STEPS} in one command"
                 )));
             }
-        }
-        if steps.is_empty() {
-            return Err(MoveError::malformed("give the moves, like move c5-f8"));
         }
         Ok(steps)
     }
@@ -1003,6 +1005,9 @@ impl Rules for RtLife {
     fn join(&mut self, user: &str) -> Result<Seat, MoveError> {
         if self.outcome.is_some() {
             return Err(MoveError::GameOver);
+        }
+        if self.players.iter().any(|p| p.user.eq_ignore_ascii_case(user)) {
+            return Err(MoveError::illegal(format!("{user} is already in this game")));
         }
         if self.players.len() >= self.max_players {
             return Err(MoveError::illegal(format!(
