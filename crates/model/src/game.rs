@@ -95,6 +95,11 @@ pub struct HistoryEntry {
     pub at: Timestamp,
     /// The line.
     pub entry: LogEntry,
+    /// A later secret line of the same author and reveal group replaced
+    /// this one (a resubmitted secret move): it stays hidden from others
+    /// when its group is revealed, until the game is over.
+    #[serde(skip)]
+    pub superseded: bool,
 }
 
 /// A game: a record replayed into a state, plus what every game shares
@@ -256,7 +261,8 @@ impl Game {
                 let mut h = h.clone();
                 if let Some(hidden) = h.entry.hidden.take() {
                     let own = h.entry.seat.is_some() && h.entry.seat == viewer.seat();
-                    if !(over || own || self.revealed.contains(&hidden.key)) {
+                    let revealed = self.revealed.contains(&hidden.key) && !h.superseded;
+                    if !(over || own || revealed) {
                         h.entry.text = hidden.public;
                     }
                 }
@@ -536,14 +542,26 @@ impl Game {
             self.moves += 1;
         }
         self.effective.push(index);
-        self.revealed.extend(applied.reveals);
         for entry in applied.entries {
             self.log(at, entry);
         }
+        self.revealed.extend(applied.reveals);
     }
 
     fn log(&mut self, at: Timestamp, entry: LogEntry) {
-        self.history.push(HistoryEntry { number: self.moves, at, entry });
+        if let (Some(seat), Some(hidden)) = (entry.seat, &entry.hidden) {
+            let key = hidden.key;
+            if !self.revealed.contains(&key) {
+                for earlier in &mut self.history {
+                    if earlier.entry.seat == Some(seat)
+                        && earlier.entry.hidden.as_ref().is_some_and(|h| h.key == key)
+                    {
+                        earlier.superseded = true;
+                    }
+                }
+            }
+        }
+        self.history.push(HistoryEntry { number: self.moves, at, entry, superseded: false });
     }
 }
 

@@ -212,3 +212,124 @@ fn prefix_replay() {
 fn random_playouts() {
     random_sim(&KIND, &SimConfig { players: 2, games: 30, ..SimConfig::default() });
 }
+
+/// A game where a secret may be replaced until both are in: the replaced
+/// secret is never revealed to the other player before the end.
+mod replaceable {
+    use super::*;
+
+    #[derive(Clone, Debug)]
+    struct Sealed {
+        bids: Vec<Option<u32>>,
+        done: bool,
+    }
+
+    #[derive(serde::Serialize)]
+    struct SealedView;
+
+    static INFO: GameInfo = GameInfo {
+        kind: "sealed",
+        title: "Sealed",
+        summary: "",
+        rules: "",
+        move_help: "",
+        min_players: 2,
+        max_players: 2,
+        dynamics: Dynamics::Simultaneous,
+        hidden_information: true,
+        open_join: false,
+        options: &[],
+    };
+
+    impl Rules for Sealed {
+        type Move = u32;
+        type View = SealedView;
+        fn info() -> &'static GameInfo {
+            &INFO
+        }
+        fn new(_: &Setup<'_>, _: &mut GameRng) -> Result<Self, SetupError> {
+            Ok(Sealed { bids: vec![None, None], done: false })
+        }
+        fn to_move(&self) -> Turn {
+            if self.done {
+                Turn::Over
+            } else if self.bids.iter().all(Option::is_some) {
+                // The bids are revealed and the game goes on.
+                Turn::Player(0)
+            } else {
+                Turn::Simultaneous((0..2).filter(|&s| self.bids[s].is_none()).collect())
+            }
+        }
+        fn parse_move(&self, _: Seat, text: &str) -> Result<u32, MoveError> {
+            text.parse().map_err(|_| MoveError::malformed("a number"))
+        }
+        fn format_move(&self, mv: &u32) -> String {
+            mv.to_string()
+        }
+        fn check_move(&self, seat: Seat, _: &u32) -> Result<(), MoveError> {
+            if self.bids.iter().all(Option::is_some) && seat != 0 {
+                return Err(MoveError::NotYourTurn(String::new()));
+            }
+            Ok(())
+        }
+        fn apply_move(&mut self, seat: Seat, mv: u32, _: &mut Ctx<'_>) -> Applied {
+            self.bids[seat] = Some(mv);
+            let mut a = Applied::default();
+            a.push(LogEntry::secret(seat, format!("bid {mv}"), 7, "a bid"));
+            if self.bids.iter().all(Option::is_some) {
+                a.reveals.push(7);
+            }
+            a
+        }
+        fn resign(&mut self, _: Seat, _: &mut Ctx<'_>) -> Applied {
+            self.done = true;
+            Applied::line(None, "resigns")
+        }
+        fn legal_moves(&self, _: Seat) -> Option<Vec<u32>> {
+            None
+        }
+        fn random_move(&self, _: Seat, _: &mut GameRng) -> Option<u32> {
+            None
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            self.done.then(|| Outcome::draw(vec![], "bids in"))
+        }
+        fn view(&self, _: Viewer, _: Timestamp) -> SealedView {
+            SealedView
+        }
+        fn render_text(_: &SealedView) -> String {
+            String::new()
+        }
+        fn render_svg(_: &SealedView) -> String {
+            String::new()
+        }
+        fn is_active(&self, _: Seat) -> bool {
+            true
+        }
+    }
+
+    static KIND: Kind<Sealed> = Kind::new();
+
+    #[test]
+    fn a_replaced_secret_is_never_revealed_before_the_end() {
+        let mut g = Game::create(&KIND, Options::default(), vec!["a".into(), "b".into()], 1, 0).unwrap();
+        g.submit(mv(0, "5")).unwrap();
+        g.submit(mv(0, "6")).unwrap();
+        let h = g.history_for(Viewer::Player(1));
+        assert_eq!(h[0].entry.text, "a bid");
+        assert_eq!(h[1].entry.text, "a bid");
+        assert_eq!(g.history_for(Viewer::Player(0))[0].entry.text, "bid 5");
+        // The game is still running when the group is revealed in this check.
+        let mut copy = g.clone();
+        copy.submit(mv(1, "9")).unwrap();
+        assert!(!copy.is_over());
+        let seen: Vec<String> =
+            copy.history_for(Viewer::Player(1)).into_iter().map(|h| h.entry.text).collect();
+        assert_eq!(seen, ["a bid", "bid 6", "bid 9"]);
+        // At the end everything is shown.
+        copy.submit(Event { at: 0, seat: Some(1), action: EventAction::Resign { reason: None } }).unwrap();
+        let seen: Vec<String> =
+            copy.history_for(Viewer::Player(1)).into_iter().map(|h| h.entry.text).collect();
+        assert!(seen.contains(&"bid 5".to_string()));
+    }
+}
