@@ -28,7 +28,7 @@ fn config(bots: &[&str], games_per_pair: usize, seed: u64) -> TournamentConfig {
 #[test]
 fn the_same_seed_gives_the_same_games() {
     let random_py = example_bot("random_bot.py");
-    let bots = ["random", "center", "greedy", "mcts:50", random_py.as_str()];
+    let bots = ["random", "center", "greedy", "mcts:20", random_py.as_str()];
     let run = |seed| {
         run_tournament(&config(&bots, 4, seed), &tabula_intervalo::KIND, &mut MemoryStore::default(), &|_| {})
             .unwrap()
@@ -84,7 +84,7 @@ fn an_interrupted_tournament_resumes_from_its_store() {
 #[test]
 fn results_are_ranked_by_games_won_and_rendered() {
     let report = run_tournament(
-        &config(&["random", "center", "mcts:100"], 10, 9),
+        &config(&["random", "center", "mcts:30"], 10, 9),
         &tabula_intervalo::KIND,
         &mut MemoryStore::default(),
         &|_| {},
@@ -140,17 +140,24 @@ fn bad_settings_are_refused_with_a_reason() {
     assert!(run_tournament(&c, &tabula_intervalo::KIND, &mut MemoryStore::default(), &|_| {}).is_err());
 }
 
-/// `mcts` against `random`, `greedy` and `center`, 40 games each on a 32-cell strip:
-/// the lower end of the 95% interval of its win rate is above one half.
-/// The full 100-games-per-pair tournaments are in docs/benchmarks/bots.md.
+/// `mcts` against `random`, `greedy` and `center` on a 32-cell strip: in a
+/// release build (as CI runs it) 40 games each, and the lower end of the 95%
+/// interval of its win rate is above one half; an unoptimised build plays 10
+/// games each and asks only for more wins than losses, to stay quick. The
+/// full 100-games-per-pair tournaments are in docs/benchmarks/bots.md.
 #[test]
 fn mcts_beats_random_greedy_and_center() {
+    let games = if cfg!(debug_assertions) { 10 } else { 40 };
     for opponent in ["random", "greedy", "center"] {
-        let mut c = config(&["mcts:300", opponent], 40, 77);
+        let mut c = config(&["mcts:300", opponent], games, 77);
         c.options = vec!["-cells=32".into()];
         let report =
             run_tournament(&c, &tabula_intervalo::KIND, &mut MemoryStore::default(), &|_| {}).unwrap();
         let mcts = report.bots.iter().find(|b| b.name == "mcts:300").unwrap();
-        assert!(mcts.ci95[0] > 0.5, "mcts against {opponent}: {mcts:?}");
+        if cfg!(debug_assertions) {
+            assert!(mcts.wins > mcts.losses, "mcts against {opponent}: {mcts:?}");
+        } else {
+            assert!(mcts.ci95[0] > 0.5, "mcts against {opponent}: {mcts:?}");
+        }
     }
 }
