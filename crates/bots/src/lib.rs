@@ -11,6 +11,8 @@
 //! - [`tournament`]: round robins, reproducible from one seed, in parallel,
 //!   resumable through a [`TournamentStore`], with rankings and ratings.
 
+#![warn(missing_docs)]
+
 pub mod builtin;
 pub mod heuristics;
 pub mod mcts;

@@ -4,6 +4,8 @@
 //! The rules live in [`rules`], what each viewer may see in [`view`], and the
 //! text and SVG pictures in [`render`].
 
+#![warn(missing_docs)]
+
 mod render;
 mod rules;
 mod view;
