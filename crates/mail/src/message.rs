@@ -83,7 +83,9 @@ pub fn read_message(raw: &[u8], config: &MailConfig) -> Result<Incoming, MailErr
         return Err(MailError::TooLarge { size: raw.len(), limit: config.max_message_bytes });
     }
     let message = MessageParser::default().parse(raw).ok_or(MailError::Unreadable)?;
-    if message.headers().is_empty() {
+    // The parser takes anything; a message has at least one well-formed header field.
+    let field_name = |n: &str| !n.is_empty() && n.bytes().all(|b| (33..=126).contains(&b) && b != b':');
+    if !message.headers().iter().any(|h| field_name(h.name())) {
         return Err(MailError::Unreadable);
     }
     let digest = hex(&Sha256::digest(raw));
@@ -172,23 +174,6 @@ fn loop_marker(
     config: &MailConfig,
 ) -> Option<Ignored> {
     let raw = |name: &str| message.header_raw(name).map(|v| v.trim().to_string());
-    if let Some(v) = raw("Auto-Submitted") {
-        let value = v.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
-        if value != "no" {
-            return Some(Ignored::AutoSubmitted(value));
-        }
-    }
-    if let Some(v) = raw("Precedence") {
-        let value = v.to_ascii_lowercase();
-        if matches!(value.as_str(), "bulk" | "junk" | "list" | "auto_reply") {
-            return Some(Ignored::Precedence(value));
-        }
-    }
-    for name in ["X-Auto-Response-Suppress", "X-Autoreply", "X-Autorespond", "X-Auto-Reply"] {
-        if message.header_raw(name).is_some() {
-            return Some(Ignored::AutoReplyHeader(name.to_string()));
-        }
-    }
     if let Some(v) = raw("Return-Path")
         && v.trim_matches(|c: char| c == '<' || c == '>' || c.is_whitespace()).is_empty()
     {
@@ -213,6 +198,23 @@ fn loop_marker(
             if ctype == "message" && (sub == "delivery-status" || sub == "disposition-notification") {
                 return Some(Ignored::Bounce(format!("message/{sub}")));
             }
+        }
+    }
+    if let Some(v) = raw("Auto-Submitted") {
+        let value = v.split([';', '(']).next().unwrap_or("").trim().to_ascii_lowercase();
+        if value != "no" {
+            return Some(Ignored::AutoSubmitted(value));
+        }
+    }
+    if let Some(v) = raw("Precedence") {
+        let value = v.to_ascii_lowercase();
+        if matches!(value.as_str(), "bulk" | "junk" | "list" | "auto_reply") {
+            return Some(Ignored::Precedence(value));
+        }
+    }
+    for name in ["X-Auto-Response-Suppress", "X-Autoreply", "X-Autorespond", "X-Auto-Reply"] {
+        if message.header_raw(name).is_some() {
+            return Some(Ignored::AutoReplyHeader(name.to_string()));
         }
     }
     if message.header_raw("List-Id").is_some() {
