@@ -6,9 +6,9 @@ use crate::{Life, Rect, Topology, Universe};
 /// Most generations one run may ask for.
 pub const MAX_GENERATIONS: u64 = 1_000_000;
 
-/// Cell-generations (cells of the input times generations, on bounded grids)
-/// one run may cost, so a run stays within minutes.
-pub const MAX_WORK: u64 = 1 << 40;
+/// Cell-generations (cells of the input times generations) one run may
+/// cost, so a run stays within minutes.
+pub const MAX_WORK: u64 = 1 << 37;
 
 /// Read `board` (rows of `.`, `#`, `A`..`Z`, top row first), run
 /// `generations` generations with `edges` (`torus`, the default when empty,
@@ -29,7 +29,7 @@ pub fn life_tool(board: &str, generations: u64, edges: &str) -> Result<String, S
     if generations > MAX_GENERATIONS {
         return Err(format!("at most {MAX_GENERATIONS} generations, not {generations}"));
     }
-    if topology != Topology::Unbounded && (board.cells.len() as u64).saturating_mul(generations) > MAX_WORK {
+    if (board.cells.len() as u64).saturating_mul(generations) > MAX_WORK {
         return Err(format!(
             "{} cells for {generations} generations is too much work for one run: at most {MAX_WORK} cell-generations",
             board.cells.len()
