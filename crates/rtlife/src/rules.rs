@@ -186,11 +186,13 @@ pub(crate) struct Player {
     pub(crate) points: u64,
     pub(crate) score: Score,
     pub(crate) gone: Option<Gone>,
+    /// Whether the player joined after the start.
+    joined: bool,
 }
 
 impl Player {
-    fn new(user: &str) -> Player {
-        Player { user: user.to_string(), placed_at: None, points: 0, score: Score::ZERO, gone: None }
+    fn new(user: &str, joined: bool) -> Player {
+        Player { user: user.to_string(), placed_at: None, points: 0, score: Score::ZERO, gone: None, joined }
     }
 
     fn standing(&self) -> bool {
@@ -297,7 +299,7 @@ impl RtLife {
             generations: o.int("generations").map(|n| n.max(1) as u64),
             max_players,
             start: setup.start,
-            players: setup.players.iter().map(|u| Player::new(u)).collect(),
+            players: setup.players.iter().map(|u| Player::new(u, false)).collect(),
             field,
             ticks: 0,
             generation: 0,
@@ -914,8 +916,10 @@ impl Rules for RtLife {
                 for &p in &points {
                     self.put(p, owner);
                 }
-                self.players[seat].placed_at = Some(self.generation);
-                Applied::line(Some(seat), format!("place {}", Self::format_points(&points)))
+                let player = &mut self.players[seat];
+                player.placed_at = Some(self.generation);
+                let verb = if player.joined { "joins" } else { "places" };
+                Applied::line(Some(seat), format!("{} {verb}: {}", player.user, Self::format_points(&points)))
             }
             RtMove::Move(steps) => {
                 // check_move accepted the plan, so it has a cost.
@@ -927,7 +931,8 @@ impl Rules for RtLife {
                 let player = &mut self.players[seat];
                 player.points = player.points.saturating_sub(cost);
                 let s = if cost == 1 { "" } else { "s" };
-                Applied::line(Some(seat), format!("move {} ({cost} point{s})", Self::format_steps(&steps)))
+                let text = format!("{} moves {} ({cost} point{s})", player.user, Self::format_steps(&steps));
+                Applied::line(Some(seat), text)
             }
         }
     }
@@ -1015,7 +1020,7 @@ impl Rules for RtLife {
                 self.max_players
             )));
         }
-        self.players.push(Player::new(user));
+        self.players.push(Player::new(user, true));
         Ok(self.players.len() - 1)
     }
 }

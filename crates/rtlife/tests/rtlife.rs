@@ -466,6 +466,10 @@ fn joins_through_the_model() {
     g.submit(join(T0 + 6, "cy", &place_text(&long_long_ship(50, 20)))).unwrap();
     let err = g.submit(join(T0 + 7, "dee", &place_text(&long_long_ship(50, 2)))).unwrap_err();
     assert_eq!(err.to_string(), "this game is full: it has its 3 players");
+    let lines: Vec<String> = g.history_for(Viewer::Observer).into_iter().map(|h| h.entry.text).collect();
+    assert_eq!(lines[0], "ann places: c7,d7,c6,e6,d5,f5,e4,g4,f3,g3");
+    assert!(lines[1].starts_with("bob joins: ae25,af25,"), "{lines:?}");
+    assert_eq!(lines.len(), 3);
     let text = g.render_text(Viewer::Observer, T0 + 8_000);
     assert!(text.contains("C cy"), "{text}");
     assert!(text.contains("Next tick at 2026-01-01 01:00:00 UTC (in 59m 52s)\n"), "{text}");
@@ -523,7 +527,9 @@ fn a_replay_rebuilds_the_same_game() {
     let to = Point { x: from.x, y: from.y + 3 };
     let before = typed(&g).points(cy);
     g.submit(mv(T0 + 96 * minute, cy, &format!("move {from}-{to}"))).unwrap();
-    assert!(typed(&g).points(cy) < before);
+    assert_eq!(typed(&g).points(cy), before - 3);
+    let last = g.history_for(Viewer::Observer).pop().unwrap().entry;
+    assert_eq!((last.seat, last.text), (Some(cy), format!("cy moves {from}-{to} (3 points)")));
     g.advance_clock(T0 + 300 * minute, 1000);
     // The model's record lists joined users among the players; a stored
     // record starts with the players of the challenge only.
