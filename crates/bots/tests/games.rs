@@ -90,3 +90,29 @@ fn dna_greedy_hurts_opponents_most_and_itself_least() {
         }
     }
 }
+
+#[test]
+fn multiplayer_tournaments_seat_every_combination_in_rotation() {
+    let bots = ["random", "greedy", "mcts:10", "random"].iter().map(|b| BotSpec::parse(b).unwrap()).collect();
+    let mut config = TournamentConfig::new("dna", bots);
+    config.options = vec!["-length=12".into()];
+    config.players = 3;
+    config.games_per_pair = 3;
+    config.seed = 8;
+    let report = run_tournament(&config, &tabula_dna::KIND, &mut MemoryStore::default(), &|_| {}).unwrap();
+    // 4 combinations of 3 bots out of 4, 3 games each, seats rotated.
+    assert_eq!(report.games.len(), 12);
+    assert_eq!(report.names, ["random", "greedy", "mcts:10", "random#2"]);
+    assert_eq!(report.games[0].bots, [0, 1, 2]);
+    assert_eq!(report.games[1].bots, [1, 2, 0]);
+    assert_eq!(report.games[2].bots, [2, 0, 1]);
+    for game in &report.games {
+        assert_eq!(game.results.len(), 3);
+        let winners = game.results.iter().filter(|r| **r == tabula_model::SeatResult::Win).count();
+        assert!(winners <= 1);
+        assert_eq!(game.winner.is_some(), winners == 1);
+    }
+    for b in &report.bots {
+        assert_eq!(b.games, 9, "each bot is in 3 of the 4 combinations");
+    }
+}
