@@ -42,7 +42,7 @@ pub use relay::{
     DrainReport, RelayConfig, RelayError, RelaySecurity, SmtpRelay, drain_outbox, message_id_for_key,
     send_loop,
 };
-pub use smtp::{Envelope, MessageSink, SinkError, serve_smtp, serve_smtp_on};
+pub use smtp::{Envelope, GatewaySink, MessageSink, SinkError, serve_smtp, serve_smtp_on};
 pub use text::looks_like_command;
 
 /// Everything the gateway can be configured with. [`MailConfig::default`]

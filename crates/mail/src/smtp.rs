@@ -70,13 +70,22 @@ pub trait MessageSink: Send + Sync + 'static {
     ) -> impl Future<Output = Result<(), SinkError>> + Send;
 }
 
-/// The gateway as a sink: each message is handled and its reply queued.
-struct Gateway {
+/// The gateway as a sink: each message is handled by
+/// [`crate::handle_message`] and its reply queued in the outbox. Mail from
+/// the null sender (bounces) is accepted and not answered.
+pub struct GatewaySink {
     service: Arc<Service>,
     config: MailConfig,
 }
 
-impl MessageSink for Gateway {
+impl GatewaySink {
+    /// The gateway over `service`.
+    pub fn new(service: Arc<Service>, config: MailConfig) -> Self {
+        GatewaySink { service, config }
+    }
+}
+
+impl MessageSink for GatewaySink {
     async fn deliver(&self, envelope: &Envelope, message: Vec<u8>) -> Result<(), SinkError> {
         if envelope.sender.is_empty() {
             tracing::info!(peer = %envelope.peer, "mail from the null sender (a bounce) not answered");
@@ -114,7 +123,7 @@ pub async fn serve_smtp(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
     let listener = TcpListener::bind(listen).await?;
-    let sink = Arc::new(Gateway { service, config: config.clone() });
+    let sink = Arc::new(GatewaySink::new(service, config.clone()));
     serve_smtp_on(listener, sink, config, shutdown).await
 }
 

@@ -99,3 +99,138 @@ pub fn corpus(name: &str) -> Vec<u8> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus").join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
+
+/// The next player of `board` and their first legal move (sorted), from
+/// the stored record replayed; `None` once the game is over.
+pub async fn next_move(service: &Service, board: i64) -> Option<(String, String)> {
+    let stored = service.store().game(board).await.expect("store").expect("the board");
+    let kind = tabula_games::find(&stored.summary.kind).expect("a known game");
+    let record = tabula_model::Record {
+        kind: stored.summary.kind.clone(),
+        options: stored.options.clone(),
+        players: stored.initial_players.clone(),
+        seed: stored.seed,
+        created: stored.created,
+        events: stored.events.clone(),
+    };
+    let game = tabula_model::Game::replay(kind, record).expect("replays");
+    match game.to_move() {
+        tabula_model::Turn::Player(seat) => {
+            let moves = game.state().legal_moves(seat).expect("DNA lists its moves");
+            Some((game.players()[seat].clone(), moves.first().expect("a legal move").clone()))
+        }
+        _ => None,
+    }
+}
+
+/// What an SMTP sink received.
+#[derive(Clone, Debug)]
+pub struct Received {
+    pub envelope: tabula_mail::Envelope,
+    pub data: Vec<u8>,
+}
+
+/// A mail server's mailbox: records what it accepts, and can be told to
+/// refuse (451) or to hang without answering after a number of messages.
+pub struct Recorder {
+    received: std::sync::Mutex<Vec<Received>>,
+    accepted: AtomicUsize,
+    refuse_after: AtomicUsize,
+    hold_after: AtomicUsize,
+    keep_held: std::sync::atomic::AtomicBool,
+    pub held: AtomicUsize,
+}
+
+impl Recorder {
+    pub fn new() -> Arc<Self> {
+        Arc::new(Recorder {
+            received: std::sync::Mutex::new(Vec::new()),
+            accepted: AtomicUsize::new(0),
+            refuse_after: AtomicUsize::new(usize::MAX),
+            hold_after: AtomicUsize::new(usize::MAX),
+            keep_held: std::sync::atomic::AtomicBool::new(false),
+            held: AtomicUsize::new(0),
+        })
+    }
+
+    /// Refuse for now every message after `n` accepted ones.
+    pub fn refuse_after(&self, n: usize) {
+        self.refuse_after.store(n, Ordering::SeqCst);
+    }
+
+    /// Never answer the message after `n` accepted ones; `keep` stores it
+    /// first (a server that crashes between storing and answering).
+    pub fn hold_after(&self, n: usize, keep: bool) {
+        self.keep_held.store(keep, Ordering::SeqCst);
+        self.hold_after.store(n, Ordering::SeqCst);
+    }
+
+    /// Back to accepting everything.
+    pub fn accept_all(&self) {
+        self.refuse_after.store(usize::MAX, Ordering::SeqCst);
+        self.hold_after.store(usize::MAX, Ordering::SeqCst);
+    }
+
+    pub fn received(&self) -> Vec<Received> {
+        self.received.lock().unwrap().clone()
+    }
+}
+
+impl tabula_mail::MessageSink for Recorder {
+    async fn deliver(
+        &self,
+        envelope: &tabula_mail::Envelope,
+        data: Vec<u8>,
+    ) -> Result<(), tabula_mail::SinkError> {
+        let accepted = self.accepted.load(Ordering::SeqCst);
+        if accepted >= self.refuse_after.load(Ordering::SeqCst) {
+            return Err(tabula_mail::SinkError::transient("mailbox busy"));
+        }
+        if accepted >= self.hold_after.load(Ordering::SeqCst) {
+            if self.keep_held.load(Ordering::SeqCst) {
+                self.received
+                    .lock()
+                    .unwrap()
+                    .push(Received { envelope: envelope.clone(), data: data.clone() });
+            }
+            self.held.fetch_add(1, Ordering::SeqCst);
+            std::future::pending::<()>().await;
+        }
+        self.accepted.fetch_add(1, Ordering::SeqCst);
+        self.received.lock().unwrap().push(Received { envelope: envelope.clone(), data });
+        Ok(())
+    }
+}
+
+/// An SMTP server of this crate running on a loopback port.
+pub struct Server {
+    pub addr: std::net::SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Server {
+    pub async fn start<S: tabula_mail::MessageSink>(sink: Arc<S>, config: MailConfig) -> Server {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("address");
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(tabula_mail::serve_smtp_on(listener, sink, config, async move {
+            let _ = stopped.await;
+        }));
+        Server { addr, stop: Some(stop), task }
+    }
+
+    /// Stop it and wait until it has.
+    pub async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        (&mut self.task).await.expect("server task").expect("server");
+    }
+}
+
+/// Parse a message and give its header `name` (raw, trimmed) and body text.
+pub fn header(data: &[u8], name: &str) -> Option<String> {
+    let m = mail_parser::MessageParser::default().parse(data)?;
+    m.header_raw(name).map(|v| v.trim().to_string())
+}
