@@ -57,7 +57,9 @@ impl OutgoingMail {
             references: &self.references,
             auto_submitted: "auto-replied",
         };
-        Ok(build_message(&draft, from)?.formatted())
+        let mut bytes = build_message(&draft, from)?.formatted();
+        bytes.extend_from_slice(b"\r\n");
+        Ok(bytes)
     }
 
     /// The outbox row this reply is queued as.
@@ -372,9 +374,6 @@ pub(crate) struct Draft<'a> {
 const AUTO_SUBMITTED: HeaderName = HeaderName::new_from_ascii_str("Auto-Submitted");
 const AUTO_RESPONSE_SUPPRESS: HeaderName = HeaderName::new_from_ascii_str("X-Auto-Response-Suppress");
 
-/// Longest line a 7bit body may have (RFC 5322: 998 characters).
-const MAX_7BIT_LINE: usize = 998;
-
 /// Build a plain-text message from `from`.
 pub(crate) fn build_message(draft: &Draft<'_>, from: &str) -> Result<lettre::Message, MailError> {
     let from: Mailbox = from.parse().map_err(|e| MailError::Build(format!("from {from:?}: {e}")))?;
@@ -397,11 +396,14 @@ pub(crate) fn build_message(draft: &Draft<'_>, from: &str) -> Result<lettre::Mes
     if !references.is_empty() {
         builder = builder.references(references.join(" "));
     }
-    let text = draft.body.replace("\r\n", "\n");
-    let seven_bit = text.is_ascii() && text.lines().all(|l| l.len() <= MAX_7BIT_LINE);
-    let encoding =
-        if seven_bit { ContentTransferEncoding::SevenBit } else { ContentTransferEncoding::QuotedPrintable };
-    let body = Body::new_with_encoding(text, encoding)
-        .map_err(|_| MailError::Build("the body cannot be encoded".into()))?;
+    // SMTP clients end the data with CRLF.CRLF whatever the body's end, so the
+    // body's own last line end is left off here (else every mail grew a blank line).
+    let text = draft.body.replace("\r\n", "\n").trim_end_matches('\n').to_string();
+    // 7bit where the text allows it, else quoted-printable (readable in any mail program; never base64).
+    let body = match Body::new_with_encoding(text.clone(), ContentTransferEncoding::SevenBit) {
+        Ok(body) => body,
+        Err(_) => Body::new_with_encoding(text, ContentTransferEncoding::QuotedPrintable)
+            .map_err(|_| MailError::Build("the body cannot be encoded".into()))?,
+    };
     builder.body(body).map_err(|e| MailError::Build(e.to_string()))
 }
