@@ -1,0 +1,232 @@
+//! The outbox sender against a mail server that refuses, hangs or is gone,
+//! and against `kill -9` in the middle of a batch: every message is
+//! delivered, each key exactly once (by `Message-ID` when the server stored
+//! a message it never acknowledged).
+
+mod common;
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use common::{Recorder, Server, config, header, open};
+use tabula_mail::{MailConfig, RelayConfig, SmtpRelay, drain_outbox, message_id_for_key};
+use tabula_service::Clock;
+use tabula_service::store::OutboxMessage;
+
+const T0: i64 = 1_700_000_000_000;
+
+fn messages(n: usize) -> Vec<OutboxMessage> {
+    (1..=n)
+        .map(|i| OutboxMessage {
+            key: format!("game:1:v{i}:ned"),
+            recipient: "ned@example.org".into(),
+            subject: format!("DNA Board 1 move {i}"),
+            body: format!("Move {i}.\n"),
+            game_id: Some(1),
+        })
+        .collect()
+}
+
+fn relay(port: u16) -> SmtpRelay {
+    let mut c = RelayConfig::plain("127.0.0.1", port);
+    c.timeout = Duration::from_secs(120);
+    SmtpRelay::new(&c).expect("relay")
+}
+
+/// The outbox key each received message was sent for, from its Message-ID.
+fn received_keys(recorder: &Recorder, keys: &[String]) -> Vec<String> {
+    let by_id: HashMap<String, &String> =
+        keys.iter().map(|k| (format!("<{}>", message_id_for_key(k, "example.org")), k)).collect();
+    recorder
+        .received()
+        .iter()
+        .map(|r| {
+            let id = header(&r.data, "Message-ID").expect("a Message-ID");
+            by_id.get(&id).map(|k| k.to_string()).unwrap_or_else(|| panic!("unknown Message-ID {id}"))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn refusals_back_off_and_every_message_arrives_once_when_the_server_recovers() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tabula.db");
+    let service = open(&db, Clock::Fixed(T0)).await;
+    let batch = messages(12);
+    let keys: Vec<String> = batch.iter().map(|m| m.key.clone()).collect();
+    service.store().enqueue(&batch, T0).await.unwrap();
+
+    // The server takes five, then says "try again later".
+    let recorder = Recorder::new();
+    recorder.refuse_after(5);
+    let server = Server::start(recorder.clone(), config()).await;
+    let relay = relay(server.addr.port());
+    let report = drain_outbox(&service, &relay, &config()).await.unwrap();
+    assert_eq!((report.sent, report.deferred, report.given_up), (5, 7, 0), "{report:?}");
+    assert!(!report.relay_unreachable);
+    let rows = service.store().outbox(100).await.unwrap();
+    assert_eq!(rows.iter().filter(|r| r.sent_at.is_some()).count(), 5);
+    for r in rows.iter().filter(|r| r.sent_at.is_none()) {
+        assert_eq!(r.attempts, 1);
+        assert!(r.last_error.as_deref().unwrap().contains("mailbox busy"), "{:?}", r.last_error);
+    }
+    // Backed off by a minute: not due before, due after.
+    assert!(service.store().outbox_due(T0 + 59_999, 100).await.unwrap().is_empty());
+    assert_eq!(service.store().outbox_due(T0 + 60_000, 100).await.unwrap().len(), 7);
+    assert_eq!(drain_outbox(&service, &relay, &config()).await.unwrap().sent, 0, "nothing due yet");
+
+    // Still refusing a minute later: the delay doubles.
+    let later = open(&db, Clock::Fixed(T0 + 60_000)).await;
+    let report = drain_outbox(&later, &relay, &config()).await.unwrap();
+    assert_eq!((report.sent, report.deferred), (0, 7));
+    assert!(later.store().outbox_due(T0 + 60_000 + 119_999, 100).await.unwrap().is_empty());
+
+    // The server recovers; after the back-off every message goes out once.
+    recorder.accept_all();
+    let restarted = open(&db, Clock::Fixed(T0 + 60_000 + 120_000)).await;
+    let report = drain_outbox(&restarted, &relay, &config()).await.unwrap();
+    assert_eq!((report.sent, report.deferred), (7, 0), "{report:?}");
+    let mut got = received_keys(&recorder, &keys);
+    got.sort();
+    let mut want = keys.clone();
+    want.sort();
+    assert_eq!(got, want, "each message exactly once");
+    assert!(restarted.store().outbox(100).await.unwrap().iter().all(|r| r.sent_at.is_some()));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_unreachable_relay_stops_the_drain_and_hopeless_messages_are_given_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tabula.db");
+    let service = open(&db, Clock::Fixed(T0)).await;
+    let mut batch = messages(3);
+    batch[0].recipient = "not an address".into();
+    service.store().enqueue(&batch, T0).await.unwrap();
+
+    // Nothing listens on this port.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let report = drain_outbox(&service, &relay(port), &config()).await.unwrap();
+    assert_eq!((report.sent, report.given_up, report.deferred), (0, 1, 1), "{report:?}");
+    assert!(report.relay_unreachable);
+    let rows = service.store().outbox(10).await.unwrap();
+    let by_key = |k: &str| rows.iter().find(|r| r.message.key == k).unwrap().clone();
+    let hopeless = by_key("game:1:v1:ned");
+    assert!(hopeless.last_error.as_deref().unwrap().starts_with("gave up after 1 attempts"), "{hopeless:?}");
+    assert!(by_key("game:1:v2:ned").last_error.as_deref().unwrap().contains("cannot be reached"));
+    assert_eq!(by_key("game:1:v3:ned").attempts, 0, "not tried while the relay is down");
+
+    // A message that keeps failing is given up after max_attempts.
+    let recorder = Recorder::new();
+    recorder.refuse_after(0);
+    let server = Server::start(recorder.clone(), config()).await;
+    let relay = relay(server.addr.port());
+    let cfg = MailConfig { max_attempts: 3, ..config() };
+    let mut now = T0;
+    let mut given_up = 0;
+    for _ in 0..4 {
+        now += 10 * 3_600_000;
+        given_up += drain_outbox(&open(&db, Clock::Fixed(now)).await, &relay, &cfg).await.unwrap().given_up;
+    }
+    assert_eq!(given_up, 2);
+    let rows = service.store().outbox(10).await.unwrap();
+    assert!(rows.iter().all(|r| r.sent_at.is_none()));
+    assert!(rows.iter().all(|r| r.last_error.as_deref().unwrap().starts_with("gave up after")), "{rows:#?}");
+    assert!(service.store().outbox_due(i64::MAX - 1, 10).await.unwrap().is_empty(), "never due again");
+    server.stop().await;
+}
+
+/// Start this test binary as a child that drains the outbox of `db` into `port`.
+fn spawn_drainer(db: &Path, port: u16) -> std::process::Child {
+    Command::new(std::env::current_exe().expect("the test binary"))
+        .args(["--exact", "child_process_drains_the_outbox", "--ignored", "--test-threads=1"])
+        .env("TABULA_MAIL_CHILD_DB", db)
+        .env("TABULA_MAIL_CHILD_PORT", port.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start the child")
+}
+
+#[test]
+#[ignore = "a child process of the kill -9 tests"]
+fn child_process_drains_the_outbox() {
+    let (Some(db), Some(port)) =
+        (std::env::var_os("TABULA_MAIL_CHILD_DB"), std::env::var("TABULA_MAIL_CHILD_PORT").ok())
+    else {
+        return;
+    };
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let service = open(Path::new(&db), Clock::System).await;
+        let port: u16 = port.parse().unwrap();
+        let _ = drain_outbox(&service, &relay(port), &config()).await;
+    });
+}
+
+/// Wait (bounded) until the mail server holds a message unanswered.
+async fn wait_for_hold(recorder: &Recorder, child: &mut std::process::Child) {
+    for _ in 0..3000 {
+        if recorder.held.load(std::sync::atomic::Ordering::SeqCst) > 0 {
+            return;
+        }
+        assert!(child.try_wait().unwrap().is_none(), "the child ended before it was killed");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the child never reached the held message");
+}
+
+async fn kill_mid_batch(keep_held: bool) -> (std::sync::Arc<Recorder>, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tabula.db");
+    let service = open(&db, Clock::System).await;
+    let batch = messages(20);
+    let keys: Vec<String> = batch.iter().map(|m| m.key.clone()).collect();
+    service.store().enqueue(&batch, service.now()).await.unwrap();
+
+    let recorder = Recorder::new();
+    recorder.hold_after(7, keep_held);
+    let server = Server::start(recorder.clone(), config()).await;
+    let mut child = spawn_drainer(&db, server.addr.port());
+    wait_for_hold(&recorder, &mut child).await;
+    child.kill().expect("kill -9");
+    child.wait().unwrap();
+
+    let rows = service.store().outbox(100).await.unwrap();
+    assert_eq!(rows.iter().filter(|r| r.sent_at.is_some()).count(), 7, "marked up to the kill");
+
+    // Restart: a new process would open the same database and drain again.
+    recorder.accept_all();
+    let restarted = open(&db, Clock::System).await;
+    let report = drain_outbox(&restarted, &relay(server.addr.port()), &config()).await.unwrap();
+    assert_eq!((report.sent, report.deferred, report.given_up), (13, 0, 0), "{report:?}");
+    assert!(restarted.store().outbox(100).await.unwrap().iter().all(|r| r.sent_at.is_some()));
+    server.stop().await;
+    (recorder, keys)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_mid_batch_then_restart_delivers_every_message_exactly_once() {
+    let (recorder, keys) = kill_mid_batch(false).await;
+    let got = received_keys(&recorder, &keys);
+    assert_eq!(got.len(), 20);
+    assert_eq!(got.iter().collect::<HashSet<_>>().len(), 20, "no message twice");
+    assert_eq!(got, keys, "in queue order");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_between_the_servers_acceptance_and_the_mark_resends_with_the_same_message_id() {
+    // The mail server stored the eighth message but the sender died before
+    // reading its answer: the sender cannot know, sends it again after the
+    // restart, and the copy has the same Message-ID (at-least-once, the one
+    // window SMTP leaves open).
+    let (recorder, keys) = kill_mid_batch(true).await;
+    let got = received_keys(&recorder, &keys);
+    assert_eq!(got.len(), 21);
+    let distinct: HashSet<&String> = got.iter().collect();
+    assert_eq!(distinct.len(), 20, "every message, by Message-ID exactly once");
+    let twice: Vec<&String> = keys.iter().filter(|k| got.iter().filter(|g| g == k).count() == 2).collect();
+    assert_eq!(twice, vec![&keys[7]], "only the message in flight at the kill");
+}
