@@ -84,6 +84,7 @@ impl BuiltinBot {
                 let config = MctsConfig {
                     budget,
                     opponent_model: heuristics::opponent_model(game, seat),
+                    playout_policy: heuristics::playout_policy(game.kind().info().kind),
                     ..MctsConfig::default()
                 };
                 mcts::search(state, game.players().len(), seat, &config, rng)

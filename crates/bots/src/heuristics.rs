@@ -111,17 +111,39 @@ fn rewrite_score(state: &dyn DynState, seat: Seat) -> Option<f64> {
     Some(goal.hits(table.as_bytes(), |_| true).0 as f64)
 }
 
-/// The heuristic MCTS playouts follow for a game, if any.
+/// The heuristic MCTS playouts partly follow for a game, if any: DNA's
+/// nomination that removes the most from the others and the least from
+/// the mover, by the counts the game itself reports (no look-ahead).
 pub fn playout_policy(kind: &str) -> Option<crate::mcts::PlayoutPolicy> {
     match kind {
-        "intervalo" => Some(intervalo_playout),
+        "dna" => Some(dna_playout),
         _ => None,
     }
 }
 
-fn intervalo_playout(state: &dyn tabula_model::DynState, seat: Seat, rng: &mut GameRng) -> Option<String> {
-    let state = state.as_any().downcast_ref::<Intervalo>()?;
-    intervalo_center(&state.strip_for(seat), rng).map(|c| (c + 1).to_string())
+fn dna_playout(state: &dyn DynState, seat: Seat, rng: &mut GameRng) -> Option<String> {
+    let dna = state.as_any().downcast_ref::<Dna>()?;
+    let mut best: Vec<String> = Vec::new();
+    let mut best_value = i64::MIN;
+    for nomination in dna.nominations(seat) {
+        let value: i64 = nomination
+            .removed
+            .iter()
+            .enumerate()
+            .map(|(s, r)| {
+                let r = r.unwrap_or(0) as i64;
+                if s == seat { -2 * r } else { r }
+            })
+            .sum();
+        if value > best_value {
+            best_value = value;
+            best.clear();
+        }
+        if value == best_value {
+            best.push(nomination.chunk);
+        }
+    }
+    (!best.is_empty()).then(|| best.swap_remove(rng.random_range(0..best.len())))
 }
 
 /// Intervalo: the empty cell nearest the centre of the strip.
