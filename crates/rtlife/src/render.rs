@@ -396,8 +396,29 @@ pub fn svg(view: &RtLifeView) -> String {
             let y = win.top - r as i64;
             if unbounded { y.to_string() } else { (y + 1).to_string() }
         };
-        let step = if unbounded { every.max(10) } else { every };
-        for c in (0..columns).step_by(step) {
+        // Bounded fields label every column that fits; the plane labels
+        // round numbers (multiples of 10 or more), so coordinates read easily.
+        let step = if unbounded { every.div_ceil(10).max(1) * 10 } else { every };
+        let labelled = |index: usize, value: i64| {
+            if unbounded { value.rem_euclid(step as i64) == 0 } else { index.is_multiple_of(step) }
+        };
+        if cell >= 6.0 {
+            for c in 1..columns {
+                let at = margin + cell * c as f64;
+                out.push_str(&format!(
+                    "<line x1=\"{at}\" y1=\"{margin}\" x2=\"{at}\" y2=\"{}\" stroke=\"#e2ddd0\" stroke-width=\"0.5\"/>",
+                    margin + field_h
+                ));
+            }
+            for r in 1..rows {
+                let at = margin + cell * r as f64;
+                out.push_str(&format!(
+                    "<line x1=\"{margin}\" y1=\"{at}\" x2=\"{}\" y2=\"{at}\" stroke=\"#e2ddd0\" stroke-width=\"0.5\"/>",
+                    margin + field_w
+                ));
+            }
+        }
+        for c in (0..columns).filter(|&c| labelled(c, win.left + c as i64)) {
             out.push_str(&format!(
                 "<text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">{}</text>",
                 margin + cell * (c as f64 + 0.5),
@@ -405,7 +426,7 @@ pub fn svg(view: &RtLifeView) -> String {
                 label_x(c)
             ));
         }
-        for r in (0..rows).step_by(step) {
+        for r in (0..rows).filter(|&r| labelled(r, win.top - r as i64)) {
             out.push_str(&format!(
                 "<text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\">{}</text>",
                 margin - 4.0,
