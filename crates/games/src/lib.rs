@@ -8,8 +8,13 @@ pub fn all() -> &'static [&'static dyn GameKind] {
     REGISTRY
 }
 
-static REGISTRY: &[&dyn GameKind] =
-    &[&tabula_dna::KIND, &tabula_rewrite::KIND, &tabula_intervalo::KIND, &tabula_rtlife::KIND];
+static REGISTRY: &[&dyn GameKind] = &[
+    &tabula_dna::KIND,
+    &tabula_rewrite::KIND,
+    &tabula_intervalo::KIND,
+    &tabula_conway::KIND,
+    &tabula_rtlife::KIND,
+];
 
 /// The game whose command word is `kind` (case-insensitive).
 pub fn find(kind: &str) -> Option<&'static dyn GameKind> {

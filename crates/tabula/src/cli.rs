@@ -12,8 +12,10 @@ usage: tabula [--db PATH] [--now TIME] [--json] COMMAND WORDS ..
        tabula [--db PATH] serve [--listen ADDR]
        tabula [--db PATH] outbox [--json] [--limit N]
        tabula [--db PATH] [--now TIME] cron
+       tabula [--db PATH] tournament --game GAME --bot SPEC --bot SPEC .. (see --help)
        tabula dna remove [--trace] [--json] SEQUENCE CHUNK
        tabula rewrite [--trace] [--json] (--start STRING | --start-file FILE) RULESFILE
+       tabula life run --generations N [--edges torus|dead|unbounded] FILE
 
 Runs one command of the command language exactly as it would arrive by
 email, and prints the reply: a heading (the mail subject), the status, the
@@ -113,16 +115,22 @@ pub async fn open_service(global: &Global) -> Result<Service> {
         Some(t) => Clock::Fixed(t),
         None => Clock::System,
     };
-    Ok(Service::new(Arc::new(store), clock))
+    Ok(Service::new(Arc::new(store), clock).with_bots(Arc::new(crate::tournament::ServerBots)))
 }
 
 fn run(global: &Global, words: &[String]) -> Result<ExitCode> {
     match words[0].as_str() {
         "outbox" => return outbox(global, &words[1..]),
         "cron" => return cron(global, &words[1..]),
+        "tournament" => return crate::tournament::run(global, &words[1..]),
         "serve" => return crate::serve::run(global, &words[1..]),
         "dna" if words.get(1).is_some_and(|w| w == "remove") => return crate::tools::dna_remove(&words[2..]),
         "rewrite" if crate::tools::is_rewrite_tool(&words[1..]) => return crate::tools::rewrite(&words[1..]),
+        "life" if words.get(1).is_some_and(|w| w == "run") => return crate::tools::life_run(&words[2..]),
+        "life" => {
+            eprintln!("usage: tabula life run --generations N [--edges torus|dead|unbounded] FILE");
+            return Ok(ExitCode::from(2));
+        }
         _ => {}
     }
     // A trailing --json is accepted as well as a leading one.

@@ -9,6 +9,7 @@
 mod cli;
 mod serve;
 mod tools;
+mod tournament;
 
 use std::process::ExitCode;
 

@@ -145,3 +145,34 @@ pub fn is_rewrite_tool(args: &[String]) -> bool {
     args.iter().any(|a| a.starts_with("--start") || a == "--trace")
         || args.first().is_some_and(|a| a.starts_with("--") && a != "--json")
 }
+
+/// `tabula life run`: evolve a board with the multi-colour Life rule.
+#[derive(Parser, Debug)]
+#[command(
+    name = "tabula life run",
+    about = "Evolve a board by the multi-colour Life rule of Conway and Real-Time Life and print it",
+    after_help = "FILE holds rows of `.` (empty), `#` (neutral) and `A`..`Z` (players), top row first; the grid size is the file's. `-` reads standard input. With --edges unbounded the plane grows as needed and the printout is the bounding box, after a line `#offset X Y` giving its top-left corner relative to the input's."
+)]
+struct LifeRun {
+    /// Generations to run.
+    #[arg(long)]
+    generations: u64,
+    /// torus (default), dead (nothing lives outside the grid) or unbounded.
+    #[arg(long, default_value = "torus")]
+    edges: String,
+    /// The board file (`-` for standard input).
+    file: std::path::PathBuf,
+}
+
+/// `tabula life run ...`
+pub fn life_run(args: &[String]) -> Result<ExitCode> {
+    let a: LifeRun = match parse("tabula life run", args) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    let board = match read_input(&a.file) {
+        Ok(b) => b,
+        Err(e) => return finish(Err(e)),
+    };
+    finish(tabula_life::tool::life_tool(&board, a.generations, &a.edges))
+}

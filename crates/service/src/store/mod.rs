@@ -288,6 +288,27 @@ pub struct SessionRow {
     pub expires: Timestamp,
 }
 
+/// A stored tournament.
+#[derive(Clone, Debug, Serialize)]
+pub struct TournamentRow {
+    /// Tournament number.
+    pub id: i64,
+    /// The game played.
+    pub game: String,
+    /// The settings that decide its games, as JSON.
+    pub fingerprint: String,
+    /// The full settings, as JSON.
+    pub config: String,
+    /// When it started.
+    pub created: Timestamp,
+    /// When it finished.
+    pub finished: Option<Timestamp>,
+    /// The final report, as JSON.
+    pub report: Option<String>,
+    /// Games finished so far.
+    pub games_done: i64,
+}
+
 /// The storage interface.
 #[async_trait]
 pub trait Store: Send + Sync {
@@ -390,4 +411,23 @@ pub trait Store: Send + Sync {
     async fn session(&self, hash: &str, now: Timestamp) -> StoreResult<Option<SessionRow>>;
     /// End a session.
     async fn delete_session(&self, hash: &str) -> StoreResult<()>;
+
+    /// The tournament with this fingerprint, created if new; returns its id.
+    async fn open_tournament(
+        &self,
+        fingerprint: &str,
+        game: &str,
+        config: &str,
+        now: Timestamp,
+    ) -> StoreResult<i64>;
+    /// The finished games of a tournament (JSON results).
+    async fn tournament_games(&self, id: i64) -> StoreResult<Vec<String>>;
+    /// Keep one finished game of a tournament.
+    async fn save_tournament_game(&self, id: i64, index: i64, result: &str) -> StoreResult<()>;
+    /// Store the final report.
+    async fn finish_tournament(&self, id: i64, report: &str, now: Timestamp) -> StoreResult<()>;
+    /// Tournaments, newest first.
+    async fn tournaments(&self, limit: i64) -> StoreResult<Vec<TournamentRow>>;
+    /// One tournament.
+    async fn tournament(&self, id: i64) -> StoreResult<Option<TournamentRow>>;
 }

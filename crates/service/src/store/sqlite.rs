@@ -685,4 +685,90 @@ impl Store for SqliteStore {
         sqlx::query("DELETE FROM sessions WHERE hash = ?").bind(hash).execute(&self.pool).await?;
         Ok(())
     }
+
+    async fn open_tournament(
+        &self,
+        fingerprint: &str,
+        game: &str,
+        config: &str,
+        now: Timestamp,
+    ) -> StoreResult<i64> {
+        sqlx::query(
+            "INSERT OR IGNORE INTO tournaments (fingerprint, game, config, created) VALUES (?, ?, ?, ?)",
+        )
+        .bind(fingerprint)
+        .bind(game)
+        .bind(config)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        let row = sqlx::query("SELECT id FROM tournaments WHERE fingerprint = ?")
+            .bind(fingerprint)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get("id")?)
+    }
+
+    async fn tournament_games(&self, id: i64) -> StoreResult<Vec<String>> {
+        let rows = sqlx::query("SELECT result FROM tournament_games WHERE tournament_id = ? ORDER BY idx")
+            .bind(id)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| Ok(r.try_get("result")?)).collect()
+    }
+
+    async fn save_tournament_game(&self, id: i64, index: i64, result: &str) -> StoreResult<()> {
+        sqlx::query("INSERT OR REPLACE INTO tournament_games (tournament_id, idx, result) VALUES (?, ?, ?)")
+            .bind(id)
+            .bind(index)
+            .bind(result)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn finish_tournament(&self, id: i64, report: &str, now: Timestamp) -> StoreResult<()> {
+        sqlx::query("UPDATE tournaments SET finished = ?, report = ? WHERE id = ?")
+            .bind(now)
+            .bind(report)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn tournaments(&self, limit: i64) -> StoreResult<Vec<TournamentRow>> {
+        let rows = sqlx::query(
+            "SELECT t.*, (SELECT COUNT(*) FROM tournament_games g WHERE g.tournament_id = t.id) AS games_done \
+             FROM tournaments t ORDER BY id DESC LIMIT ?",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(tournament_from_row).collect()
+    }
+
+    async fn tournament(&self, id: i64) -> StoreResult<Option<TournamentRow>> {
+        let row = sqlx::query(
+            "SELECT t.*, (SELECT COUNT(*) FROM tournament_games g WHERE g.tournament_id = t.id) AS games_done \
+             FROM tournaments t WHERE id = ?",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(tournament_from_row).transpose()
+    }
+}
+
+fn tournament_from_row(r: &SqliteRow) -> StoreResult<TournamentRow> {
+    Ok(TournamentRow {
+        id: r.try_get("id")?,
+        game: r.try_get("game")?,
+        fingerprint: r.try_get("fingerprint")?,
+        config: r.try_get("config")?,
+        created: r.try_get("created")?,
+        finished: r.try_get("finished")?,
+        report: r.try_get("report")?,
+        games_done: r.try_get("games_done")?,
+    })
 }

@@ -1,0 +1,218 @@
+//! `tabula tournament`: a round robin between bots, stored in the
+//! database as it goes (so an interrupted tournament resumes where it
+//! stopped), with a progress bar on a terminal and the results as a
+//! table, JSON and CSV.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::Parser;
+use tabula_bots::{BotSpec, GameResult, StoreError, TournamentConfig, TournamentStore, ViewMode};
+use tabula_service::store::Store;
+
+use crate::cli::{Global, open_service};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "tabula tournament",
+    about = "Play a round robin between bots: built-in (random, greedy, mcts, mcts:2000, mcts:250ms ..) or programs speaking the bot protocol",
+    after_help = "Example:\n  tabula tournament --game intervalo --games-per-pair 100 \\\n      --bot random --bot mcts --bot \"python3 examples/bots/center.py\"\n\nThe same --seed gives the same games. Results are kept in the database as games finish; running the same tournament again resumes it."
+)]
+struct Args {
+    /// The game (dna, rewrite, intervalo, conway ..).
+    #[arg(long)]
+    game: String,
+    /// A bot: a built-in name or a command line (repeat for each bot).
+    #[arg(long = "bot", required = true)]
+    bots: Vec<String>,
+    /// Games each pair (or each combination of --players bots) plays.
+    #[arg(long, default_value_t = 100)]
+    games_per_pair: usize,
+    /// Bots seated in each game.
+    #[arg(long, default_value_t = 2)]
+    players: usize,
+    /// The tournament seed; every game's seed derives from it.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Per-move time limit of external bots, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    move_time: u64,
+    /// Per-game thinking time of each external bot, in seconds.
+    #[arg(long, default_value_t = 300)]
+    game_time: u64,
+    /// What Intervalo bots see: static (the strip) or dynamic (with history and scores).
+    #[arg(long, default_value = "static")]
+    view: String,
+    /// A game option for every game, e.g. --option=-cells=32 (repeat).
+    #[arg(long = "option", allow_hyphen_values = true)]
+    options: Vec<String>,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Write the results as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Write the results as CSV to FILE.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Do not draw a progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Finished games kept in the tournament tables of the database.
+struct DbStore {
+    store: Arc<dyn Store>,
+    handle: tokio::runtime::Handle,
+    id: Option<i64>,
+    now: i64,
+}
+
+impl TournamentStore for DbStore {
+    fn load(&mut self, config: &TournamentConfig) -> Result<Vec<GameResult>, StoreError> {
+        let fingerprint = tabula_bots::store::fingerprint(config).to_string();
+        let full = serde_json::to_string(config).map_err(|e| StoreError::Backend(e.to_string()))?;
+        let store = self.store.clone();
+        let game = config.game.clone();
+        let now = self.now;
+        let (id, rows) = self
+            .handle
+            .block_on(async move {
+                let id = store.open_tournament(&fingerprint, &game, &full, now).await?;
+                let rows = store.tournament_games(id).await?;
+                Ok::<_, tabula_service::store::StoreError>((id, rows))
+            })
+            .map_err(|e| StoreError::Backend(e.to_string()))?;
+        self.id = Some(id);
+        rows.iter().map(|r| serde_json::from_str(r).map_err(|e| StoreError::Backend(e.to_string()))).collect()
+    }
+
+    fn save(&mut self, result: &GameResult) -> Result<(), StoreError> {
+        let id = self.id.ok_or_else(|| StoreError::Backend("save before load".into()))?;
+        let json = serde_json::to_string(result).map_err(|e| StoreError::Backend(e.to_string()))?;
+        let store = self.store.clone();
+        let index = result.index as i64;
+        self.handle
+            .block_on(async move { store.save_tournament_game(id, index, &json).await })
+            .map_err(|e| StoreError::Backend(e.to_string()))
+    }
+}
+
+pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
+    let argv = std::iter::once("tabula tournament".to_string()).chain(args.iter().cloned());
+    let a = match Args::try_parse_from(argv) {
+        Ok(a) => a,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return Ok(ExitCode::from(code));
+        }
+    };
+    let Some(kind) = tabula_games::find(&a.game) else {
+        eprintln!(
+            "tabula: no game {:?}: the games are {}",
+            a.game,
+            tabula_games::all().iter().map(|k| k.info().kind).collect::<Vec<_>>().join(", ")
+        );
+        return Ok(ExitCode::from(2));
+    };
+    let mut bots = Vec::new();
+    for b in &a.bots {
+        match BotSpec::parse(b) {
+            Ok(s) => bots.push(s),
+            Err(e) => {
+                eprintln!("tabula: --bot {b:?}: {e}");
+                return Ok(ExitCode::from(2));
+            }
+        }
+    }
+    let view = match a.view.as_str() {
+        "static" => ViewMode::Static,
+        "dynamic" => ViewMode::Dynamic,
+        other => {
+            eprintln!("tabula: --view {other:?}: use static or dynamic");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let mut config = TournamentConfig::new(kind.info().kind, bots);
+    config.options = a.options.clone();
+    config.games_per_pair = a.games_per_pair;
+    config.players = a.players;
+    config.seed = a.seed;
+    config.move_time = Duration::from_millis(a.move_time);
+    config.game_time = Duration::from_secs(a.game_time);
+    config.view = view;
+    config.threads = a.threads;
+
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build()?;
+    let service = rt.block_on(open_service(global))?;
+    let mut store =
+        DbStore { store: service.store().clone(), handle: rt.handle().clone(), id: None, now: service.now() };
+    let bar = if a.quiet || !std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::hidden()
+    } else {
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} games  {per_sec}  {eta} left  {msg}",
+            )
+            .expect("valid progress template"),
+        );
+        bar
+    };
+    let progress = |p: tabula_bots::Progress| {
+        bar.set_length(p.total as u64);
+        bar.set_position(p.done as u64);
+        if p.resumed > 0 && p.last.is_none() {
+            bar.set_message(format!("({} resumed)", p.resumed));
+        }
+    };
+    let report = std::thread::scope(|scope| {
+        scope.spawn(|| tabula_bots::run_tournament(&config, kind, &mut store, &progress)).join()
+    })
+    .map_err(|_| anyhow::anyhow!("the tournament thread panicked"))?;
+    bar.finish_and_clear();
+    let report = match report {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("tabula: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let json = tabula_bots::render_json(&report);
+    if let Some(id) = store.id {
+        let s = service.store().clone();
+        let now = service.now();
+        let j = json.clone();
+        rt.block_on(async move { s.finish_tournament(id, &j, now).await }).context("storing the results")?;
+    }
+    print!("{}", tabula_bots::render_text(&report));
+    if let Some(path) = &a.json {
+        std::fs::write(path, &json).with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(path) = &a.csv {
+        std::fs::write(path, tabula_bots::render_csv(&report))
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Built-in bots playing on the server (`dna challenge ned bot:mcts`).
+pub struct ServerBots;
+
+impl tabula_service::BotPlayer for ServerBots {
+    fn knows(&self, name: &str) -> bool {
+        tabula_bots::BuiltinBot::named(name).is_ok()
+    }
+
+    fn choose(&self, name: &str, game: &tabula_model::Game, seat: tabula_model::Seat) -> Option<String> {
+        // Seeded from the game, so a bot's move is reproducible; the move
+        // itself goes into the record as text, so replay never re-runs the bot.
+        let mut rng = tabula_model::rng_for(game.record().seed, 1 << 40 | game.record().events.len() as u64);
+        tabula_bots::builtin_move(name, game, seat, &mut rng).ok().flatten()
+    }
+}
