@@ -1,15 +1,16 @@
 //! Real-Time Life on a big unbounded field: one clock event that runs a
 //! generation (step, scores, eliminations) on about a million live cells,
 //! a tick without a generation (movement points from the population), and
-//! a long move's path search across the field.
+//! long and short moves' path searches across the field; and a restarted
+//! server catching up on many missed ticks of a default-size game.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tabula_life::Owner;
 use tabula_model::coords::Point;
-use tabula_model::{Ctx, Options, Rules, Setup, rng_for};
-use tabula_rtlife::{Area, INFO, MAX_SEARCH, RtLife, route};
+use tabula_model::{Ctx, Event, EventAction, Game, Options, Rules, Setup, rng_for};
+use tabula_rtlife::{Area, INFO, KIND, MAX_SEARCH, RtLife, route};
 
 /// A random soup of `side` x `side` points at `percent` density, owned by
 /// `players` players (and neutral cells when `neutral`).
@@ -75,5 +76,36 @@ fn generation(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, generation);
+/// A restarted server catching up: 12000 missed ticks (1000 generations) of
+/// a default 72x36 game with 8 players who placed random connected cells.
+fn catch_up(c: &mut Criterion) {
+    let options = Options::parse(&INFO, &["-tick=1s"]).unwrap();
+    let users: Vec<String> = (0..8).map(|i| format!("p{i}")).collect();
+    let mut game = Game::create(&KIND, options, users, 3, 0).unwrap();
+    let mut rng = rng_for(3, 99);
+    for seat in 0..8 {
+        let place = game.state().random_move(seat, &mut rng).unwrap();
+        game.submit(Event { at: 0, seat: Some(seat), action: EventAction::Move(place) }).unwrap();
+    }
+    let mut probe = game.clone();
+    let done = probe.advance_clock(12_000 * 1000, 100_000);
+    let state = probe.state().as_any().downcast_ref::<RtLife>().unwrap();
+    eprintln!("catch-up: {done} clock events, generation {}, over: {}", state.generation(), probe.is_over());
+    let mut group = c.benchmark_group("catch-up");
+    group.sample_size(10);
+    group.bench_function("12000 ticks, 1000 generations, 72x36, 8 players", |b| {
+        b.iter_batched(
+            || game.clone(),
+            |mut g| {
+                let done = g.advance_clock(12_000 * 1000, 100_000);
+                assert!(done == 12_000 || g.is_over());
+                g
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, generation, catch_up);
 criterion_main!(benches);
