@@ -393,7 +393,7 @@ impl RtLife {
         self.plan_moves(seat, steps)
     }
 
-    /// When the tick after `ticks` is due, if the clock can reach it.
+    /// When tick number `ticks` is due, if the clock can reach it.
     fn tick_due(&self, ticks: u64) -> Option<Timestamp> {
         let n = i64::try_from(ticks).ok()?;
         self.start.checked_add(n.checked_mul(self.tick_ms)?)

@@ -249,6 +249,28 @@ fn moves_parse_and_format_canonically() {
     assert!(game.parse_move(0, &many).unwrap_err().to_string().starts_with("too many moves"));
 }
 
+proptest::proptest! {
+    #[test]
+    fn move_parsing_never_panics(text in "\\PC{0,40}") {
+        let game = fresh(&["-edges=unbounded"], &["ann"]);
+        let _ = game.parse_move(0, &text);
+    }
+
+    #[test]
+    fn canonical_moves_parse_back(
+        steps in proptest::collection::vec(((-50i64..50, -50i64..50), (-50i64..50, -50i64..50)), 1..6),
+        place in proptest::collection::vec((-50i64..50, -50i64..50), 1..10),
+    ) {
+        let game = fresh(&["-edges=unbounded"], &["ann"]);
+        let steps = RtMove::Move(steps.into_iter().map(|(a, b)| (xy(a.0, a.1), xy(b.0, b.1))).collect());
+        let place = RtMove::Place(place.into_iter().map(|a| xy(a.0, a.1)).collect());
+        for mv in [steps, place] {
+            let text = game.format_move(&mv);
+            proptest::prop_assert_eq!(game.parse_move(0, &text), Ok(mv));
+        }
+    }
+}
+
 #[test]
 fn generations_on_dead_edges_lose_what_falls_off() {
     // A blinker lying on the bottom row turns upright; its lower cell would
