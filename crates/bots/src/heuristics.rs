@@ -147,9 +147,36 @@ fn dna_playout(state: &dyn DynState, seat: Seat, rng: &mut GameRng) -> Option<St
 }
 
 /// Intervalo: the empty cell nearest the centre of the strip.
-pub fn center(game: &Game, seat: Seat, rng: &mut GameRng) -> Option<String> {
+pub fn center(game: &Game, _seat: Seat, rng: &mut GameRng) -> Option<String> {
     let state = game.state().as_any().downcast_ref::<Intervalo>()?;
-    intervalo_center(&state.strip_for(seat), rng).map(|c| (c + 1).to_string())
+    center_of_cells(state, rng).map(|c| (c + 1).to_string())
+}
+
+/// [`intervalo_center`] on the typed strip, without writing it out (the
+/// centre does not depend on whose pieces are where).
+fn center_of_cells(state: &Intervalo, rng: &mut GameRng) -> Option<usize> {
+    let cells = state.cells();
+    let n = cells.len();
+    let distance = |i: usize| (2 * i + 1).abs_diff(n);
+    let mut best = usize::MAX;
+    let mut ties = [0usize; 2];
+    let mut count = 0;
+    for (i, cell) in cells.iter().enumerate() {
+        if *cell != tabula_intervalo::Cell::Empty {
+            continue;
+        }
+        let d = distance(i);
+        if d < best {
+            best = d;
+            count = 0;
+        }
+        if d == best && count < 2 {
+            ties[count] = i;
+            count += 1;
+        }
+    }
+    // One draw even without a tie, as `intervalo_center` makes.
+    (count > 0).then(|| ties[rng.random_range(0..count)])
 }
 
 /// The empty cells (0-based) of a static strip nearest its centre (one, or
@@ -337,5 +364,26 @@ mod tests {
         assert!(opponent_model(&centred, 1).is_none());
         // One turn is too little to judge.
         assert!(opponent_model(&play(&[("1", "10")]), 0).is_none());
+    }
+
+    #[test]
+    fn the_typed_centre_agrees_with_the_strip_centre() {
+        use tabula_model::{Event, EventAction, GameKind, Options};
+        let options = Options::parse(tabula_intervalo::KIND.info(), &["-cells=15"]).unwrap();
+        let mut game =
+            Game::create(&tabula_intervalo::KIND, options, vec!["a".into(), "b".into()], 1, 0).unwrap();
+        let mut rng = GameRng::seed_from_u64(9);
+        while !game.is_over() {
+            let state = game.state().as_any().downcast_ref::<Intervalo>().unwrap();
+            for seed in 0..4 {
+                let typed = center_of_cells(state, &mut GameRng::seed_from_u64(seed));
+                let text = intervalo_center(&state.strip_for(0), &mut GameRng::seed_from_u64(seed));
+                assert_eq!(typed, text);
+            }
+            for seat in 0..2 {
+                let mv = game.state().random_move(seat, &mut rng).unwrap();
+                game.submit(Event { at: 0, seat: Some(seat), action: EventAction::Move(mv) }).unwrap();
+            }
+        }
     }
 }

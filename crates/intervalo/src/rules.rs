@@ -319,7 +319,7 @@ impl Rules for Intervalo {
 
     fn apply_move(&mut self, seat: Seat, mv: usize, _ctx: &mut Ctx<'_>) -> Applied {
         let turn = self.turns.len() as u32 + 1;
-        let name = self.players[seat].clone();
+        let name = &self.players[seat];
         let mut applied = Applied::default();
         applied.push(LogEntry::secret(
             seat,
