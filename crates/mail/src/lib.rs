@@ -23,6 +23,26 @@
 //! the same message (mail programs and stores that deduplicate by
 //! `Message-ID` show it once). A message whose key was marked sent is never
 //! sent again.
+//!
+//! # Wiring
+//!
+//! - A pipe from the mail server (`tabula mail < message.eml`): read the
+//!   message, call [`handle_message`], then [`enqueue_reply`] (sent by the
+//!   next drain), or print [`OutgoingMail::to_rfc5322`] for
+//!   `--reply-to-stdout`. Exit non-zero on [`MailError::TooLarge`] and
+//!   [`MailError::Unreadable`] so that the mail server bounces the message.
+//! - A server: [`serve_smtp`] for incoming mail and [`send_loop`] over an
+//!   [`SmtpRelay`] (from [`SmtpRelay::from_url`]) for outgoing mail, both
+//!   stopped by the same shutdown signal.
+//!
+//! # Authentication
+//!
+//! Commands carry their password, as on pbmserv. In addition, a command that
+//! acts for a user runs only if the `From` address is one of that user's
+//! registered addresses ([`MailConfig::require_registered_sender`]). `From`
+//! can be forged, so this is a second lock, not the first.
+
+#![warn(missing_docs)]
 
 mod gateway;
 mod html;

@@ -223,3 +223,33 @@ fn garbage_and_empty_input_are_errors_not_panics() {
     let big = vec![b'a'; config().max_message_bytes + 1];
     assert!(matches!(read_message(&big, &config()), Err(MailError::TooLarge { .. })));
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn arbitrary_bytes_never_panic(raw in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..2000)) {
+        let _ = read_message(&raw, &config());
+    }
+
+    #[test]
+    fn damaged_corpus_messages_never_panic(
+        file in 0usize..40,
+        cuts in proptest::collection::vec((0usize..10_000, proptest::prelude::any::<u8>()), 1..20),
+        truncate in 0usize..10_000,
+    ) {
+        let mut names: Vec<_> = std::fs::read_dir(corpus_dir()).unwrap().map(|e| e.unwrap().path()).collect();
+        names.sort();
+        let mut raw = std::fs::read(&names[file % names.len()]).unwrap();
+        for (at, byte) in cuts {
+            if !raw.is_empty() {
+                let i = at % raw.len();
+                raw[i] = byte;
+            }
+        }
+        raw.truncate(truncate.max(1));
+        if let Ok(m) = read_message(&raw, &config()) {
+            proptest::prop_assert!(m.commands.iter().all(|c| tabula_mail::looks_like_command(c, &tabula_service::Service::game_words())));
+        }
+    }
+}

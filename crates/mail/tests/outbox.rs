@@ -230,3 +230,52 @@ async fn kill_9_between_the_servers_acceptance_and_the_mark_resends_with_the_sam
     let twice: Vec<&String> = keys.iter().filter(|k| got.iter().filter(|g| g == k).count() == 2).collect();
     assert_eq!(twice, vec![&keys[7]], "only the message in flight at the kill");
 }
+
+#[tokio::test]
+async fn the_send_loop_drains_until_shutdown_and_replies_can_be_sent_directly() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = std::sync::Arc::new(open(&dir.path().join("tabula.db"), Clock::System).await);
+    service.store().enqueue(&messages(3), service.now()).await.unwrap();
+    let recorder = Recorder::new();
+    let server = Server::start(recorder.clone(), config()).await;
+    let url = format!("smtp://127.0.0.1:{}", server.addr.port());
+    let relay = std::sync::Arc::new(SmtpRelay::from_url(&url).expect("a relay URL"));
+    relay.check().await.expect("the relay answers EHLO");
+    let cfg = MailConfig { drain_interval: Duration::from_millis(20), ..config() };
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let sender = tokio::spawn(tabula_mail::send_loop(service.clone(), relay.clone(), cfg, async move {
+        let _ = stopped.await;
+    }));
+    for _ in 0..1500 {
+        if recorder.received().len() == 3 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(recorder.received().len(), 3);
+    stop.send(()).unwrap();
+    sender.await.unwrap();
+
+    // A reply sent at once, without the outbox, threaded like one from it.
+    let mail = tabula_mail::OutgoingMail {
+        to: "ned@example.org".into(),
+        subject: "DNA Board 1 ted".into(),
+        in_reply_to: Some("question@example.org".into()),
+        references: vec!["older@example.org".into(), "question@example.org".into()],
+        body: "It is ted's turn.\n".into(),
+        message_id: message_id_for_key("reply:question@example.org", "example.org"),
+        key: "reply:question@example.org".into(),
+    };
+    relay.send_reply(&mail, &config().from_mailbox()).await.expect("sent");
+    let got = recorder.received().pop().unwrap();
+    assert_eq!(got.envelope.recipients, vec!["ned@example.org"]);
+    assert_eq!(got.envelope.sender, "tabula@example.org");
+    assert_eq!(header(&got.data, "In-Reply-To").as_deref(), Some("<question@example.org>"));
+    assert_eq!(
+        header(&got.data, "References").as_deref(),
+        Some("<older@example.org> <question@example.org>")
+    );
+    assert_eq!(header(&got.data, "From").as_deref(), Some("Tabula <tabula@example.org>"));
+    assert!(SmtpRelay::from_url("gopher://nowhere").is_err());
+    server.stop().await;
+}
