@@ -59,8 +59,8 @@ pub use gateway::{OutgoingMail, enqueue_reply, handle_message};
 pub use html::html_to_text;
 pub use message::{Ignored, Incoming, read_message};
 pub use relay::{
-    DrainReport, RelayConfig, RelayError, RelaySecurity, SmtpRelay, drain_outbox, message_id_for_key,
-    send_loop,
+    DrainReport, RelayConfig, RelayError, RelaySecurity, SmtpRelay, board_thread_id, drain_outbox,
+    message_id_for_key, send_loop,
 };
 pub use smtp::{Envelope, GatewaySink, MessageSink, SinkError, serve_smtp, serve_smtp_on};
 pub use text::looks_like_command;

@@ -196,6 +196,12 @@ pub fn message_id_for_key(key: &str, domain: &str) -> String {
     format!("tabula.{}@{domain}", &hex(&digest)[..32])
 }
 
+/// The `Message-ID` (without angle brackets) that the mails about `board`
+/// name in `References`, so mail programs show them as one thread.
+pub fn board_thread_id(board: i64, domain: &str) -> String {
+    format!("tabula.board{board}@{domain}")
+}
+
 /// Whether `id` can go into a key and a header as it is: printable ASCII,
 /// no spaces or angle brackets, `local@domain`, not too long.
 pub(crate) fn is_safe_message_id(id: &str) -> bool {
@@ -233,7 +239,8 @@ pub struct DrainReport {
 ///
 /// Each message's `Message-ID` is derived from its outbox key; replies
 /// (`reply:<id>` keys) carry `In-Reply-To` and `References` to the message
-/// they answer.
+/// they answer, and mail about a board names the board's thread
+/// ([`board_thread_id`]) in `References`.
 ///
 /// # Errors
 ///
@@ -303,7 +310,12 @@ fn backoff_ms(attempts: i64, config: &MailConfig) -> i64 {
 fn outbox_message(row: &OutboxRow, config: &MailConfig, from: &str) -> Result<lettre::Message, MailError> {
     let key = &row.message.key;
     let parent = key.strip_prefix("reply:").filter(|id| is_safe_message_id(id));
-    let references: Vec<String> = parent.map(|p| vec![p.to_string()]).unwrap_or_default();
+    let references: Vec<String> = match (parent, row.message.game_id) {
+        (Some(p), _) => vec![p.to_string()],
+        // Every mail about a board names the same thread, so mail programs group them.
+        (None, Some(board)) => vec![board_thread_id(board, config.domain())],
+        (None, None) => Vec::new(),
+    };
     let message_id = message_id_for_key(key, config.domain());
     let draft = Draft {
         to: &row.message.recipient,

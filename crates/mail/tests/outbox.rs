@@ -93,6 +93,11 @@ async fn refusals_back_off_and_every_message_arrives_once_when_the_server_recove
     let mut want = keys.clone();
     want.sort();
     assert_eq!(got, want, "each message exactly once");
+    for r in recorder.received() {
+        assert_eq!(header(&r.data, "References").as_deref(), Some("<tabula.board1@example.org>"));
+        assert_eq!(header(&r.data, "Auto-Submitted").as_deref(), Some("auto-generated"));
+        assert_eq!(header(&r.data, "In-Reply-To"), None);
+    }
     assert!(restarted.store().outbox(100).await.unwrap().iter().all(|r| r.sent_at.is_some()));
     server.stop().await;
 }
