@@ -26,7 +26,7 @@ use crate::api::{GamesQuery, game_filter, public_user};
 use crate::auth::{self, FORM_COOKIE, SESSION_COOKIE};
 use crate::boards::{ClickMap, click_map};
 use crate::error::PageError;
-use crate::templates::{APP_CSS, APP_JS, render};
+use crate::templates::{APP_CSS, APP_JS, ICON_SVG, render};
 
 /// Longest move text a form may send.
 const MAX_MOVE_TEXT: usize = 1000;
@@ -51,6 +51,8 @@ pub fn routes() -> Router<Web> {
         .route("/account/tokens/{id}/revoke", post(revoke_form))
         .route("/static/app.js", get(|| async { asset(APP_JS, "text/javascript; charset=utf-8") }))
         .route("/static/app.css", get(|| async { asset(APP_CSS, "text/css; charset=utf-8") }))
+        .route("/static/icon.svg", get(|| async { asset(ICON_SVG, "image/svg+xml") }))
+        .route("/favicon.ico", get(|| async { asset(ICON_SVG, "image/svg+xml") }))
 }
 
 fn asset(body: &'static str, content_type: &'static str) -> Response {
@@ -414,7 +416,10 @@ async fn game_view(
             text_board => shown.reply.text.clone(),
             svg => shown.svg.clone(),
             click => click_json,
-            grid => matches!(click, Some(ClickMap::Grid { .. })),
+            // Grids pan and zoom with the wheel and fingers; Real-Time
+            // Life's field is a grid too, though its moves are typed.
+            grid => matches!(click, Some(ClickMap::Grid { .. })) || game.kind == "rtlife",
+            clickable => click.is_some(),
             players,
             game_status => game.status.as_str(),
             colours => serde_json::to_string(&tabula_model::svg::PLAYER_COLOURS).unwrap_or_default(),

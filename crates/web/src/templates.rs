@@ -13,6 +13,8 @@ use serde::Serialize;
 pub const APP_JS: &str = include_str!("../static/app.js");
 /// The style sheet.
 pub const APP_CSS: &str = include_str!("../static/app.css");
+/// The site's icon.
+pub const ICON_SVG: &str = include_str!("../static/icon.svg");
 
 const TEMPLATES: &[(&str, &str)] = &[
     ("base.html", include_str!("../templates/base.html")),

@@ -50,10 +50,11 @@
     if (!s || !s.viewBox || !s.viewBox.baseVal) return;
     var vb = s.viewBox.baseVal;
     var width = Number(s.getAttribute("width")) || vb.width;
-    // Scale to the page, never beyond the picture's own size.
+    // Scale to the page; small pictures may grow a little, big ones
+    // shrink to fit (and can be zoomed).
     s.removeAttribute("width");
     s.removeAttribute("height");
-    s.style.maxWidth = width + "px";
+    s.style.maxWidth = Math.max(width, Math.min(width * 3, 640)) + "px";
     var h = [vb.x, vb.y, vb.width, vb.height];
     var same = home && home[2] === h[2] && home[3] === h[3];
     home = h;

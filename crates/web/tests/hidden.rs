@@ -180,3 +180,55 @@ async fn an_intervalo_choice_stays_hidden_until_both_have_chosen() {
         serde_json::json!([17, 3])
     );
 }
+
+#[tokio::test]
+async fn a_rewrite_goal_is_shown_to_its_owner_only_until_the_end() {
+    let s = site().await;
+    s.ok("signup ann pw-ann").await;
+    s.ok("signup bob pw-bob").await;
+    let board = s.ok("rewrite challenge ann bob -rounds=1").await["game"]["id"].as_i64().unwrap();
+    let goal = "ttg";
+    let bob_token = s.token("bob", "pw-bob").await;
+    let ann_token = s.token("ann", "pw-ann").await;
+    let bob = s.browser("bob", "pw-bob").await;
+    let before = everything(&s, board, Some(&bob_token), None).await;
+    assert!(!shows(&before, goal), "nothing shows it before it is chosen");
+    let mut bob_stream = s.events(&format!("/api/v1/games/{board}/events?token={bob_token}"), &[]).await;
+    let mut observer = s.events(&format!("/api/v1/games/{board}/events"), &[]).await;
+
+    s.ok(&format!("rewrite move {board} ann pw-ann goal {goal}")).await;
+    s.ok(&format!("rewrite move {board} bob pw-bob goal aac")).await;
+    s.ok(&format!("rewrite move {board} ann pw-ann c=>g")).await;
+
+    // Goals are in and a rule is written: bob sees his goal, never ann's.
+    for texts in [
+        everything(&s, board, Some(&bob_token), None).await,
+        everything(&s, board, None, Some(&bob)).await,
+        everything(&s, board, None, None).await,
+    ] {
+        for t in &texts {
+            if let Some(i) = t.find(goal) {
+                panic!("the goal shows: ...{}...", &t[i.saturating_sub(300)..(i + 100).min(t.len())]);
+            }
+        }
+    }
+    let view = s.get(&format!("/api/v1/games/{board}"), &[("cookie", &bob.cookie)]).await.json();
+    assert_eq!(view["game"]["view"]["own_goal"], "aac");
+    assert!(s.get(&format!("/games/{board}"), &[("cookie", &bob.cookie)]).await.body.contains("aac"));
+    let version = view["game"]["version"].clone();
+    for stream in [&mut bob_stream, &mut observer] {
+        // Notices that pile up are answered with the latest board.
+        let events = drain(stream).await;
+        assert_eq!(events.last().unwrap()["game"]["version"], version, "the stream caught up");
+        assert!(events.iter().all(|e| !e.to_string().contains(goal)));
+    }
+    // Ann sees her own.
+    let ann_view =
+        s.get(&format!("/api/v1/games/{board}"), &[("authorization", &format!("Bearer {ann_token}"))]).await;
+    assert_eq!(ann_view.json()["game"]["view"]["own_goal"], goal);
+
+    // The last rule ends the game: every goal is shown to all.
+    s.ok(&format!("rewrite move {board} bob pw-bob t=>a")).await;
+    assert!(shows(&everything(&s, board, Some(&bob_token), None).await, goal));
+    assert!(drain(&mut observer).await.iter().any(|e| e.to_string().contains(goal)));
+}
