@@ -149,10 +149,31 @@ pub fn turn_line(game: &Game, seat: usize, mode: ViewMode, time_ms: u64) -> Stri
     let Some(state) = game.state().as_any().downcast_ref::<Intervalo>() else {
         return turn_message(game, seat, mode, time_ms).to_line();
     };
-    let view = intervalo_view(state, seat, mode);
-    let mut line = String::with_capacity(64 + 6 * state.len());
-    line.push_str("{\"type\":\"turn\",\"view\":");
-    line.push_str(&view.to_string());
+    let mut line = String::with_capacity(96 + 7 * state.len());
+    line.push_str("{\"type\":\"turn\",\"view\":{");
+    // Keys in the order serde_json writes them (alphabetical); strip
+    // characters and numbers need no escaping.
+    if mode == ViewMode::Dynamic {
+        let me = seat.min(1);
+        let other = 1 - me;
+        line.push_str("\"history\":[");
+        for (i, turn) in state.turns().iter().enumerate() {
+            if i > 0 {
+                line.push(',');
+            }
+            let _ = write!(line, "[{},{}]", turn.choices[me], turn.choices[other]);
+        }
+        let scores = state.scores();
+        let _ = write!(line, "],\"scores\":[{},{}],", scores[me], scores[other]);
+    }
+    line.push_str("\"strip\":\"");
+    line.extend(state.cells().iter().map(|c| match c {
+        tabula_intervalo::Cell::Empty => '.',
+        tabula_intervalo::Cell::Neutral => '#',
+        tabula_intervalo::Cell::Piece(s) if *s == seat => 'x',
+        tabula_intervalo::Cell::Piece(_) => 'o',
+    }));
+    line.push_str("\"}");
     let legal = state.legal_cells(seat);
     if legal.len() <= MAX_LEGAL_LISTED {
         line.push_str(",\"legal\":[");
@@ -160,12 +181,30 @@ pub fn turn_line(game: &Game, seat: usize, mode: ViewMode, time_ms: u64) -> Stri
             if i > 0 {
                 line.push(',');
             }
-            let _ = write!(line, "\"{}\"", cell + 1);
+            line.push('"');
+            push_number(&mut line, cell + 1);
+            line.push('"');
         }
         line.push(']');
     }
     let _ = write!(line, ",\"time_ms\":{time_ms}}}");
     line
+}
+
+/// Append the decimal digits of `n` (faster than the formatting machinery
+/// for the many small numbers of a legal-move list).
+fn push_number(line: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    line.extend(digits[i..].iter().map(|&d| char::from(d)));
 }
 
 /// The `turn` message for `seat`.
