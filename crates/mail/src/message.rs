@@ -31,6 +31,9 @@ pub enum Ignored {
     /// A reply to an error reply that holds no command: answering it could
     /// start a loop with a program that answers everything.
     ErrorReplyWithoutCommand,
+    /// No command, and not an answer to the gateway's mail: most likely
+    /// spam, whose forged sender must not receive an error reply.
+    NoCommand,
 }
 
 impl std::fmt::Display for Ignored {
@@ -44,6 +47,7 @@ impl std::fmt::Display for Ignored {
             Ignored::FromGateway => f.write_str("mail from the gateway itself"),
             Ignored::NoReplyAddress => f.write_str("no address to reply to"),
             Ignored::ErrorReplyWithoutCommand => f.write_str("a reply to an error reply without a command"),
+            Ignored::NoCommand => f.write_str("no command and not an answer to the gateway's mail"),
         }
     }
 }
@@ -98,11 +102,17 @@ pub fn read_message(raw: &[u8], config: &MailConfig) -> Result<Incoming, MailErr
         .and_then(|a| tabula_service::users::check_email(a.trim()).ok());
     let subject = message.subject().unwrap_or("").trim().to_string();
     let message_id = message.message_id().map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
-    let references = match message.references() {
+    let ids = |value: &HeaderValue<'_>| match value {
         HeaderValue::Text(t) => vec![t.to_string()],
         HeaderValue::TextList(list) => list.iter().map(|t| t.to_string()).collect(),
         _ => Vec::new(),
     };
+    let references = ids(message.references());
+    // Whether the message answers mail of the gateway (whose ids are `tabula.…@domain`).
+    let answers_gateway = ids(message.in_reply_to())
+        .iter()
+        .chain(&references)
+        .any(|id| id.starts_with("tabula.") && id.ends_with(&format!("@{}", config.domain())));
 
     let mut incoming = Incoming {
         from: from.clone(),
@@ -143,8 +153,12 @@ pub fn read_message(raw: &[u8], config: &MailConfig) -> Result<Incoming, MailErr
     commands.extend(body_commands);
     incoming.commands = commands;
     incoming.comment = comment;
-    if incoming.commands.is_empty() && is_error_subject(subject, &titles) {
-        incoming.ignored = Some(Ignored::ErrorReplyWithoutCommand);
+    if incoming.commands.is_empty() {
+        if is_error_subject(subject, &titles) {
+            incoming.ignored = Some(Ignored::ErrorReplyWithoutCommand);
+        } else if !answers_gateway {
+            incoming.ignored = Some(Ignored::NoCommand);
+        }
     }
     Ok(incoming)
 }

@@ -157,6 +157,7 @@ async fn loops_bounces_and_lists_are_never_answered_and_run_nothing() {
         "22-bounce-dsn.eml",
         "23-postmaster.eml",
         "24-mailing-list.eml",
+        "28-no-command.eml",
         "29-reply-to-error.eml",
         "36-from-gateway.eml",
     ] {
@@ -165,13 +166,22 @@ async fn loops_bounces_and_lists_are_never_answered_and_run_nothing() {
     }
     assert_eq!(world.version(1).await, version, "the vacation mail's move was not made");
     assert_eq!(world.service.store().outbox(10).await.unwrap().len(), 9, "only the set-up's notifications");
+    // A message that answers the gateway's mail but holds no command gets a reply.
+    let raw = mail("ted@example.org", "Re: DNA Board 1 ned", "Nice.\n").to_vec();
+    let raw = String::from_utf8(raw).unwrap().replacen(
+        "Message-ID:",
+        "In-Reply-To: <tabula.0123456789abcdef0123456789abcdef@example.org>\r\nMessage-ID:",
+        1,
+    );
+    assert_eq!(reply(&world, raw.as_bytes()).await.subject, "Tabula error");
 }
 
 #[tokio::test]
 async fn messages_without_a_command_or_with_too_many_get_a_tabula_error() {
     let world = World::new().await;
     world.seed_game().await;
-    let r = reply(&world, &corpus("28-no-command.eml")).await;
+    // A reply to a board mail without a command is answered; mail that answers nothing is not (spam).
+    let r = reply(&world, &corpus("40-empty-reply.eml")).await;
     assert_eq!(r.subject, "Tabula error");
     assert!(r.body.starts_with("No command was found in your message."), "{}", r.body);
     let r = reply(&world, &corpus("38-too-many-commands.eml")).await;
