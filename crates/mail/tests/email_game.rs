@@ -385,7 +385,7 @@ fn start_aiosmtpd(maildir: &std::path::Path) -> Option<Aiosmtpd> {
         .spawn()
         .expect("start aiosmtpd");
     let server = Aiosmtpd { child, port };
-    for _ in 0..200 {
+    for _ in 0..600 {
         if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
             return Some(server);
         }

@@ -193,7 +193,10 @@ async fn kill_mid_batch(keep_held: bool) -> (std::sync::Arc<Recorder>, Vec<Strin
 
     let recorder = Recorder::new();
     recorder.hold_after(7, keep_held);
-    let server = Server::start(recorder.clone(), config()).await;
+    // The held session never ends by itself: do not wait long for it at shutdown.
+    let mut cfg = config();
+    cfg.smtp.shutdown_grace = Duration::from_millis(200);
+    let server = Server::start(recorder.clone(), cfg).await;
     let mut child = spawn_drainer(&db, server.addr.port());
     wait_for_hold(&recorder, &mut child).await;
     child.kill().expect("kill -9");
