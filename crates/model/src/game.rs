@@ -115,6 +115,8 @@ pub struct Game {
     /// Indices of record events in force (undo removes moves from it).
     effective: Vec<usize>,
     moves: usize,
+    /// Players now: the record's initial players plus those who joined.
+    players: Vec<String>,
 }
 
 impl Clone for Game {
@@ -129,6 +131,7 @@ impl Clone for Game {
             agreed: self.agreed.clone(),
             effective: self.effective.clone(),
             moves: self.moves,
+            players: self.players.clone(),
         }
     }
 }
@@ -162,7 +165,9 @@ impl Game {
     fn fresh(kind: &'static dyn GameKind, record: Record) -> Result<Game, SetupError> {
         let setup = Setup { options: &record.options, players: &record.players, start: record.created };
         let state = kind.new_state(&setup, &mut rng_for(record.seed, 0))?;
+        let players = record.players.clone();
         Ok(Game {
+            players,
             kind,
             record,
             state,
@@ -218,12 +223,12 @@ impl Game {
 
     /// The players' user ids in seat order (joins included).
     pub fn players(&self) -> &[String] {
-        &self.record.players
+        &self.players
     }
 
     /// The seat of `user` (case-insensitive), if a player.
     pub fn seat_of(&self, user: &str) -> Option<Seat> {
-        self.record.players.iter().position(|p| p.eq_ignore_ascii_case(user))
+        self.players.iter().position(|p| p.eq_ignore_ascii_case(user))
     }
 
     /// Moves made so far (the `#moveno` of the last move).
@@ -351,13 +356,13 @@ impl Game {
                 }
                 let applied = state.apply(seat, text, &mut ctx)?;
                 self.state = state;
-                self.record.players.push(user.clone());
+                self.players.push(user.clone());
                 self.proposal = None;
                 self.record_applied(index, event.at, applied, true);
             }
             action => {
                 let seat = event.seat.ok_or_else(|| MoveError::malformed("event without a player"))?;
-                if seat >= self.record.players.len() {
+                if seat >= self.players.len() {
                     return Err(MoveError::malformed("no such seat"));
                 }
                 if self.is_over() {
@@ -370,7 +375,7 @@ impl Game {
                         {
                             return Err(MoveError::NotYourTurn(format!(
                                 "; it is {}'s turn",
-                                self.record.players[p]
+                                self.players[p]
                             )));
                         }
                         if !self.state.is_active(seat) {
@@ -400,7 +405,7 @@ impl Game {
                             .proposal
                             .take()
                             .ok_or_else(|| MoveError::illegal("nothing has been proposed"))?;
-                        let name = &self.record.players[seat];
+                        let name = &self.players[seat];
                         let what = proposal_word(p.kind);
                         self.log(
                             event.at,
@@ -427,14 +432,14 @@ impl Game {
         if let Some(p) = &self.proposal {
             return Err(MoveError::illegal(format!(
                 "{} has already proposed a {}: accept or reject it first",
-                self.record.players[p.by],
+                self.players[p.by],
                 proposal_word(p.kind)
             )));
         }
         if kind == ProposalKind::Undo && self.last_undoable().is_none() {
             return Err(MoveError::illegal("there is no move to undo"));
         }
-        let name = &self.record.players[seat];
+        let name = &self.players[seat];
         self.log(at, LogEntry::public(Some(seat), format!("{name} proposes a {}", proposal_word(kind))));
         self.proposal = Some(Proposal { kind, by: seat, accepted: BTreeSet::from([seat]) });
         self.settle_proposal(index, at);
@@ -451,7 +456,7 @@ impl Game {
         }
         p.accepted.insert(seat);
         let what = proposal_word(p.kind);
-        let name = &self.record.players[seat];
+        let name = &self.players[seat];
         self.log(at, LogEntry::public(Some(seat), format!("{name} accepts the {what}")));
         self.settle_proposal(index, at);
         Ok(())
@@ -460,7 +465,7 @@ impl Game {
     /// Carry out the pending proposal once every active player has accepted it.
     fn settle_proposal(&mut self, _index: usize, at: Timestamp) {
         let Some(p) = &self.proposal else { return };
-        let active: Vec<Seat> = (0..self.record.players.len()).filter(|&s| self.state.is_active(s)).collect();
+        let active: Vec<Seat> = (0..self.players.len()).filter(|&s| self.state.is_active(s)).collect();
         if !active.iter().all(|s| p.accepted.contains(s)) {
             return;
         }
@@ -524,7 +529,7 @@ impl Game {
             EventAction::Move(t) => t.clone(),
             _ => "the last move".into(),
         };
-        let who = self.record.events[undone].seat.map(|s| self.record.players[s].clone()).unwrap_or_default();
+        let who = self.record.events[undone].seat.map(|s| self.players[s].clone()).unwrap_or_default();
         let text = if self.history_is_secret(undone) {
             "The last move is taken back.".to_string()
         } else {

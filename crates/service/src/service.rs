@@ -373,7 +373,15 @@ impl Service {
             GameCommand::Challenge { players, options } => self.challenge(kind, &players, &options).await,
             GameCommand::Move { board, auth, kind: mv, guard } => {
                 let user = self.authenticate(&auth, caller).await?;
-                self.check_kind(kind, board).await?;
+                let loaded = self.load_kind(kind, board).await?;
+                if loaded.game.seat_of(&user.id).is_none()
+                    && kind.info().open_join
+                    && let MoveKind::Play(text) = &mv
+                {
+                    self.join(board, &user.id, text).await?;
+                    let loaded = self.load(board).await?;
+                    return Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id)));
+                }
                 let action = |game: &Game, seat: Seat| -> Result<(EventAction, Seat), CommandError> {
                     if let Some(n) = guard
                         && n != game.moves() + 1
@@ -730,11 +738,38 @@ impl Service {
         };
         self.store.set_acceptance(board, seat, accept, status).await?;
         self.forget(board);
+        let _ = self.updates.send(GameUpdate { board, version: loaded.stored.summary.version });
         if status == GameStatus::Active {
             self.play_automatic(board).await;
         }
         let loaded = self.load(board).await?;
         Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id)))
+    }
+
+    /// `user` joins the open game `board` with the first move `text`.
+    async fn join(&self, board: i64, user: &str, text: &str) -> Result<(), CommandError> {
+        for _ in 0..CONFLICT_RETRIES {
+            let Loaded { mut game, stored } = self.load(board).await?;
+            if stored.summary.status != GameStatus::Active || game.is_over() {
+                return Err(CommandError::new(ErrorCode::GameOver, format!("board {board} is not running")));
+            }
+            let version = stored.summary.version;
+            let event = Event {
+                at: self.now(),
+                seat: None,
+                action: EventAction::Join { user: user.to_string(), text: text.to_string() },
+            };
+            let added = game.submit(event.clone())?;
+            match self.commit(&game, &stored, version, vec![event], &added, Some(user), Vec::new()).await {
+                Ok(_) => return Ok(()),
+                Err(StoreError::Conflict) => {
+                    self.forget(board);
+                    continue;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(StoreError::Conflict.into())
     }
 
     /// Apply the event `make(game, seat)` for `user` on `board`, retrying on
@@ -994,7 +1029,9 @@ impl Service {
             }
         };
         let mut stored = stored;
-        if stored.summary.status == GameStatus::Active
+        // Catch up every due clock event, in bounded steps, before anything else.
+        while stored.summary.status == GameStatus::Active
+            && !game.is_over()
             && game.state().next_clock().is_some_and(|t| t <= self.now())
         {
             let version = stored.summary.version;
@@ -1002,17 +1039,18 @@ impl Service {
             let history_before = game.history_for(Viewer::Observer).len();
             game.advance_clock(self.now(), CLOCK_CATCH_UP);
             let events: Vec<Event> = game.record().events[before..].to_vec();
-            if !events.is_empty() {
-                let added = game.history_for(Viewer::Observer)[history_before..].to_vec();
-                match self.commit(&game, &stored, version, events, &added, None, Vec::new()).await {
-                    Ok(s) => stored = s,
-                    // Someone else caught the clock up first: theirs is the record.
-                    Err(StoreError::Conflict) => {
-                        self.forget(board);
-                        return Box::pin(self.load(board)).await;
-                    }
-                    Err(e) => return Err(e.into()),
+            if events.is_empty() {
+                break;
+            }
+            let added = game.history_for(Viewer::Observer)[history_before..].to_vec();
+            match self.commit(&game, &stored, version, events, &added, None, Vec::new()).await {
+                Ok(s) => stored = s,
+                // Someone else caught the clock up first: theirs is the record.
+                Err(StoreError::Conflict) => {
+                    self.forget(board);
+                    return Box::pin(self.load(board)).await;
                 }
+                Err(e) => return Err(e.into()),
             }
         }
         Ok(Loaded { game, stored })

@@ -158,3 +158,25 @@ fn two_days_with_a_restart_end_as_a_live_server_would() {
     assert!(text.contains("bob moves as21-as19 (2 points)"), "{text}");
     assert!(text.contains("ann moves d7-d9,c3-b2 (3 points)"), "{text}");
 }
+
+/// A user who was not challenged joins a running game with a first move.
+#[test]
+fn an_unlisted_user_joins_a_running_game() {
+    let mut t = Tabula::new();
+    t.now = Some("2026-03-01T00:00:00Z".into());
+    t.signup(&["ann", "dee"]);
+    t.ok("rtlife challenge -tick=1h -gen_ticks=12 ann");
+    t.ok("rtlife move 1 ann pw-ann place c3,d3,e3,c4,e4,c5,d5,e5,d6,d7");
+    let err = t.fails("rtlife move 1 dee pw-dee join a1,a2", 1);
+    assert!(err.contains("10"), "a join places the start cells: {err}");
+    let out = t.ok("rtlife move 1 dee pw-dee join p10,q10,r10,s10,t10,p11,q11,r11,s11,t11");
+    assert!(out.contains("dee"), "{out}");
+    let v = t.json("rtlife show 1");
+    assert_eq!(v["game"]["players"], serde_json::json!(["ann", "dee"]));
+    // The stored record (initial players plus a join event) replays in a new process.
+    t.now = Some("2026-03-01T05:00:00Z".into());
+    let later = t.json("rtlife show 1");
+    assert_eq!(later["game"]["players"], serde_json::json!(["ann", "dee"]));
+    let err = t.fails("rtlife move 1 dee pw-dee join u20,u21,u22,u23,u24,u25,u26,u27,u28,u29", 1);
+    assert!(!err.is_empty());
+}
