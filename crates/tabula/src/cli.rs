@@ -9,7 +9,8 @@ use tabula_service::{Caller, Clock, CommandError, ErrorCode, Service};
 
 const USAGE: &str = "\
 usage: tabula [--db PATH] [--now TIME] [--json] COMMAND WORDS ..
-       tabula [--db PATH] serve [--listen ADDR]
+       tabula [--db PATH] serve [--listen ADDR] [--smtp ADDR] [--relay HOST:PORT] [--mail-from ADDRESS]
+       tabula [--db PATH] mail [--reply-to-stdout] [--from ADDRESS] < message.eml
        tabula [--db PATH] outbox [--json] [--limit N]
        tabula [--db PATH] [--now TIME] cron
        tabula [--db PATH] tournament --game GAME --bot SPEC --bot SPEC .. (see --help)
@@ -123,6 +124,7 @@ fn run(global: &Global, words: &[String]) -> Result<ExitCode> {
         "outbox" => return outbox(global, &words[1..]),
         "cron" => return cron(global, &words[1..]),
         "tournament" => return crate::tournament::run(global, &words[1..]),
+        "mail" => return crate::mail::run(global, &words[1..]),
         "serve" => return crate::serve::run(global, &words[1..]),
         "dna" if words.get(1).is_some_and(|w| w == "remove") => return crate::tools::dna_remove(&words[2..]),
         "rewrite" if crate::tools::is_rewrite_tool(&words[1..]) => return crate::tools::rewrite(&words[1..]),

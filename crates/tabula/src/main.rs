@@ -7,6 +7,7 @@
 //! reason is printed), 2 on bad usage.
 
 mod cli;
+mod mail;
 mod serve;
 mod tools;
 mod tournament;

@@ -11,15 +11,22 @@ use anyhow::{Context, Result};
 use crate::cli::{Global, open_service};
 
 const USAGE: &str = "\
-usage: tabula serve [--listen ADDR] [--db PATH]
+usage: tabula [--db PATH] serve [--listen ADDR] [--smtp ADDR] [--relay HOST:PORT] [--mail-from ADDRESS]
 
 Serves the web pages and the HTTP API (default http://127.0.0.1:8080) over
 the database (default ./tabula.db, created if missing), and runs the clock
-of real-time games. Stop it with Ctrl-C or SIGTERM: requests in flight are
+of real-time games, reminders and forfeits.
+
+  --smtp ADDR          also receive mail over SMTP on ADDR (e.g. 127.0.0.1:2525)
+  --relay HOST:PORT    send replies and notifications through this SMTP relay
+  --mail-from ADDRESS  the address mail comes from (default tabula@localhost) Stop it with Ctrl-C or SIGTERM: requests in flight are
 finished first. Logs go to stderr (RUST_LOG=debug for more).";
 
 pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
     let mut listen: SocketAddr = "127.0.0.1:8080".parse().expect("valid default address");
+    let mut smtp: Option<SocketAddr> = None;
+    let mut relay: Option<(String, u16)> = None;
+    let mut mail_config = tabula_mail::MailConfig::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -29,6 +36,21 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
                     .parse()
                     .with_context(|| format!("--listen {v:?} is not an address such as 127.0.0.1:8080"))?;
             }
+            "--smtp" => {
+                let v = it.next().context("--smtp needs an address such as 127.0.0.1:2525")?;
+                smtp = Some(
+                    v.parse()
+                        .with_context(|| format!("--smtp {v:?} is not an address such as 127.0.0.1:2525"))?,
+                );
+            }
+            "--relay" => {
+                let v = it.next().context("--relay needs HOST:PORT")?;
+                let (host, port) = v.rsplit_once(':').context("--relay needs HOST:PORT")?;
+                let port: u16 =
+                    port.parse().with_context(|| format!("--relay {v:?}: the port is not a number"))?;
+                relay = Some((host.to_string(), port));
+            }
+            "--mail-from" => mail_config.address = it.next().context("--mail-from needs an address")?.clone(),
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return Ok(ExitCode::SUCCESS);
@@ -79,7 +101,41 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
                 }
             })
         };
+        let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+        let stopped = move || {
+            let mut rx = stop_rx.clone();
+            async move {
+                let _ = rx.wait_for(|s| *s).await;
+            }
+        };
+        let mut mail_tasks = Vec::new();
+        if let Some(addr) = smtp {
+            let (svc, cfg, stop) = (service.clone(), mail_config.clone(), stopped());
+            tracing::info!(address = %addr, "receiving mail over SMTP");
+            mail_tasks.push(tokio::spawn(async move {
+                if let Err(e) = tabula_mail::serve_smtp(svc, addr, cfg, stop).await {
+                    tracing::error!(error = %e, "SMTP listener failed");
+                }
+            }));
+        }
+        if let Some((host, port)) = relay {
+            let relay = Arc::new(
+                tabula_mail::SmtpRelay::new(&tabula_mail::RelayConfig::plain(host.clone(), port))
+                    .map_err(|e| anyhow::anyhow!("--relay {host}:{port}: {e}"))?,
+            );
+            tracing::info!(relay = %format!("{host}:{port}"), "sending mail");
+            mail_tasks.push(tokio::spawn(tabula_mail::send_loop(
+                service.clone(),
+                relay,
+                mail_config.clone(),
+                stopped(),
+            )));
+        }
         let result = tabula_web::serve(service, listen, shutdown_signal()).await;
+        let _ = stop_tx.send(true);
+        for t in mail_tasks {
+            let _ = t.await;
+        }
         scheduler.abort();
         result.with_context(|| format!("serving on {listen}"))?;
         tracing::info!("stopped");

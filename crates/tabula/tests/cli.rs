@@ -339,3 +339,30 @@ fn reminders_warnings_and_forfeits_by_the_clock() {
     let board2 = t.ok("dna show 2");
     assert!(board2.contains("It is jed's turn."), "jed on vacation keeps the game: {board2}");
 }
+
+#[test]
+fn a_move_by_email_through_tabula_mail() {
+    let t = Tabula::new();
+    t.signup(&["ned", "ted"]);
+    let message = "From: Ned <ned@example.org>\r\nTo: tabula@localhost\r\nSubject: dna challenge ned ted\r\nMessage-ID: <m1@example.org>\r\n\r\nGood luck!\r\n";
+    let mut child = t
+        .command(&["mail", "--reply-to-stdout"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(message.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let reply = String::from_utf8(out.stdout).unwrap();
+    assert!(reply.contains("Subject: DNA Board 1 ned"), "{reply}");
+    assert!(reply.contains("In-Reply-To: <m1@example.org>"), "{reply}");
+    // Without --reply-to-stdout the reply waits in the outbox; an auto-reply is never answered.
+    let auto =
+        "From: ted@example.org\r\nAuto-Submitted: auto-replied\r\nSubject: dna show 1\r\n\r\nI am away.\r\n";
+    let mut child = t.command(&["mail"]).stdin(std::process::Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(auto.as_bytes()).unwrap();
+    assert!(child.wait().unwrap().success());
+    assert!(!t.ok("outbox").contains("I am away"));
+}
