@@ -180,6 +180,7 @@ async fn run_commands(service: &Service, incoming: &Incoming, config: &MailConfi
     let games = Service::game_words();
     let mut ran = Vec::new();
     let mut boards: Vec<(String, i64, Credentials)> = Vec::new();
+    let mut about_a_game = false;
     for line in &incoming.commands {
         let (shown, secrets) = text::redact(line);
         let title = line
@@ -187,6 +188,7 @@ async fn run_commands(service: &Service, incoming: &Incoming, config: &MailConfi
             .next()
             .and_then(|w| tabula_games::find(&w.to_ascii_lowercase()))
             .map(|k| k.info().title);
+        about_a_game |= title.is_some();
         let result = match Command::parse(line, &games) {
             Err(e) => Err(e),
             Ok(command) => match check_sender(service, &command, incoming.from.as_deref(), config).await {
@@ -209,7 +211,8 @@ async fn run_commands(service: &Service, incoming: &Incoming, config: &MailConfi
 
     let mut notes = Vec::new();
     if !incoming.comment.is_empty() {
-        if boards.is_empty() {
+        // Account commands (signup, help) come with greetings: no note for those.
+        if boards.is_empty() && about_a_game {
             notes.push(
                 "Your comment was not sent: a comment goes to the other players of a board with a move\n\
                  that succeeded."

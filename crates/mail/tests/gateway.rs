@@ -200,6 +200,7 @@ async fn signup_by_mail_and_answers_to_reply_to() {
     assert_eq!(r.subject, "Welcome to Tabula");
     assert!(r.body.starts_with("Welcome to Tabula\n\nWelcome, amy."), "{}", r.body);
     assert!(!r.body.contains("pw-amy"));
+    assert!(!r.body.contains("comment"), "a greeting with an account command is no comment: {}", r.body);
     assert!(world.service.store().user("amy").await.unwrap().is_some());
     let r = reply(&world, &corpus("30-reply-to-header.eml")).await;
     assert_eq!(r.to, "ned.home@example.net");
