@@ -568,6 +568,9 @@ impl Service {
                     ));
                 }
                 let now = self.now();
+                // One chat line is one transaction, never retried: a random tag keeps two
+                // lines sent in the same millisecond from sharing an outbox key.
+                let tag: u64 = rand::random();
                 let subject = format!("{} Board {board} chat from {}", kind.info().title, user.id);
                 let body = format!("{} writes on {} board {board}:\n\n{text}\n", user.id, kind.info().title);
                 let mut messages = Vec::new();
@@ -578,7 +581,7 @@ impl Service {
                 for reader in readers.iter().filter(|r| **r != user.id) {
                     if let Some(addr) = self.mail_address(reader).await? {
                         messages.push(OutboxMessage {
-                            key: format!("chat:{board}:{now}:{}:{reader}", user.id),
+                            key: format!("chat:{board}:{now}:{tag:016x}:{}:{reader}", user.id),
                             recipient: addr,
                             subject: subject.clone(),
                             body: body.clone(),
