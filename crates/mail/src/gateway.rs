@@ -12,6 +12,11 @@ use crate::message::{Incoming, read_message};
 use crate::text;
 use crate::{MailConfig, MailError, relay};
 
+/// How long a claim on an incoming message protects it from a second
+/// delivery while its commands run; a claim older than this was left by a
+/// crash, and the message is handled again.
+const CLAIM_STALE_MS: i64 = 10 * 60 * 1000;
+
 /// Most earlier `References` kept in a reply (the newest), so that long
 /// threads do not grow the header without bound.
 const MAX_REFERENCES: usize = 20;
@@ -99,6 +104,14 @@ pub async fn handle_message(
         return Ok(None);
     }
     let Some(to) = incoming.reply_to.clone() else { return Ok(None) };
+    // Mail servers deliver again after a timeout or a crash: the commands of
+    // one message run once, and its reply is queued once.
+    let key = incoming_key(&incoming);
+    let now = service.now();
+    if !service.store().claim_incoming(&key, now, now.saturating_sub(CLAIM_STALE_MS)).await? {
+        tracing::info!(from = ?incoming.from, %key, "mail delivered again: already handled");
+        return Ok(None);
+    }
     let (subject, body) = if incoming.commands.is_empty() {
         (
             "Tabula error".to_string(),
@@ -132,7 +145,31 @@ pub async fn handle_message(
 /// [`MailError::Store`] if the store fails.
 pub async fn enqueue_reply(service: &Service, mail: &OutgoingMail) -> Result<(), MailError> {
     service.store().enqueue(&[mail.outbox_message()], service.now()).await?;
+    finish_reply(service, mail).await
+}
+
+/// Mark the message `mail` answers as handled, once its reply is on its
+/// way ([`enqueue_reply`] does this itself; call it after delivering a reply
+/// some other way). Until then a second delivery of the message, after a
+/// crash, is handled again.
+///
+/// # Errors
+///
+/// [`MailError::Store`] if the store fails.
+pub async fn finish_reply(service: &Service, mail: &OutgoingMail) -> Result<(), MailError> {
+    if let Some(key) = mail.key.strip_prefix("reply:") {
+        service.store().finish_incoming(key, service.now()).await?;
+    }
     Ok(())
+}
+
+/// What identifies a message across deliveries: its `Message-ID`, or a
+/// digest of its bytes when it has no usable one.
+fn incoming_key(incoming: &Incoming) -> String {
+    match incoming.message_id.as_deref().filter(|id| relay::is_safe_message_id(id)) {
+        Some(id) => id.to_string(),
+        None => format!("#{}", incoming.digest),
+    }
 }
 
 fn reply_mail(
@@ -143,10 +180,7 @@ fn reply_mail(
     config: &MailConfig,
 ) -> OutgoingMail {
     let parent = incoming.message_id.as_deref().filter(|id| relay::is_safe_message_id(id));
-    let key = match parent {
-        Some(id) => format!("reply:{id}"),
-        None => format!("reply:#{}", incoming.digest),
-    };
+    let key = format!("reply:{}", incoming_key(incoming));
     let mut references: Vec<String> =
         incoming.references.iter().filter(|r| relay::is_safe_message_id(r)).cloned().collect();
     if let Some(id) = parent {

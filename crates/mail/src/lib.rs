@@ -55,7 +55,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-pub use gateway::{OutgoingMail, enqueue_reply, handle_message};
+pub use gateway::{OutgoingMail, enqueue_reply, finish_reply, handle_message};
 pub use html::html_to_text;
 pub use message::{Ignored, Incoming, read_message};
 pub use relay::{

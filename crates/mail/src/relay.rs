@@ -24,9 +24,6 @@ use crate::gateway::{Draft, OutgoingMail, build_message};
 use crate::message::hex;
 use crate::{MailConfig, MailError};
 
-/// The `next_attempt` of a message that is given up: never due again.
-const NEVER: i64 = i64::MAX;
-
 /// Longest message id kept in keys and threading headers.
 const MAX_MESSAGE_ID: usize = 250;
 
@@ -281,7 +278,7 @@ pub async fn drain_outbox(
                     report.errors.push(format!("#{}: {error}", row.id));
                     if give_up {
                         let text = format!("gave up after {attempts} attempts: {error}");
-                        service.store().outbox_failed(row.id, &text, NEVER).await?;
+                        service.store().outbox_gave_up(row.id, &text, now).await?;
                         report.given_up += 1;
                     } else {
                         let retry_at = now.saturating_add(backoff_ms(attempts, config));

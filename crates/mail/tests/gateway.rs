@@ -223,18 +223,49 @@ async fn html_outlook_and_charsets_play_moves() {
 }
 
 #[tokio::test]
-async fn a_redelivered_message_is_answered_once() {
+async fn a_redelivered_message_runs_its_commands_once_and_is_answered_once() {
+    let world = World::new().await;
+    world.seed_game().await;
+    let raw = corpus("01-subject-command-plain.eml");
+    let first = reply(&world, &raw).await;
+    assert_eq!(first.subject, "DNA Board 1 ted");
+    enqueue_reply(&world.service, &first).await.unwrap();
+    let after_first = world.outbox().await.len();
+    // The mail server delivers it again (a timeout, a restart): nothing runs,
+    // no second reply, no second comment.
+    assert_eq!(handle_message(&world.service, &raw, &config()).await.unwrap(), None);
+    assert_eq!(world.outbox().await.len(), after_first);
+    let shown = world.run("dna show 1").await;
+    assert!(shown.contains("It is ted's turn."), "{shown}");
+    let replies = world.outbox().await.into_iter().filter(|r| r.message.key == first.key).count();
+    assert_eq!(replies, 1);
+}
+
+#[tokio::test]
+async fn a_message_whose_handling_was_cut_short_is_handled_on_its_next_delivery() {
     let world = World::new().await;
     world.seed_game().await;
     let raw = corpus("30-reply-to-header.eml");
-    let first = reply(&world, &raw).await;
-    let second = reply(&world, &raw).await;
-    assert_eq!(first.key, second.key);
-    assert_eq!(first.message_id, second.message_id);
-    enqueue_reply(&world.service, &first).await.unwrap();
-    enqueue_reply(&world.service, &second).await.unwrap();
-    let replies = world.outbox().await.into_iter().filter(|r| r.message.key == first.key).count();
-    assert_eq!(replies, 1);
+    let key = "replyto-30@example.org";
+    let now = world.service.now();
+    // Claimed long ago by a process that died before answering.
+    assert!(world.service.store().claim_incoming(key, now - 3_600_000, 0).await.unwrap());
+    let r = reply(&world, &raw).await;
+    assert_eq!(r.key, format!("reply:{key}"));
+    enqueue_reply(&world.service, &r).await.unwrap();
+    // Being handled right now by another process: the second delivery waits its turn.
+    let raw = mail("Ned <ned@example.org>", "dna show 1", "");
+    let fresh = handle_message(&world.service, &raw, &config()).await.unwrap().expect("answered");
+    assert!(
+        !world
+            .service
+            .store()
+            .claim_incoming(fresh.key.trim_start_matches("reply:"), now, now - 1000)
+            .await
+            .unwrap()
+    );
+    // Finished messages are never claimed again, however old.
+    assert!(!world.service.store().claim_incoming(key, now + 86_400_000, now + 86_400_000).await.unwrap());
 }
 
 #[tokio::test]

@@ -139,6 +139,7 @@ async fn an_unreachable_relay_stops_the_drain_and_hopeless_messages_are_given_up
     let rows = service.store().outbox(10).await.unwrap();
     assert!(rows.iter().all(|r| r.sent_at.is_none()));
     assert!(rows.iter().all(|r| r.last_error.as_deref().unwrap().starts_with("gave up after")), "{rows:#?}");
+    assert!(rows.iter().all(|r| r.gave_up_at.is_some() && r.sent_at.is_none()), "{rows:#?}");
     assert!(service.store().outbox_due(i64::MAX - 1, 10).await.unwrap().is_empty(), "never due again");
     server.stop().await;
 }

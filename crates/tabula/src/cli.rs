@@ -212,6 +212,7 @@ fn outbox(global: &Global, args: &[String]) -> Result<ExitCode> {
             for r in rows.iter().rev() {
                 let state = match (r.sent_at, &r.last_error) {
                     (Some(_), _) => "sent".to_string(),
+                    (None, Some(e)) if r.gave_up_at.is_some() => format!("given up: {e}"),
                     (None, Some(e)) => format!("failed {} times: {e}", r.attempts),
                     (None, None) => "waiting".to_string(),
                 };

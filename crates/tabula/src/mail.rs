@@ -53,6 +53,8 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
         if to_stdout {
             let bytes = reply.to_rfc5322(&config.from_mailbox())?;
             std::io::stdout().write_all(&bytes)?;
+            std::io::stdout().flush()?;
+            tabula_mail::finish_reply(&service, &reply).await?;
         } else {
             tabula_mail::enqueue_reply(&service, &reply).await?;
         }

@@ -184,6 +184,8 @@ pub struct OutboxRow {
     pub attempts: i64,
     /// The last delivery error.
     pub last_error: Option<String>,
+    /// When it was given up for good (refused, or failed too often).
+    pub gave_up_at: Option<Timestamp>,
 }
 
 /// Something an append does besides adding events, in the same transaction.
@@ -365,6 +367,16 @@ pub trait Store: Send + Sync {
     async fn outbox_sent(&self, id: i64, at: Timestamp) -> StoreResult<()>;
     /// Record a failed attempt and when to retry.
     async fn outbox_failed(&self, id: i64, error: &str, retry_at: Timestamp) -> StoreResult<()>;
+    /// Record a last failed attempt: the message is given up and never tried again.
+    async fn outbox_gave_up(&self, id: i64, error: &str, at: Timestamp) -> StoreResult<()>;
+
+    /// Claim an incoming message (by its Message-ID or digest) before its
+    /// commands run: `true` if it is new, or if an earlier claim was left
+    /// unfinished (by a crash) before `stale_before`; `false` if it was
+    /// handled already or is being handled now.
+    async fn claim_incoming(&self, key: &str, now: Timestamp, stale_before: Timestamp) -> StoreResult<bool>;
+    /// Mark a claimed incoming message handled (its reply is queued or sent).
+    async fn finish_incoming(&self, key: &str, at: Timestamp) -> StoreResult<()>;
 
     /// Subscribe a user to a game's updates.
     async fn subscribe(&self, game: i64, user: &str, on: bool) -> StoreResult<()>;

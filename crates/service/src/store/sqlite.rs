@@ -102,6 +102,7 @@ fn outbox_from_row(row: &SqliteRow) -> StoreResult<OutboxRow> {
         sent_at: row.try_get("sent_at")?,
         attempts: row.try_get("attempts")?,
         last_error: row.try_get("last_error")?,
+        gave_up_at: row.try_get("gave_up_at")?,
     })
 }
 
@@ -455,7 +456,8 @@ impl Store for SqliteStore {
 
     async fn outbox_due(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<OutboxRow>> {
         let rows = sqlx::query(
-            "SELECT * FROM outbox WHERE sent_at IS NULL AND next_attempt <= ? ORDER BY id LIMIT ?",
+            "SELECT * FROM outbox WHERE sent_at IS NULL AND gave_up_at IS NULL AND next_attempt <= ? \
+             ORDER BY id LIMIT ?",
         )
         .bind(now)
         .bind(limit)
@@ -492,6 +494,51 @@ impl Store for SqliteStore {
         .bind(id)
         .execute(&self.pool)
         .await?;
+        Ok(())
+    }
+
+    async fn outbox_gave_up(&self, id: i64, error: &str, at: Timestamp) -> StoreResult<()> {
+        sqlx::query(
+            "UPDATE outbox SET attempts = attempts + 1, last_error = ?, gave_up_at = ?, next_attempt = ? \
+             WHERE id = ? AND sent_at IS NULL",
+        )
+        .bind(error)
+        .bind(at)
+        .bind(i64::MAX)
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn claim_incoming(&self, key: &str, now: Timestamp, stale_before: Timestamp) -> StoreResult<bool> {
+        let inserted = sqlx::query("INSERT OR IGNORE INTO incoming_mail (key, claimed) VALUES (?, ?)")
+            .bind(key)
+            .bind(now)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+        if inserted == 1 {
+            return Ok(true);
+        }
+        let taken_over = sqlx::query(
+            "UPDATE incoming_mail SET claimed = ? WHERE key = ? AND done_at IS NULL AND claimed < ?",
+        )
+        .bind(now)
+        .bind(key)
+        .bind(stale_before)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(taken_over == 1)
+    }
+
+    async fn finish_incoming(&self, key: &str, at: Timestamp) -> StoreResult<()> {
+        sqlx::query("UPDATE incoming_mail SET done_at = ? WHERE key = ? AND done_at IS NULL")
+            .bind(at)
+            .bind(key)
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 
