@@ -12,6 +12,8 @@ use crate::error::{CommandError, ErrorCode};
 pub const MAX_LINE: usize = 16 * 1024;
 /// The most words in one command.
 pub const MAX_WORDS: usize = 64;
+/// The most running games one user may be in (`limit` can only lower it).
+pub const MAX_ACTIVE_GAMES: usize = 1000;
 
 /// The syntax of every command, as `help` shows it: (name, syntax, meaning).
 pub const SYNTAX: &[(&str, &str, &str)] = &[
@@ -414,8 +416,12 @@ fn parse_account_switch(rest: &[&str], name: &str) -> Result<Command, CommandErr
         "limit" => match v.as_str() {
             "off" | "none" => Command::Limit { auth, limit: None },
             n => match n.parse::<u32>() {
-                Ok(l) if l <= 10_000 => Command::Limit { auth, limit: Some(l) },
-                _ => return Err(bad()),
+                Ok(l) if l as usize <= MAX_ACTIVE_GAMES => Command::Limit { auth, limit: Some(l) },
+                _ => {
+                    return Err(CommandError::usage(format!(
+                        "usage: limit USERID PASSWORD N|off (at most {MAX_ACTIVE_GAMES} running games)"
+                    )));
+                }
             },
         },
         _ => match v.as_str() {
@@ -641,6 +647,29 @@ mod tests {
         assert_eq!(p("dna frobnicate").unwrap_err().code, ErrorCode::UnknownCommand);
         assert_eq!(p("").unwrap_err().code, ErrorCode::Usage);
         assert_eq!(p(&"x".repeat(MAX_LINE + 1)).unwrap_err().code, ErrorCode::Usage);
+    }
+
+    #[test]
+    fn sizes_are_limited() {
+        let longest = format!("help {}", "x".repeat(MAX_LINE - 5));
+        assert_eq!(longest.len(), MAX_LINE);
+        assert!(p(&longest).is_ok(), "a line of exactly {MAX_LINE} bytes is refused");
+        let long = format!("help {}", "x".repeat(MAX_LINE - 4));
+        assert_eq!(p(&long).unwrap_err().message, format!("the command is longer than {MAX_LINE} bytes"));
+
+        let words = |n: usize| vec!["ned"; n - 2].join(" ");
+        let many = format!("dna challenge {}", words(MAX_WORDS + 1));
+        assert_eq!(p(&many).unwrap_err().message, format!("the command has more than {MAX_WORDS} words"));
+        let allowed = format!("dna challenge {}", words(MAX_WORDS));
+        assert!(p(&allowed).is_ok(), "{MAX_WORDS} words are allowed");
+        // A chat line is text, not words: only its length is limited.
+        let chat = format!("dna chat 1 ned pw {}", words(MAX_WORDS * 2));
+        assert!(p(&chat).is_ok(), "a long chat line is refused");
+
+        assert!(matches!(p("limit ned pw 1000"), Ok(Command::Limit { limit: Some(1000), .. })));
+        let over = p("limit ned pw 1001").unwrap_err();
+        assert_eq!(over.code, ErrorCode::Usage);
+        assert!(over.message.contains(&format!("at most {MAX_ACTIVE_GAMES}")), "{}", over.message);
     }
 
     proptest::proptest! {

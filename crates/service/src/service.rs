@@ -111,8 +111,7 @@ const FREE_LOGIN_FAILURES: i64 = 5;
 /// Clock events applied per command at most (a long downtime is caught up
 /// over several commands and by the scheduler).
 const CLOCK_CATCH_UP: usize = 100_000;
-/// Most running games one user may be in.
-const MAX_ACTIVE_GAMES: usize = 1000;
+use crate::command::MAX_ACTIVE_GAMES;
 /// Most players named in one challenge.
 const MAX_CHALLENGE_PLAYERS: usize = 26;
 /// How many times a move is retried when another request changed the game at the same moment.
