@@ -13,7 +13,7 @@ use tabula_model::{EventAction, Turn, Viewer};
 
 use crate::error::CommandError;
 use crate::service::Service;
-use crate::store::{GameFilter, GameStatus, OutboxMessage};
+use crate::store::{GameFilter, GameStatus, OutboxMessage, Work};
 
 const DAY_MS: i64 = 86_400_000;
 
@@ -43,79 +43,92 @@ impl Service {
             if summary.to_move.is_empty() {
                 continue;
             }
-            let Ok(snapshot) = self.snapshot_game(summary.id).await else { continue };
-            let (game, version) = snapshot;
-            let waiting: Vec<usize> = match game.to_move() {
-                Turn::Player(p) => vec![p],
-                Turn::Simultaneous(set) => set,
-                Turn::Clock | Turn::Over => continue,
-            };
-            let options = &game.record().options;
-            let nag = options.int("nag").unwrap_or(7 * 86_400) * 1000;
-            let forfeit = options.int("forfeit").unwrap_or(21 * 86_400) * 1000;
-            let last = game.record().events.last().map(|e| e.at).unwrap_or(game.record().created);
-            for seat in waiting {
-                let user = game.players()[seat].clone();
-                if user.starts_with("bot:") {
-                    continue;
-                }
-                let Some(row) = self.store().user(&user).await? else { continue };
-                if row.vacation_until.is_some_and(|v| v > now) {
-                    continue;
-                }
-                let since = last.max(row.vacation_until.unwrap_or(i64::MIN));
-                let idle = now - since;
-                let title = game.kind().info().title;
-                let board = summary.id;
-                if idle >= forfeit {
-                    let days = forfeit / DAY_MS;
-                    let reason = format!("forfeited: no move in {days} days");
-                    let r = self
-                        .apply_event_public(
-                            board,
-                            &user,
-                            EventAction::Resign { reason: Some(reason) },
-                            Some(version),
-                        )
-                        .await;
-                    if r.is_ok() {
-                        report.forfeits += 1;
-                    }
-                    continue;
-                }
-                let Some(addr) = row.emails.first().cloned().filter(|_| row.notify) else { continue };
-                let board_text = self.board_text_for(&game, board, Viewer::Player(seat));
-                if idle >= forfeit - DAY_MS && forfeit > DAY_MS {
-                    let msg = OutboxMessage {
-                        key: format!("forfeit-warning:{board}:v{version}:{user}"),
-                        recipient: addr.clone(),
-                        subject: format!("{title} Board {board} {user}: forfeit tomorrow"),
-                        body: format!(
-                            "You have not moved on {title} board {board} for {} days. If you do not move within a day, you forfeit the game.\n\n{}",
-                            idle / DAY_MS,
-                            board_text
-                        ),
-                        game_id: Some(board),
-                    };
-                    self.store().enqueue(&[msg], now).await?;
-                    report.warnings += 1;
-                } else if idle >= nag {
-                    let msg = OutboxMessage {
-                        key: format!("nag:{board}:v{version}:{user}"),
-                        recipient: addr,
-                        subject: format!("{title} Board {board} {user}: your move"),
-                        body: format!(
-                            "Reminder: it has been {} days since the last move on {title} board {board}, and it is your move.\n\n{}",
-                            idle / DAY_MS,
-                            board_text
-                        ),
-                        game_id: Some(board),
-                    };
-                    self.store().enqueue(&[msg], now).await?;
-                    report.nags += 1;
-                }
-            }
+            let Some(claim) = self.store().claim(Work::TimeLimits(summary.id)).await? else { continue };
+            let checked = self.check_time_limits(summary.id, now, &mut report).await;
+            claim.release().await;
+            checked?;
         }
         Ok(report)
+    }
+
+    /// Reminders, warnings and forfeits of one game.
+    async fn check_time_limits(
+        &self,
+        board: i64,
+        now: tabula_model::Timestamp,
+        report: &mut LimitReport,
+    ) -> Result<(), CommandError> {
+        let Ok(snapshot) = self.snapshot_game(board).await else { return Ok(()) };
+        let (game, version) = snapshot;
+        let waiting: Vec<usize> = match game.to_move() {
+            Turn::Player(p) => vec![p],
+            Turn::Simultaneous(set) => set,
+            Turn::Clock | Turn::Over => return Ok(()),
+        };
+        let options = &game.record().options;
+        let nag = options.int("nag").unwrap_or(7 * 86_400) * 1000;
+        let forfeit = options.int("forfeit").unwrap_or(21 * 86_400) * 1000;
+        let last = game.record().events.last().map(|e| e.at).unwrap_or(game.record().created);
+        for seat in waiting {
+            let user = game.players()[seat].clone();
+            if user.starts_with("bot:") {
+                continue;
+            }
+            let Some(row) = self.store().user(&user).await? else { continue };
+            if row.vacation_until.is_some_and(|v| v > now) {
+                continue;
+            }
+            let since = last.max(row.vacation_until.unwrap_or(i64::MIN));
+            let idle = now - since;
+            let title = game.kind().info().title;
+            if idle >= forfeit {
+                let days = forfeit / DAY_MS;
+                let reason = format!("forfeited: no move in {days} days");
+                let r = self
+                    .apply_event_public(
+                        board,
+                        &user,
+                        EventAction::Resign { reason: Some(reason) },
+                        Some(version),
+                    )
+                    .await;
+                if r.is_ok() {
+                    report.forfeits += 1;
+                }
+                continue;
+            }
+            let Some(addr) = row.emails.first().cloned().filter(|_| row.notify) else { continue };
+            let board_text = self.board_text_for(&game, board, Viewer::Player(seat));
+            if idle >= forfeit - DAY_MS && forfeit > DAY_MS {
+                let msg = OutboxMessage {
+                    key: format!("forfeit-warning:{board}:v{version}:{user}"),
+                    recipient: addr.clone(),
+                    subject: format!("{title} Board {board} {user}: forfeit tomorrow"),
+                    body: format!(
+                        "You have not moved on {title} board {board} for {} days. If you do not move within a day, you forfeit the game.\n\n{}",
+                        idle / DAY_MS,
+                        board_text
+                    ),
+                    game_id: Some(board),
+                };
+                self.store().enqueue(&[msg], now).await?;
+                report.warnings += 1;
+            } else if idle >= nag {
+                let msg = OutboxMessage {
+                    key: format!("nag:{board}:v{version}:{user}"),
+                    recipient: addr,
+                    subject: format!("{title} Board {board} {user}: your move"),
+                    body: format!(
+                        "Reminder: it has been {} days since the last move on {title} board {board}, and it is your move.\n\n{}",
+                        idle / DAY_MS,
+                        board_text
+                    ),
+                    game_id: Some(board),
+                };
+                self.store().enqueue(&[msg], now).await?;
+                report.nags += 1;
+            }
+        }
+        Ok(())
     }
 }

@@ -1319,9 +1319,14 @@ impl Service {
     /// scheduler calls this; commands catch up their own game anyway).
     pub async fn run_due_clocks(&self) -> Result<usize, CommandError> {
         let due = self.store.due_clocks(self.now(), 100).await?;
-        let n = due.len();
+        let mut n = 0;
         for board in due {
-            self.load(board).await?;
+            // Another process sharing the database is on it: it catches up.
+            let Some(claim) = self.store.claim(crate::store::Work::Clock(board)).await? else { continue };
+            let loaded = self.load(board).await;
+            claim.release().await;
+            loaded?;
+            n += 1;
         }
         Ok(n)
     }

@@ -1,14 +1,12 @@
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use tabula_service::store::SqliteStore;
 use tabula_service::{Caller, Clock, CommandError, ErrorCode, Service};
 
 const USAGE: &str = "\
-usage: tabula [--db PATH] [--now TIME] [--json] COMMAND WORDS ..
+usage: tabula [--db DB] [--now TIME] [--json] COMMAND WORDS ..
        tabula [--db PATH] serve [--listen ADDR] [--smtp ADDR] [--relay HOST:PORT] [--mail-from ADDRESS]
        tabula [--db PATH] mail [--reply-to-stdout] [--from ADDRESS] < message.eml
        tabula [--db PATH] outbox [--json] [--limit N]
@@ -22,7 +20,8 @@ Runs one command of the command language exactly as it would arrive by
 email, and prints the reply: a heading (the mail subject), the status, the
 move list and the board as you may see it.
 
-  --db PATH    the database file (default ./tabula.db; created if missing)
+  --db DB      the database: a SQLite file (default ./tabula.db; created if
+               missing) or a PostgreSQL URL (postgres://user@host/db)
   --now TIME   fix the clock (RFC 3339, e.g. 2026-01-01T12:00:00Z), for
                tests, replays and demos
   --json       print the result and your view as JSON
@@ -39,8 +38,8 @@ Exit status: 0 done, 1 rejected (the reason is printed), 2 bad usage.";
 
 /// Options that come before the command words.
 pub struct Global {
-    /// The database file.
-    pub db: PathBuf,
+    /// The database: a SQLite file path or a `postgres://` URL.
+    pub db: String,
     /// A fixed clock.
     pub now: Option<i64>,
     /// JSON output.
@@ -54,7 +53,7 @@ fn usage_error(msg: impl std::fmt::Display) -> ExitCode {
 
 pub fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut global = Global { db: PathBuf::from("tabula.db"), now: None, json: false };
+    let mut global = Global { db: "tabula.db".to_string(), now: None, json: false };
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -76,7 +75,7 @@ pub fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             _ if a == "--db" || a.starts_with("--db=") => match value(&mut i, "--db") {
-                Ok(v) => global.db = PathBuf::from(v),
+                Ok(v) => global.db = v,
                 Err(code) => return code,
             },
             _ if a == "--now" || a.starts_with("--now=") => match value(&mut i, "--now") {
@@ -108,15 +107,30 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread().enable_all().build().context("starting the runtime")
 }
 
+/// The database as it may be shown in messages and logs: a URL without its password.
+pub fn db_name(db: &str) -> String {
+    if !tabula_service::store::is_postgres_url(db) {
+        return db.to_string();
+    }
+    let Some((scheme, rest)) = db.split_once("://") else { return db.to_string() };
+    match rest.rsplit_once('@') {
+        Some((credentials, host)) => {
+            let user = credentials.split(':').next().unwrap_or_default();
+            format!("{scheme}://{user}@{host}")
+        }
+        None => db.to_string(),
+    }
+}
+
 pub async fn open_service(global: &Global) -> Result<Service> {
-    let store = SqliteStore::open(&global.db)
+    let store = tabula_service::store::open(&global.db)
         .await
-        .with_context(|| format!("opening the database {}", global.db.display()))?;
+        .with_context(|| format!("opening the database {}", db_name(&global.db)))?;
     let clock = match global.now {
         Some(t) => Clock::Fixed(t),
         None => Clock::System,
     };
-    Ok(Service::new(Arc::new(store), clock).with_bots(Arc::new(crate::tournament::ServerBots)))
+    Ok(Service::new(store, clock).with_bots(Arc::new(crate::tournament::ServerBots)))
 }
 
 fn run(global: &Global, words: &[String]) -> Result<ExitCode> {

@@ -71,7 +71,7 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
         tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     rt.block_on(async {
         let service = Arc::new(open_service(global).await?);
-        tracing::info!(db = %global.db.display(), "database open");
+        tracing::info!(db = %crate::cli::db_name(&global.db), "database open");
         let scheduler = {
             let service = service.clone();
             tokio::spawn(async move {

@@ -7,14 +7,85 @@
 //! everything it causes (summary, players, outbox, queue clean-up), and
 //! returns only after a durable commit.
 
+mod postgres;
 mod sqlite;
+
+use std::path::Path;
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use tabula_model::{Event, Options, Timestamp};
 use thiserror::Error;
 
+pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
+
+/// Whether `db` names a PostgreSQL database (`postgres://` or
+/// `postgresql://` URL) rather than a SQLite file.
+pub fn is_postgres_url(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
+}
+
+/// Open the store `db` names: a `postgres://` URL opens PostgreSQL, anything
+/// else is the path of a SQLite file (created if missing). Migrations run
+/// either way.
+pub async fn open(db: &str) -> StoreResult<Arc<dyn Store>> {
+    if is_postgres_url(db) {
+        Ok(Arc::new(PostgresStore::open(db).await?))
+    } else {
+        Ok(Arc::new(SqliteStore::open(Path::new(db)).await?))
+    }
+}
+
+/// A committed change to a game, as another process sharing the database
+/// announces it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameChange {
+    /// Board number.
+    pub board: i64,
+    /// Its version after the change.
+    pub version: i64,
+}
+
+/// Scheduled work that one process at a time does (see [`Store::claim`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Work {
+    /// Catching up a game's clock.
+    Clock(i64),
+    /// Checking a game's move time limits.
+    TimeLimits(i64),
+}
+
+/// Work claimed by this process until [`Claim::release`] (or until the
+/// process dies: a claim never outlives its holder).
+pub struct Claim {
+    lock: Option<postgres::AdvisoryLock>,
+}
+
+impl Claim {
+    /// A claim that excludes no one: a store with one writer process needs no more.
+    pub fn unshared() -> Self {
+        Claim { lock: None }
+    }
+
+    fn advisory(lock: postgres::AdvisoryLock) -> Self {
+        Claim { lock: Some(lock) }
+    }
+
+    /// Give the work back.
+    pub async fn release(self) {
+        if let Some(lock) = self.lock {
+            lock.release().await;
+        }
+    }
+}
+
+impl std::fmt::Debug for Claim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Claim").field("shared", &self.lock.is_some()).finish()
+    }
+}
 
 /// A storage failure.
 #[derive(Debug, Error)]
@@ -361,6 +432,15 @@ pub trait Store: Send + Sync {
     async fn enqueue(&self, messages: &[OutboxMessage], now: Timestamp) -> StoreResult<()>;
     /// Unsent messages due for an attempt.
     async fn outbox_due(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<OutboxRow>>;
+    /// Claim up to `limit` unsent messages due at `now` for one sender: they
+    /// are not due again (for any sender) before `lease_until`, when a
+    /// sender that died before recording the outcome has its messages retried.
+    async fn claim_outbox(
+        &self,
+        now: Timestamp,
+        lease_until: Timestamp,
+        limit: i64,
+    ) -> StoreResult<Vec<OutboxRow>>;
     /// Every outbox row (newest first), for inspection.
     async fn outbox(&self, limit: i64) -> StoreResult<Vec<OutboxRow>>;
     /// Mark a message sent.
@@ -442,4 +522,18 @@ pub trait Store: Send + Sync {
     async fn tournaments(&self, limit: i64) -> StoreResult<Vec<TournamentRow>>;
     /// One tournament.
     async fn tournament(&self, id: i64) -> StoreResult<Option<TournamentRow>>;
+
+    /// Claim scheduled work so that no other process sharing the database
+    /// does it at the same time: `None` if another process holds it now.
+    /// (Appends are version-checked anyway; this spares the loser the work.)
+    async fn claim(&self, work: Work) -> StoreResult<Option<Claim>> {
+        let _ = work;
+        Ok(Some(Claim::unshared()))
+    }
+
+    /// Changes committed by other processes sharing the database, from now
+    /// on; `None` for a store no other process writes to while this one runs.
+    async fn changes(&self) -> StoreResult<Option<tokio::sync::mpsc::Receiver<GameChange>>> {
+        Ok(None)
+    }
 }

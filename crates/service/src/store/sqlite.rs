@@ -466,6 +466,26 @@ impl Store for SqliteStore {
         rows.iter().map(outbox_from_row).collect()
     }
 
+    async fn claim_outbox(
+        &self,
+        now: Timestamp,
+        lease_until: Timestamp,
+        limit: i64,
+    ) -> StoreResult<Vec<OutboxRow>> {
+        let rows = sqlx::query(
+            "UPDATE outbox SET next_attempt = ? WHERE id IN (SELECT id FROM outbox WHERE sent_at IS NULL \
+             AND gave_up_at IS NULL AND next_attempt <= ? ORDER BY id LIMIT ?) RETURNING *",
+        )
+        .bind(lease_until)
+        .bind(now)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut out = rows.iter().map(outbox_from_row).collect::<StoreResult<Vec<_>>>()?;
+        out.sort_by_key(|r| r.id);
+        Ok(out)
+    }
+
     async fn outbox(&self, limit: i64) -> StoreResult<Vec<OutboxRow>> {
         let rows = sqlx::query("SELECT * FROM outbox ORDER BY id DESC LIMIT ?")
             .bind(limit)
