@@ -56,6 +56,9 @@ pub trait BotPlayer: Send + Sync {
     fn knows(&self, name: &str) -> bool;
     /// The bot's move for `seat`, as text.
     fn choose(&self, name: &str, game: &Game, seat: Seat) -> Option<String>;
+    /// The bots (names without `bot:`) that play the game `kind`, to offer
+    /// on challenge forms, strongest last.
+    fn names(&self, kind: &str) -> Vec<String>;
 }
 
 /// What a successful command returns.
@@ -165,6 +168,15 @@ impl Service {
     pub fn with_bots(mut self, bots: Arc<dyn BotPlayer>) -> Self {
         self.bots = Some(bots);
         self
+    }
+
+    /// The built-in bots offered for the game `kind`, as players' ids
+    /// (`bot:random`, `bot:mcts`, ...); none when this service runs no bots.
+    pub fn bot_names(&self, kind: &str) -> Vec<String> {
+        match &self.bots {
+            Some(b) => b.names(kind).into_iter().map(|n| format!("bot:{n}")).collect(),
+            None => Vec::new(),
+        }
     }
 
     /// The store.
@@ -589,6 +601,8 @@ impl Service {
                     }
                 }
                 self.store.chat(board, &user.id, now, &text, &messages).await?;
+                // Open pages show the line at once.
+                let _ = self.updates.send(GameUpdate { board, version: loaded.stored.summary.version });
                 Ok(Reply::plain(subject, format!("Sent to the other players of board {board}.\n")))
             }
             GameCommand::Subscribe { board, auth, on } => {
@@ -1237,6 +1251,7 @@ impl Service {
                 GamesWhich::All => Vec::new(),
             },
             to_move: (which == GamesWhich::Next).then(|| id.clone()),
+            before: None,
             limit: 500,
         };
         let games = self.store.games(&filter).await?;

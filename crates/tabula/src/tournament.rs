@@ -215,4 +215,13 @@ impl tabula_service::BotPlayer for ServerBots {
         let mut rng = tabula_model::rng_for(game.record().seed, 1 << 40 | game.record().events.len() as u64);
         tabula_bots::builtin_move(name, game, seat, &mut rng).ok().flatten()
     }
+
+    fn names(&self, kind: &str) -> Vec<String> {
+        let Some(info) = tabula_games::find(kind).map(|k| k.info()) else { return Vec::new() };
+        ["random", "greedy", "center", "mcts"]
+            .into_iter()
+            .filter(|n| tabula_bots::BuiltinBot::named(n).is_ok_and(|b| b.supports(info).is_ok()))
+            .map(str::to_string)
+            .collect()
+    }
 }

@@ -172,6 +172,9 @@ pub struct GamesQuery {
     pub status: Option<String>,
     /// Only games where this user must act.
     pub to_move: Option<String>,
+    /// Only boards numbered below this one (the next page: the last board
+    /// of the page before).
+    pub before: Option<i64>,
     /// At most this many (newest first).
     pub limit: Option<i64>,
 }
@@ -227,6 +230,7 @@ pub fn game_filter(q: &GamesQuery) -> Result<GameFilter, ApiError> {
         player: nonempty(&q.player).map(user).transpose()?,
         statuses,
         to_move: nonempty(&q.to_move).map(user).transpose()?,
+        before: q.before,
         limit,
     })
 }
@@ -235,15 +239,17 @@ fn bad_value(message: String) -> tabula_service::CommandError {
     tabula_service::CommandError::new(tabula_service::ErrorCode::BadValue, message)
 }
 
-/// `GET /api/v1/games?kind=&player=&status=&to_move=&limit=`: games,
-/// newest first.
+/// `GET /api/v1/games?kind=&player=&status=&to_move=&before=&limit=`:
+/// games, newest first; `next` is the `before` of the next page (null on
+/// the last).
 async fn games(
     State(web): State<Web>,
     q: Result<Query<GamesQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let filter = game_filter(&query(q)?)?;
     let games = web.service.store().games(&filter).await.map_err(tabula_service::CommandError::from)?;
-    Ok(ok(json!({ "games": games })))
+    let next = (games.len() as i64 == filter.limit).then(|| games.last().map(|g| g.id)).flatten();
+    Ok(ok(json!({ "games": games, "next": next })))
 }
 
 #[derive(Deserialize)]

@@ -50,6 +50,34 @@ pub enum ClickMap {
         /// Number of cells.
         count: usize,
     },
+    /// Real-Time Life's field: a window of the field with its top-left
+    /// point at (`left`, `top`) in game coordinates (`x` to the right, `y`
+    /// up, 0 for column `a` and row 1). Points are named `a1` style on
+    /// bounded fields and `(x,y)` on the unbounded plane. A player in
+    /// `placing` (not placed yet) places `start_cells` cells
+    /// (`place a1,b1,..`); the others move cells (`move a1-c3,..`).
+    Field {
+        /// Left edge of the window's first column.
+        x0: f64,
+        /// Top edge of the window's top row.
+        y0: f64,
+        /// Side of one cell.
+        cell: f64,
+        /// Game column of the window's first column.
+        left: i64,
+        /// Game row of the window's top row.
+        top: i64,
+        /// Columns shown.
+        columns: usize,
+        /// Rows shown.
+        rows: usize,
+        /// Whether the field is the unbounded plane.
+        plane: bool,
+        /// Cells of a first placement.
+        start_cells: usize,
+        /// Players who have not placed their cells yet.
+        placing: Vec<String>,
+    },
 }
 
 impl ClickMap {
@@ -76,6 +104,19 @@ impl ClickMap {
                 let index = row as usize * per_row + col as usize;
                 (index < count).then(|| (index + 1).to_string())
             }
+            ClickMap::Field { x0, y0, cell, left, top, columns, rows, plane, .. } => {
+                let col = ((x - x0) / cell).floor();
+                let row = ((y - y0) / cell).floor();
+                if col < 0.0 || row < 0.0 || col >= columns as f64 || row >= rows as f64 {
+                    return None;
+                }
+                let (gx, gy) = (left + col as i64, top - row as i64);
+                if plane {
+                    Some(format!("({gx},{gy})"))
+                } else {
+                    Some(format!("{}{}", column_name(u64::try_from(gx).ok()?), gy + 1))
+                }
+            }
         }
     }
 }
@@ -97,6 +138,34 @@ pub fn click_map(kind: &str, view: &Value) -> Option<ClickMap> {
         "intervalo" => {
             let count = view.get("strip")?.as_str()?.chars().count();
             Some(ClickMap::Strip { x0: 10.0, y0: 22.0, cell: 14.0, per_row: 64, row_height: 30.0, count })
+        }
+        // crates/rtlife/src/render.rs: margin 36, cells of 12 up to 80
+        // columns or rows, else 960 / the longer side (at least 1).
+        "rtlife" => {
+            let window = view.get("window")?;
+            let columns = usize::try_from(window.get("columns")?.as_u64()?).ok()?;
+            let rows = usize::try_from(window.get("rows")?.as_u64()?).ok()?;
+            let longest = columns.max(rows);
+            let cell = if longest <= 80 { 12.0 } else { (960.0 / longest as f64).max(1.0) };
+            let placing = view
+                .get("players")?
+                .as_array()?
+                .iter()
+                .filter(|p| p.get("status").and_then(Value::as_str) == Some("not_placed"))
+                .filter_map(|p| p.get("user").and_then(Value::as_str).map(str::to_string))
+                .collect();
+            Some(ClickMap::Field {
+                x0: 36.0,
+                y0: 36.0,
+                cell,
+                left: window.get("left")?.as_i64()?,
+                top: window.get("top")?.as_i64()?,
+                columns,
+                rows,
+                plane: view.get("edges").and_then(Value::as_str) == Some("unbounded"),
+                start_cells: usize::try_from(view.get("start_cells")?.as_u64()?).ok()?,
+                placing,
+            })
         }
         _ => None,
     }

@@ -8,7 +8,13 @@
 //! else the logged-in browser's user, else an observer: a view is only ever
 //! made for the identity the request proves, so nobody's stream carries
 //! another player's secrets.
+//!
+//! Chat lines come as `chat` events, `{"n", "user", "at", "text"}` with `n`
+//! the line's number on the board (from 0): first the lines from number
+//! `?chat=N` on (default 0: all of them), then each new line as it is
+//! written. A client that reconnects skips the numbers it has.
 
+use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::hash::{Hash, Hasher};
 use std::time::Duration;
@@ -36,6 +42,8 @@ pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 pub struct EventsQuery {
     /// A bearer token, for clients that cannot set headers.
     pub token: Option<String>,
+    /// The number of chat lines the client has already (sent from there).
+    pub chat: Option<usize>,
 }
 
 struct Listener {
@@ -43,7 +51,10 @@ struct Listener {
     board: i64,
     user: Option<String>,
     updates: tokio::sync::broadcast::Receiver<GameUpdate>,
-    first: Option<Event>,
+    /// Events ready to go, oldest first.
+    pending: VecDeque<Event>,
+    /// Chat lines sent (or that the client had).
+    chat_sent: usize,
     /// A digest of the last data sent, so that a notice that changes
     /// nothing this listener sees sends nothing.
     last_sent: u64,
@@ -69,7 +80,16 @@ pub async fn game_events(
     // Subscribe before reading the board, so no change falls between the two.
     let updates = web.service.updates();
     let (first, last_sent) = snapshot_event(&web, board, user.as_deref()).await?;
-    let listener = Listener { web, board, user, updates, first: Some(first), last_sent };
+    let mut listener = Listener {
+        web,
+        board,
+        user,
+        updates,
+        pending: VecDeque::from([first]),
+        chat_sent: q.chat.unwrap_or(0),
+        last_sent,
+    };
+    queue_chat(&mut listener).await?;
     let stream = futures_util::stream::unfold(listener, next_event);
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(KEEP_ALIVE)))
 }
@@ -85,12 +105,23 @@ async fn snapshot_event(web: &Web, board: i64, user: Option<&str>) -> Result<(Ev
     Ok((event, hasher.finish()))
 }
 
-async fn next_event(mut l: Listener) -> Option<(Result<Event, Infallible>, Listener)> {
-    if let Some(first) = l.first.take() {
-        return Some((Ok(first), l));
+/// Queue the chat lines the listener has not had yet.
+async fn queue_chat(l: &mut Listener) -> Result<(), ApiError> {
+    let lines = l.web.service.store().chats(l.board).await.map_err(tabula_service::CommandError::from)?;
+    for (n, line) in lines.iter().enumerate().skip(l.chat_sent) {
+        let data = serde_json::json!({ "n": n, "user": line.user, "at": line.at, "text": line.text });
+        l.pending.push_back(Event::default().event("chat").data(data.to_string()));
     }
+    l.chat_sent = l.chat_sent.max(lines.len());
+    Ok(())
+}
+
+async fn next_event(mut l: Listener) -> Option<(Result<Event, Infallible>, Listener)> {
     let mut stopping = l.web.stopping.clone();
     loop {
+        if let Some(event) = l.pending.pop_front() {
+            return Some((Ok(event), l));
+        }
         if *stopping.borrow() {
             return None;
         }
@@ -106,16 +137,19 @@ async fn next_event(mut l: Listener) -> Option<(Result<Event, Infallible>, Liste
         }
         match snapshot_event(&l.web, l.board, l.user.as_deref()).await {
             Ok((event, digest)) => {
-                if digest == l.last_sent {
-                    continue;
+                if digest != l.last_sent {
+                    l.last_sent = digest;
+                    l.pending.push_back(event);
                 }
-                l.last_sent = digest;
-                return Some((Ok(event), l));
             }
             Err(e) => {
                 tracing::warn!(board = l.board, error = %e.message, "event stream ends");
                 return None;
             }
+        }
+        if let Err(e) = queue_chat(&mut l).await {
+            tracing::warn!(board = l.board, error = %e.message, "event stream ends");
+            return None;
         }
     }
 }

@@ -11,6 +11,7 @@
 //! - [`pages`]: the server-rendered pages (templates embedded in the binary,
 //!   auto-escaped), with login sessions and CSRF-checked forms.
 //! - [`boards`]: how a click on a board picture becomes a coordinate.
+//! - [`tournaments`]: tournament pages and resources.
 //!
 //! Hidden information: every view is asked of the service for the identity
 //! the request proves (bearer token, session cookie, or `?token=` on event
@@ -24,6 +25,7 @@ pub mod events;
 mod openapi;
 pub mod pages;
 mod templates;
+pub mod tournaments;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -66,6 +68,7 @@ fn router(web: Web) -> Router {
         .route("/healthz", get(|| async { "ok" }))
         .merge(api::routes())
         .merge(pages::routes())
+        .merge(tournaments::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))

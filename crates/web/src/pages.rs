@@ -32,6 +32,10 @@ use crate::templates::{APP_CSS, APP_JS, ICON_SVG, render};
 const MAX_MOVE_TEXT: usize = 1000;
 /// Games shown on a list page.
 const LIST_GAMES: i64 = 200;
+/// Games shown on one page of the games list.
+const PAGE_GAMES: i64 = 50;
+/// Longest chat line a form may send.
+const MAX_CHAT_TEXT: usize = 4000;
 
 /// The pages' routes.
 pub fn routes() -> Router<Web> {
@@ -40,6 +44,7 @@ pub fn routes() -> Router<Web> {
         .route("/games/{id}", get(game_page))
         .route("/games/{id}/move", post(move_form))
         .route("/games/{id}/answer", post(answer_form))
+        .route("/games/{id}/chat", post(chat_form))
         .route("/challenge", get(challenge_list))
         .route("/challenge/{kind}", get(challenge_page).post(challenge_form))
         .route("/users/{id}", get(user_page))
@@ -70,7 +75,7 @@ fn asset(body: &'static str, content_type: &'static str) -> Response {
 /// What every page's frame shows: who is logged in, the session's CSRF
 /// token for the logout form, and the games on offer.
 #[derive(Serialize)]
-struct Base {
+pub(crate) struct Base {
     me: Option<String>,
     csrf: Option<String>,
     kinds: Vec<KindLink>,
@@ -93,7 +98,7 @@ fn kind_links() -> Vec<KindLink> {
         .collect()
 }
 
-fn base(login: Option<&Login>) -> Base {
+pub(crate) fn base(login: Option<&Login>) -> Base {
     Base { me: login.map(|l| l.user.clone()), csrf: login.map(|l| l.csrf.clone()), kinds: kind_links() }
 }
 
@@ -101,11 +106,11 @@ fn title_of(kind: &str) -> &'static str {
     tabula_games::find(kind).map_or("Unknown game", |k| k.info().title)
 }
 
-async fn visitor(web: &Web, headers: &HeaderMap) -> Result<Option<Login>, PageError> {
+pub(crate) async fn visitor(web: &Web, headers: &HeaderMap) -> Result<Option<Login>, PageError> {
     auth::session_login(&web.service, headers).await.map_err(|e| PageError::new(e.status, e.message))
 }
 
-fn page(status: StatusCode, html: String) -> Response {
+pub(crate) fn page(status: StatusCode, html: String) -> Response {
     (status, [(header::CACHE_CONTROL, "no-store")], Html(html)).into_response()
 }
 
@@ -210,6 +215,8 @@ struct ListQuery {
     game: Option<String>,
     player: Option<String>,
     state: Option<String>,
+    /// Only boards numbered below this (the next page).
+    before: Option<i64>,
 }
 
 /// `/`: the games, filtered by game, player and state; and the logged-in
@@ -227,7 +234,8 @@ async fn games_page(
         player: q.player.clone(),
         status: Some(state.clone()),
         to_move: None,
-        limit: Some(LIST_GAMES),
+        before: q.before,
+        limit: Some(PAGE_GAMES),
     };
     let me = login.as_ref().map(|l| l.user.as_str());
     let (games, error) = match game_filter(&filter) {
@@ -246,6 +254,8 @@ async fn games_page(
         }
         None => Vec::new(),
     };
+    // A full page may have more after it: link to the boards below its last.
+    let older = (games.len() as i64 == PAGE_GAMES).then(|| games.last().map(|g| g.id)).flatten();
     let html = render(
         "games.html",
         context! {
@@ -256,6 +266,8 @@ async fn games_page(
             player => q.player.unwrap_or_default(),
             state,
             error,
+            older,
+            paged => q.before.is_some(),
         },
     )?;
     Ok(page(StatusCode::OK, html))
@@ -317,6 +329,8 @@ struct Refused {
     status: StatusCode,
     message: String,
     text: String,
+    /// A chat line was refused (not a move).
+    chat: bool,
 }
 
 /// The status lines of a board reply: its first paragraph.
@@ -374,8 +388,15 @@ async fn game_view(
         })
         .collect();
     let my_seat = players.iter().find(|p| p.is_me).map(|p| p.seat);
-    let my_turn =
-        game.status == GameStatus::Active && me.is_some_and(|m| game.to_move.iter().any(|u| u == m));
+    // Real-time games have no turns: a player moves whenever they like.
+    let anytime = info.dynamics == tabula_model::Dynamics::RealTime;
+    let my_turn = game.status == GameStatus::Active
+        && (me.is_some_and(|m| game.to_move.iter().any(|u| u == m)) || (anytime && my_seat.is_some()));
+    let chat = web.service.store().chats(board).await.map_err(CommandError::from)?;
+    let chat: Vec<Value> = chat
+        .iter()
+        .map(|c| serde_json::json!({ "user": c.user, "at": c.at, "text": c.text, "me": me == Some(c.user.as_str()) }))
+        .collect();
     let can_answer = game.status == GameStatus::Proposed && my_seat.is_some_and(|s| !players[s].accepted);
     // The whole list as the visitor sees it now, whatever position is
     // shown, so that any move can be stepped to.
@@ -398,9 +419,10 @@ async fn game_view(
     // meanwhile. Only when one player is to move: where several are, the
     // others' moves (secret ones too) would make it refuse for nothing.
     let guard = (game.to_move.len() == 1).then_some(game.moves + 1);
-    let (error, typed, status) = match refused {
-        Some(r) => (Some(r.message), r.text, r.status),
-        None => (None, String::new(), StatusCode::OK),
+    let (error, typed, status, chat_error, chat_typed) = match refused {
+        Some(r) if r.chat => (None, String::new(), r.status, Some(r.message), r.text),
+        Some(r) => (Some(r.message), r.text, r.status, None, String::new()),
+        None => (None, String::new(), StatusCode::OK, None, String::new()),
     };
     let html = render(
         "game.html",
@@ -416,9 +438,8 @@ async fn game_view(
             text_board => shown.reply.text.clone(),
             svg => shown.svg.clone(),
             click => click_json,
-            // Grids pan and zoom with the wheel and fingers; Real-Time
-            // Life's field is a grid too, though its moves are typed.
-            grid => matches!(click, Some(ClickMap::Grid { .. })) || game.kind == "rtlife",
+            // Grids pan and zoom with the wheel and fingers.
+            grid => matches!(click, Some(ClickMap::Grid { .. } | ClickMap::Field { .. })),
             clickable => click.is_some(),
             players,
             game_status => game.status.as_str(),
@@ -433,6 +454,12 @@ async fn game_view(
             guard,
             error,
             typed,
+            anytime,
+            chat_count => chat.len(),
+            chat,
+            can_chat => my_seat.is_some(),
+            chat_error,
+            chat_typed,
         },
     )?;
     Ok(page(status, html))
@@ -466,7 +493,8 @@ async fn move_form(
     let f = form(f)?;
     check_csrf(&login, &f.csrf)?;
     let text = if f.action == "resign" { "resign".to_string() } else { f.text.trim().to_string() };
-    let refuse = |status: StatusCode, message: String| Refused { status, message, text: f.text.clone() };
+    let refuse =
+        |status: StatusCode, message: String| Refused { status, message, text: f.text.clone(), chat: false };
     let problem = if text.is_empty() {
         Some("Write a move first.".to_string())
     } else if text.chars().count() > MAX_MOVE_TEXT {
@@ -498,6 +526,58 @@ async fn move_form(
 async fn board_kind(web: &Web, board: i64) -> Result<String, PageError> {
     let stored = web.service.store().game(board).await.map_err(CommandError::from)?;
     stored.map(|g| g.summary.kind).ok_or_else(|| PageError::not_found(format!("There is no board {board}.")))
+}
+
+#[derive(Deserialize)]
+struct ChatFormData {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    text: String,
+}
+
+/// `POST /games/{id}/chat`: a chat line by a player of the board, through
+/// the command language as `GAME chat BOARD USER - TEXT`.
+async fn chat_form(
+    State(web): State<Web>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    f: Result<Form<ChatFormData>, FormRejection>,
+) -> Result<Response, PageError> {
+    let board = board_number(&id)?;
+    let login = match require_login(visitor(&web, &headers).await?, &format!("/games/{board}")) {
+        Ok(l) => l,
+        Err(redirect) => return Ok(redirect.into_response()),
+    };
+    let f = form(f)?;
+    check_csrf(&login, &f.csrf)?;
+    // A line of text: line breaks and tabs typed into the field become spaces.
+    let text: String =
+        f.text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect::<String>().trim().to_string();
+    let refuse =
+        |status: StatusCode, message: String| Refused { status, message, text: f.text.clone(), chat: true };
+    let problem = if text.is_empty() {
+        Some("Write something first.".to_string())
+    } else if text.chars().count() > MAX_CHAT_TEXT {
+        Some(format!("A chat line has at most {MAX_CHAT_TEXT} characters."))
+    } else {
+        None
+    };
+    if let Some(message) = problem {
+        return game_view(&web, Some(&login), board, None, Some(refuse(StatusCode::BAD_REQUEST, message)))
+            .await;
+    }
+    let kind = board_kind(&web, board).await?;
+    // Parsed already: the text goes as typed, its spaces kept.
+    let auth = tabula_service::Credentials { user: login.user.clone(), password: "-".into() };
+    let command = Command::Game { kind, command: GameCommand::Chat { board, auth, text } };
+    match web.service.run(command, &Caller::User(login.user.clone())).await {
+        Ok(_) => Ok(Redirect::to(&format!("/games/{board}#chat")).into_response()),
+        Err(e) => {
+            let r = refuse(crate::error::status_of(e.code), e.message);
+            game_view(&web, Some(&login), board, None, Some(r)).await
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -537,8 +617,12 @@ async fn answer_form(
             Ok(Redirect::to(&format!("/games/{board}")).into_response())
         }
         Err(e) => {
-            let r =
-                Refused { status: crate::error::status_of(e.code), message: e.message, text: String::new() };
+            let r = Refused {
+                status: crate::error::status_of(e.code),
+                message: e.message,
+                text: String::new(),
+                chat: false,
+            };
             game_view(&web, Some(&login), board, None, Some(r)).await
         }
     }
@@ -661,16 +745,18 @@ async fn challenge_page(
         (None, Some(l)) => format!("{} ", l.user),
         (None, None) => String::new(),
     };
-    challenge_view(login.as_ref(), info, &players, &[], None)
+    challenge_view(&web, login.as_ref(), info, &players, &[], None)
 }
 
 fn challenge_view(
+    web: &Web,
     login: Option<&Login>,
     info: &'static GameInfo,
     players: &str,
     sent: &[(String, String)],
     error: Option<(StatusCode, String)>,
 ) -> Result<Response, PageError> {
+    let bot = sent.iter().find(|(k, _)| k == "bot").map(|(_, v)| v.clone()).unwrap_or_default();
     let (status, error) = match error {
         Some((s, e)) => (s, Some(e)),
         None => (StatusCode::OK, None),
@@ -689,6 +775,8 @@ fn challenge_view(
             fields => option_fields(info, sent),
             players,
             error,
+            bots => web.service.bot_names(info.kind),
+            bot,
         },
     )?;
     Ok(page(status, html))
@@ -738,14 +826,29 @@ async fn challenge_form(
     let field = |name: &str| sent.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()).unwrap_or("");
     check_csrf(&login, field("csrf"))?;
     let players_text = field("players").to_string();
-    let players: Vec<String> = players_text
+    let mut players: Vec<String> = players_text
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
         .map(str::to_string)
         .collect();
     let refuse = |status: StatusCode, message: String| {
-        challenge_view(Some(&login), info, &players_text, &sent, Some((status, message)))
+        challenge_view(&web, Some(&login), info, &players_text, &sent, Some((status, message)))
     };
+    // The bot picked from the list plays last; with nobody named, against
+    // the challenger.
+    let bot = field("bot").trim();
+    if !bot.is_empty() {
+        if !web.service.bot_names(info.kind).iter().any(|b| b == bot) {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                format!("There is no bot {bot} for {} here.", info.title),
+            );
+        }
+        if players.is_empty() {
+            players.push(login.user.clone());
+        }
+        players.push(bot.to_string());
+    }
     if players.is_empty() {
         return refuse(StatusCode::BAD_REQUEST, "Name the players, in turn order.".into());
     }

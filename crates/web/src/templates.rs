@@ -28,6 +28,8 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("signup.html", include_str!("../templates/signup.html")),
     ("account.html", include_str!("../templates/account.html")),
     ("error.html", include_str!("../templates/error.html")),
+    ("tournaments.html", include_str!("../templates/tournaments.html")),
+    ("tournament.html", include_str!("../templates/tournament.html")),
 ];
 
 /// A short digest of the script and style sheet, put in their URLs so a

@@ -30,6 +30,7 @@
   var position = Number(game.getAttribute("data-position"));
   var latest = null; // the newest snapshot received live
   var clickMap = parseJson(boardBox.getAttribute("data-click"));
+  var anytime = game.getAttribute("data-anytime") === "true";
   var moveForm = document.getElementById("move-form");
   var moveText = document.getElementById("move-text");
   var guard = document.getElementById("moveno");
@@ -187,6 +188,13 @@
 
   // The same arithmetic as boards.rs `ClickMap::label_at`.
   function labelAt(map, x, y) {
+    if (map.type === "field") {
+      var fc = Math.floor((x - map.x0) / map.cell), fr = Math.floor((y - map.y0) / map.cell);
+      if (fc < 0 || fr < 0 || fc >= map.columns || fr >= map.rows) return null;
+      var gx = map.left + fc, gy = map.top - fr;
+      if (map.plane) return "(" + gx + "," + gy + ")";
+      return gx >= 0 ? columnName(gx) + String(gy + 1) : null;
+    }
     if (map.type === "grid") {
       var col = Math.floor((x - map.x0) / map.cell), row = Math.floor((y - map.y0) / map.cell);
       if (col < 0 || row < 0 || col >= map.columns || row >= map.rows) return null;
@@ -203,6 +211,15 @@
 
   // Where the cell named `label` is drawn: [x, y, side].
   function cellBox(map, label) {
+    if (map.type === "field") {
+      var gx, gy, fm;
+      if ((fm = /^\((-?\d+),(-?\d+)\)$/.exec(label))) { gx = Number(fm[1]); gy = Number(fm[2]); }
+      else if ((fm = /^([a-z]+)(\d+)$/.exec(label))) { gx = columnIndex(fm[1]); gy = Number(fm[2]) - 1; }
+      else return null;
+      var c = gx - map.left, r = map.top - gy;
+      if (c < 0 || r < 0 || c >= map.columns || r >= map.rows) return null;
+      return [map.x0 + c * map.cell, map.y0 + r * map.cell, map.cell];
+    }
     if (map.type === "grid") {
       var m = /^([a-z]+)(\d+)$/.exec(label);
       if (!m) return null;
@@ -220,7 +237,31 @@
 
   function chosenLabels() {
     if (!moveText) return [];
+    if (clickMap && clickMap.type === "field") {
+      return moveText.value.toLowerCase().match(/\(-?\d+,-?\d+\)|[a-z]+\d+/g) || [];
+    }
     return moveText.value.toLowerCase().split(/[\s,]+/).filter(function (w) { return w; });
+  }
+
+  // Real-Time Life: a first placement lists cells (`place a1,b1,c1`);
+  // later clicks go in pairs, a cell and where it goes (`move a1-c3,b1-d2`).
+  function fieldClick(label) {
+    var chosen = chosenLabels();
+    if (clickMap.placing.indexOf(me) >= 0) {
+      var at = chosen.indexOf(label);
+      if (at >= 0) chosen.splice(at, 1);
+      else {
+        chosen.push(label);
+        while (chosen.length > clickMap.start_cells) chosen.shift();
+      }
+      moveText.value = chosen.length ? "place " + chosen.join(",") : "";
+      return;
+    }
+    if (chosen.length % 2 === 1 && chosen[chosen.length - 1] === label) chosen.pop();
+    else chosen.push(label);
+    var pairs = [];
+    for (var i = 0; i < chosen.length; i += 2) pairs.push(chosen[i] + "-" + (chosen[i + 1] || ""));
+    moveText.value = pairs.length ? "move " + pairs.join(",") : "";
   }
 
   function clickAt(clientX, clientY) {
@@ -228,7 +269,9 @@
     var p = toPicture(clientX, clientY);
     var label = p && labelAt(clickMap, p.x, p.y);
     if (!label) return;
-    if (clickMap.type === "grid") {
+    if (clickMap.type === "field") {
+      fieldClick(label);
+    } else if (clickMap.type === "grid") {
       var chosen = chosenLabels().filter(function (w) { return cellBox(clickMap, w); });
       var at = chosen.indexOf(label);
       if (at >= 0) chosen.splice(at, 1);
@@ -297,7 +340,9 @@
   }
 
   function myTurn(g) {
-    return g.status === "active" && me !== "" && g.to_move.indexOf(me) >= 0;
+    if (g.status !== "active" || me === "") return false;
+    // Real-time games have no turns: every player may move at any time.
+    return g.to_move.indexOf(me) >= 0 || (anytime && g.players.indexOf(me) >= 0);
   }
 
   function showState(g) {
@@ -434,9 +479,39 @@
     showMoves(g.history);
   }
 
+  // Chat lines arrive numbered; the page has the first `chatCount` already.
+  var chatCount = Number(game.getAttribute("data-chat") || "0");
+  function onChat(ev) {
+    var line = parseJson(ev.data);
+    if (!line || line.n < chatCount) return;
+    chatCount = line.n + 1;
+    var list = document.getElementById("chat-lines");
+    if (!list) return;
+    var empty = list.querySelector(".empty");
+    if (empty) empty.remove();
+    var li = document.createElement("li");
+    if (line.user === me) li.className = "mine";
+    var who = document.createElement("span");
+    who.className = "who";
+    who.textContent = line.user;
+    var when = document.createElement("span");
+    when.className = "when";
+    when.textContent = new Date(line.at).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+    var text = document.createElement("span");
+    text.className = "text";
+    text.textContent = line.text;
+    li.appendChild(who);
+    li.appendChild(document.createTextNode(" "));
+    li.appendChild(when);
+    li.appendChild(text);
+    list.appendChild(li);
+    list.scrollTop = list.scrollHeight;
+  }
+
   if (window.EventSource && game.getAttribute("data-events")) {
-    var source = new EventSource(game.getAttribute("data-events"));
+    var source = new EventSource(game.getAttribute("data-events") + "?chat=" + chatCount);
     source.addEventListener("snapshot", onSnapshot);
+    source.addEventListener("chat", onChat);
     source.onopen = function () {
       live.hidden = false;
       live.textContent = "live";

@@ -90,3 +90,46 @@ fn games_without_points_have_no_map() {
     let g = game(kind, &["-length=6"], &["ann", "bob"]);
     assert_eq!(click_map("dna", &g.view_json(Viewer::Observer, 0)), None);
 }
+
+/// The centres of the cells drawn in `colour` (runs of a row are one rect).
+fn coloured_cells(svg: &str, colour: &str, cell: f64) -> Vec<(f64, f64)> {
+    let mut out = Vec::new();
+    for part in svg.split("<rect ").skip(1) {
+        let attrs = part.split('>').next().unwrap();
+        if !attrs.contains(&format!("fill=\"{colour}\"")) || attrs.contains("rx=") {
+            continue;
+        }
+        let attr = |name: &str| -> f64 {
+            let start = attrs.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
+            attrs[start..start + attrs[start..].find('"').unwrap()].parse().unwrap()
+        };
+        let (x, y, w) = (attr("x"), attr("y"), attr("width"));
+        let n = (w / cell).round() as usize;
+        out.extend((0..n).map(|i| (x + cell * (i as f64 + 0.5), y + cell / 2.0)));
+    }
+    out
+}
+
+#[test]
+fn real_time_life_points_map_to_their_names() {
+    let kind = tabula_games::find("rtlife").unwrap();
+    for (options, placed) in [
+        (vec!["-width=12", "-height=8", "-start_cells=3"], vec!["c3", "d3", "e3"]),
+        (vec!["-width=100", "-height=90", "-start_cells=3"], vec!["a1", "a2", "b2"]),
+        (vec!["-edges=unbounded", "-start_cells=3"], vec!["(-1,5)", "(0,5)", "(1,5)"]),
+    ] {
+        let mut g = game(kind, &options, &["ann", "bob"]);
+        play(&mut g, 0, &format!("place {}", placed.join(",")));
+        let view = g.view_json(Viewer::Player(1), 0);
+        let map = click_map("rtlife", &view).expect("a click map");
+        let ClickMap::Field { cell, ref placing, .. } = map else { panic!("rtlife is a field") };
+        assert_eq!(placing, &vec!["bob".to_string()], "{options:?}");
+        let svg = g.render_svg(Viewer::Player(1), 0);
+        let cells = coloured_cells(&svg, tabula_model::svg::player_colour(0), cell);
+        let mut names: Vec<String> = cells.iter().map(|(x, y)| map.label_at(*x, *y).unwrap()).collect();
+        names.sort();
+        let mut want: Vec<String> = placed.iter().map(|p| p.to_string()).collect();
+        want.sort();
+        assert_eq!(names, want, "{options:?}");
+    }
+}

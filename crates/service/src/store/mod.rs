@@ -307,6 +307,9 @@ pub struct GameFilter {
     pub statuses: Vec<GameStatus>,
     /// Only games where this user must act.
     pub to_move: Option<String>,
+    /// Only boards numbered below this one: the next page of a list, after
+    /// its last board.
+    pub before: Option<i64>,
     /// At most this many, newest first.
     pub limit: i64,
 }

@@ -392,6 +392,9 @@ impl Store for SqliteStore {
         if f.to_move.is_some() {
             sql.push_str(" AND EXISTS (SELECT 1 FROM json_each(g.to_move) WHERE json_each.value = ?)");
         }
+        if f.before.is_some() {
+            sql.push_str(" AND id < ?");
+        }
         sql.push_str(" ORDER BY id DESC LIMIT ?");
         // Only fixed fragments are concatenated; every value is bound.
         let mut q = sqlx::query(AssertSqlSafe(sql));
@@ -406,6 +409,9 @@ impl Store for SqliteStore {
         }
         if let Some(u) = &f.to_move {
             q = q.bind(u);
+        }
+        if let Some(b) = f.before {
+            q = q.bind(b);
         }
         q = q.bind(if f.limit > 0 { f.limit } else { 1000 });
         q.fetch_all(&self.pool).await?.iter().map(summary_from_row).collect()
