@@ -26,6 +26,9 @@ use crate::engine::{Application, Rule, RuleSet};
 /// The longest string the calculator builds, in bytes.
 pub const MAX_LENGTH: usize = 1 << 28;
 
+/// The most rule sets in one rules file (each is one pass over the string).
+pub const MAX_RULE_SETS: usize = 10_000;
+
 /// One pass as the tool reports it.
 struct PassReport {
     set: usize,
@@ -90,6 +93,9 @@ fn parse_rules_file(file: &str) -> Result<Vec<Vec<Rule<String>>>, String> {
         if line.trim() == "---" {
             if current.is_empty() {
                 return Err(format!("line {line_no}: rule set {} has no rules", sets.len() + 1));
+            }
+            if sets.len() + 1 >= MAX_RULE_SETS {
+                return Err(format!("line {line_no}: a rules file has at most {MAX_RULE_SETS} rule sets"));
             }
             sets.push(std::mem::take(&mut current));
             continue;
@@ -258,6 +264,17 @@ mod tests {
             "line 3: rule set 2 (after the last ---) has no rules"
         );
         assert_eq!(rewrite_tool("a", "\n \n", false, false).unwrap_err(), "the rules file has no rules");
+    }
+
+    #[test]
+    fn a_rules_file_has_at_most_the_limit_of_rule_sets() {
+        let most = vec!["a=>a"; MAX_RULE_SETS].join("\n---\n");
+        assert_eq!(parse_rules_file(&most).map(|sets| sets.len()), Ok(MAX_RULE_SETS));
+        let over = format!("{most}\n---\nb=>c");
+        assert_eq!(
+            rewrite_tool("ab", &over, false, false).unwrap_err(),
+            format!("line {}: a rules file has at most {MAX_RULE_SETS} rule sets", 2 * MAX_RULE_SETS)
+        );
     }
 
     #[test]
