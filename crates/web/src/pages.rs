@@ -390,8 +390,12 @@ async fn game_view(
     let my_seat = players.iter().find(|p| p.is_me).map(|p| p.seat);
     // Real-time games have no turns: a player moves whenever they like.
     let anytime = info.dynamics == tabula_model::Dynamics::RealTime;
+    // Anyone logged in may join an open game by making a first move.
+    let joinable = info.open_join && game.status == GameStatus::Active && me.is_some() && my_seat.is_none();
     let my_turn = game.status == GameStatus::Active
-        && (me.is_some_and(|m| game.to_move.iter().any(|u| u == m)) || (anytime && my_seat.is_some()));
+        && (me.is_some_and(|m| game.to_move.iter().any(|u| u == m))
+            || (anytime && my_seat.is_some())
+            || joinable);
     let chat = web.service.store().chats(board).await.map_err(CommandError::from)?;
     let chat: Vec<Value> = chat
         .iter()
@@ -455,6 +459,7 @@ async fn game_view(
             error,
             typed,
             anytime,
+            joinable,
             chat_count => chat.len(),
             chat,
             can_chat => my_seat.is_some(),

@@ -31,6 +31,7 @@
   var latest = null; // the newest snapshot received live
   var clickMap = parseJson(boardBox.getAttribute("data-click"));
   var anytime = game.getAttribute("data-anytime") === "true";
+  var joinable = game.getAttribute("data-joinable") === "true";
   var moveForm = document.getElementById("move-form");
   var moveText = document.getElementById("move-text");
   var guard = document.getElementById("moveno");
@@ -247,7 +248,7 @@
   // later clicks go in pairs, a cell and where it goes (`move a1-c3,b1-d2`).
   function fieldClick(label) {
     var chosen = chosenLabels();
-    if (clickMap.placing.indexOf(me) >= 0) {
+    if (clickMap.placing.indexOf(me) >= 0 || joinable) {
       var at = chosen.indexOf(label);
       if (at >= 0) chosen.splice(at, 1);
       else {
@@ -342,7 +343,7 @@
   function myTurn(g) {
     if (g.status !== "active" || me === "") return false;
     // Real-time games have no turns: every player may move at any time.
-    return g.to_move.indexOf(me) >= 0 || (anytime && g.players.indexOf(me) >= 0);
+    return g.to_move.indexOf(me) >= 0 || (anytime && g.players.indexOf(me) >= 0) || joinable;
   }
 
   function showState(g) {

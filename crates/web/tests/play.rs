@@ -197,6 +197,26 @@ async fn real_time_life_players_move_from_the_page_at_any_time() {
     let g = s.get(&format!("/api/v1/games/{board}"), &[]).await.json();
     assert_eq!(g["click"]["placing"], serde_json::json!(["ted"]));
     assert!(g["game"]["view"]["rows"].to_string().contains('A'), "{}", g["game"]["view"]);
+
+    // Someone else joins the open game from its page with a first placement.
+    s.ok("signup amy pw-amy").await;
+    let amy = s.browser("amy", "pw-amy").await;
+    let page = s.get(&format!("/games/{board}"), &[("cookie", &amy.cookie)]).await;
+    assert!(
+        page.body.contains("Join this game: your first move") && page.body.contains("data-joinable=\"true\"")
+    );
+    let joined = s
+        .post_form(
+            &format!("/games/{board}/move"),
+            &amy.cookie,
+            &[("csrf", &amy.csrf), ("text", "place h6,h7,h8"), ("action", "move"), ("moveno", "")],
+        )
+        .await;
+    assert_eq!(joined.status, 303, "{}", joined.body);
+    let g = s.get(&format!("/api/v1/games/{board}"), &[]).await.json();
+    assert_eq!(g["game"]["players"], serde_json::json!(["ned", "ted", "amy"]));
+    let page = s.get(&format!("/games/{board}"), &[("cookie", &amy.cookie)]).await;
+    assert!(page.body.contains("data-joinable=\"false\"") && page.body.contains("id=\"chat-form\""));
 }
 
 #[tokio::test]
