@@ -72,6 +72,21 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
     rt.block_on(async {
         let service = Arc::new(open_service(global).await?);
         tracing::info!(db = %crate::cli::db_name(&global.db), "database open");
+        // Other servers sharing the database: their commits reach this one's live listeners.
+        let relay_changes = match service.store().changes().await.context("listening for changes")? {
+            Some(mut changes) => {
+                let service = service.clone();
+                Some(tokio::spawn(async move {
+                    while let Some(change) = changes.recv().await {
+                        service.announce(tabula_service::GameUpdate {
+                            board: change.board,
+                            version: change.version,
+                        });
+                    }
+                }))
+            }
+            None => None,
+        };
         let scheduler = {
             let service = service.clone();
             tokio::spawn(async move {
@@ -137,6 +152,9 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
             let _ = t.await;
         }
         scheduler.abort();
+        if let Some(task) = relay_changes {
+            task.abort();
+        }
         result.with_context(|| format!("serving on {listen}"))?;
         tracing::info!("stopped");
         Ok(ExitCode::SUCCESS)

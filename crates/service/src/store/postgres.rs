@@ -767,6 +767,16 @@ impl Store for PostgresStore {
         for m in messages {
             insert_outbox(&mut tx, m, at).await?;
         }
+        // Open pages elsewhere show the line at once.
+        let version: Option<i64> = sqlx::query("SELECT version FROM games WHERE id = $1")
+            .bind(game)
+            .fetch_optional(&mut *tx)
+            .await?
+            .map(|r| r.try_get("version"))
+            .transpose()?;
+        if let Some(version) = version {
+            self.notify(&mut tx, game, version).await?;
+        }
         tx.commit().await?;
         Ok(())
     }

@@ -1,6 +1,8 @@
 //! Runs the real `tabula` binary against a database in a temporary directory.
 #![allow(dead_code)]
 
+pub mod pg;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
