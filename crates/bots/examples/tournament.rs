@@ -18,6 +18,7 @@ fn kind_of(game: &str) -> Option<&'static dyn GameKind> {
         "dna" => Some(&tabula_dna::KIND),
         "conway" => Some(&tabula_conway::KIND),
         "rewrite" => Some(&tabula_rewrite::KIND),
+        "rtlife" => Some(&tabula_rtlife::KIND),
         _ => None,
     }
 }

@@ -1,6 +1,6 @@
 //! The built-in bots behind one interface over the common model.
 
-use tabula_model::{Game, GameInfo, GameRng, Seat};
+use tabula_model::{DynState, Game, GameInfo, GameRng, Options, Seat, Turn};
 
 use crate::heuristics;
 use crate::mcts::{self, MctsConfig};
@@ -70,27 +70,96 @@ impl BuiltinBot {
     }
 
     /// The move of `seat` now, or `None` when it has none to make (not its
-    /// turn, or no legal move).
+    /// turn, or no legal move; in a game on the clock, a pass).
     pub fn choose(&self, game: &Game, seat: Seat, rng: &mut GameRng) -> Option<String> {
-        let state = game.state();
-        if !game.to_move().includes(seat) {
+        self.choose_at(Position::of(game), seat, rng)
+    }
+
+    /// [`BuiltinBot::choose`] on a bare position.
+    pub fn choose_at(&self, position: Position<'_>, seat: Seat, rng: &mut GameRng) -> Option<String> {
+        let state = position.state;
+        let turn = state.to_move();
+        if !turn.includes(seat) || !state.is_active(seat) {
             return None;
         }
+        let clocked = turn == Turn::Clock;
+        let kind = position.info.kind;
         match self.bot {
             Builtin::Random => state.random_move(seat, rng),
-            Builtin::Greedy => heuristics::greedy(game, seat, rng).or_else(|| state.random_move(seat, rng)),
-            Builtin::Center => heuristics::center(game, seat, rng).or_else(|| state.random_move(seat, rng)),
+            // On the clock the heuristic passes when it sees nothing better.
+            Builtin::Greedy if clocked => heuristics::greedy(state, kind, seat, rng),
+            Builtin::Greedy => {
+                heuristics::greedy(state, kind, seat, rng).or_else(|| state.random_move(seat, rng))
+            }
+            Builtin::Center => heuristics::center(state, seat, rng).or_else(|| state.random_move(seat, rng)),
+            // Real-Time Life moves pay off at a generation: between two, the
+            // search bot keeps its points for the tick before the next.
+            Builtin::Mcts(_) if clocked && !crate::rtlife::time_to_act(state, seat, rng) => None,
             Builtin::Mcts(budget) => {
-                let config = MctsConfig {
-                    budget,
-                    opponent_model: heuristics::opponent_model(game, seat),
-                    playout_policy: heuristics::playout_policy(game.kind().info().kind),
-                    ..MctsConfig::default()
-                };
-                mcts::search(state, game.players().len(), seat, &config, rng)
+                let config = mcts_config(position, seat, budget);
+                mcts::search(state, position.players, seat, &config, rng)
             }
         }
     }
+}
+
+/// What a built-in bot chooses from: the position and the game's settings.
+#[derive(Clone, Copy)]
+pub struct Position<'a> {
+    /// The game's state.
+    pub state: &'a dyn DynState,
+    /// The game.
+    pub info: &'static GameInfo,
+    /// The game's options.
+    pub options: &'a Options,
+    /// Players in the game.
+    pub players: usize,
+}
+
+impl<'a> Position<'a> {
+    /// The position of a game now.
+    pub fn of(game: &'a Game) -> Position<'a> {
+        Position {
+            state: game.state(),
+            info: game.kind().info(),
+            options: &game.record().options,
+            players: game.players().len(),
+        }
+    }
+}
+
+/// The search settings of `mcts` for `seat` at `position`: the game's
+/// cheap heuristics where it has them.
+pub fn mcts_config(position: Position<'_>, seat: Seat, budget: mcts::Budget) -> MctsConfig {
+    let kind = position.info.kind;
+    let mut config = MctsConfig {
+        budget,
+        opponent_model: heuristics::opponent_model(position.state, seat),
+        playout_policy: heuristics::playout_policy(kind),
+        ..MctsConfig::default()
+    };
+    match kind {
+        // Epsilon-greedy playouts: nine moves in ten by the nomination
+        // heuristic, the rest at random.
+        "dna" => config.policy_share = 0.9,
+        "rtlife" => {
+            // Playouts show how the position evolves with nobody moving,
+            // for a few generations, then the standings are compared.
+            config.policy_share = 1.0;
+            config.sampled_moves = 8;
+            config.candidates = Some(crate::rtlife::candidates);
+            config.estimate = Some(crate::rtlife::estimate);
+            let gen_ticks = position.options.int("gen_ticks").unwrap_or(12).clamp(1, 1000) as usize;
+            config.clock_horizon = gen_ticks * crate::rtlife::SEARCH_HORIZON;
+            // A placement is made once and decides most of the game: its
+            // playouts run to the end.
+            if crate::rtlife::game_of(position.state).is_some_and(|life| !life.has_placed(seat)) {
+                config.clock_horizon = usize::MAX;
+            }
+        }
+        _ => {}
+    }
+    config
 }
 
 /// The move the built-in bot `bot` makes for `seat` in `game` now, for the

@@ -5,12 +5,12 @@ use rand::Rng;
 use tabula_conway::Conway;
 use tabula_dna::{Dna, Standing};
 use tabula_intervalo::Intervalo;
-use tabula_model::{Ctx, DynState, Game, GameRng, Seat, SeatResult, Turn};
+use tabula_model::{Ctx, DynState, GameRng, Seat, SeatResult, Turn};
 use tabula_rewrite::goal::Goal;
 
 /// Whether `kind` (a game's command word) has a `greedy` heuristic.
 pub fn has_greedy(kind: &str) -> bool {
-    matches!(kind, "intervalo" | "dna" | "conway" | "rewrite")
+    matches!(kind, "intervalo" | "dna" | "conway" | "rewrite" | "rtlife")
 }
 
 /// Candidate moves a one-move look-ahead weighs at most.
@@ -25,12 +25,12 @@ const LOOKAHEAD_CANDIDATES: usize = 48;
 /// scored: DNA the own sequence against the longest other (the nomination
 /// that hurts opponents most and self least), Conway own pieces against the
 /// most numerous opponent, Rewrite the hits of the own goal in the table.
-pub fn greedy(game: &Game, seat: Seat, rng: &mut GameRng) -> Option<String> {
-    let state = game.state();
+pub fn greedy(state: &dyn DynState, kind: &str, seat: Seat, rng: &mut GameRng) -> Option<String> {
     if let Some(s) = state.as_any().downcast_ref::<Intervalo>() {
         return intervalo_greedy(&s.strip_for(seat), rng).map(|c| (c + 1).to_string());
     }
-    let score: fn(&dyn DynState, Seat) -> Option<f64> = match game.kind().info().kind {
+    let score: fn(&dyn DynState, Seat) -> Option<f64> = match kind {
+        "rtlife" => return crate::rtlife::greedy(state, seat, rng),
         "dna" => dna_score,
         "conway" => conway_score,
         "rewrite" => rewrite_score,
@@ -147,8 +147,8 @@ fn dna_playout(state: &dyn DynState, seat: Seat, rng: &mut GameRng) -> Option<St
 }
 
 /// Intervalo: the empty cell nearest the centre of the strip.
-pub fn center(game: &Game, _seat: Seat, rng: &mut GameRng) -> Option<String> {
-    let state = game.state().as_any().downcast_ref::<Intervalo>()?;
+pub fn center(state: &dyn DynState, _seat: Seat, rng: &mut GameRng) -> Option<String> {
+    let state = state.as_any().downcast_ref::<Intervalo>()?;
     center_of_cells(state, rng).map(|c| (c + 1).to_string())
 }
 
@@ -277,8 +277,8 @@ fn policy_move(
 /// moves: the known policy that predicted at least four fifths of its
 /// choices, over at least two turns, if one did. Only resolved turns are
 /// used, never a pending secret choice.
-pub fn opponent_model(game: &Game, seat: Seat) -> Option<crate::mcts::PlayoutPolicy> {
-    let state = game.state().as_any().downcast_ref::<Intervalo>()?;
+pub fn opponent_model(state: &dyn DynState, seat: Seat) -> Option<crate::mcts::PlayoutPolicy> {
+    let state = state.as_any().downcast_ref::<Intervalo>()?;
     let other = 1 - seat.min(1);
     let turns = state.turns();
     if turns.len() < 2 {
@@ -311,6 +311,7 @@ pub fn opponent_model(game: &Game, seat: Seat) -> Option<crate::mcts::PlayoutPol
 mod tests {
     use super::*;
     use rand::SeedableRng;
+    use tabula_model::Game;
 
     #[test]
     fn center_takes_the_middle_then_its_neighbours() {
@@ -359,11 +360,11 @@ mod tests {
         };
         // Seat 1 took 10, then 11, then 9: the cells nearest the centre.
         let centred = play(&[("1", "10"), ("20", "11"), ("2", "9")]);
-        assert!(opponent_model(&centred, 0).is_some());
+        assert!(opponent_model(centred.state(), 0).is_some());
         // Seat 0 played the ends: nothing fits it.
-        assert!(opponent_model(&centred, 1).is_none());
+        assert!(opponent_model(centred.state(), 1).is_none());
         // One turn is too little to judge.
-        assert!(opponent_model(&play(&[("1", "10")]), 0).is_none());
+        assert!(opponent_model(play(&[("1", "10")]).state(), 0).is_none());
     }
 
     #[test]

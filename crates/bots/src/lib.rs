@@ -20,12 +20,14 @@ pub mod process;
 pub mod protocol;
 pub mod referee;
 mod report;
+pub mod rtlife;
 pub mod spec;
 pub mod stats;
 pub mod store;
+mod table;
 pub mod tournament;
 
-pub use builtin::{BuiltinBot, builtin_move};
+pub use builtin::{BuiltinBot, Position, builtin_move};
 pub use process::BotLimits;
 pub use protocol::ViewMode;
 pub use referee::{Failure, FailureKind, GameResult};
@@ -33,5 +35,6 @@ pub use report::{render_csv, render_json, render_text};
 pub use spec::{BotSpec, SpecError};
 pub use store::{JsonlStore, MemoryStore, StoreError, TournamentStore};
 pub use tournament::{
-    BotStanding, HeadToHead, Progress, TournamentConfig, TournamentError, TournamentReport, run_tournament,
+    BotStanding, HeadToHead, Progress, TournamentConfig, TournamentError, TournamentReport, play_one,
+    run_tournament,
 };

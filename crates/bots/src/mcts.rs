@@ -78,7 +78,24 @@ pub struct MctsConfig {
     pub opponent_model: Option<PlayoutPolicy>,
     /// See `opponent_model`.
     pub model_share: f64,
+    /// Moves worth searching at the root besides those listed or sampled
+    /// (the game's heuristic choices, where the game's moves are too many
+    /// to list).
+    pub candidates: Option<CandidateMoves>,
+    /// An estimate of each seat's reward in an unfinished position, for
+    /// playouts cut off before the end.
+    pub estimate: Option<Estimate>,
+    /// In a game on the clock, clock events a playout runs at most before
+    /// it is cut off and the position estimated.
+    pub clock_horizon: usize,
 }
+
+/// Extra root moves for a seat (see [`MctsConfig::candidates`]).
+pub type CandidateMoves = fn(&dyn DynState, Seat, &mut GameRng) -> Vec<String>;
+
+/// Each seat's reward in an unfinished position of `players` seats (see
+/// [`MctsConfig::estimate`]).
+pub type Estimate = fn(&dyn DynState, usize) -> Option<Vec<f64>>;
 
 /// A cheap move chooser used inside playouts.
 pub type PlayoutPolicy = fn(&dyn DynState, Seat, &mut GameRng) -> Option<String>;
@@ -96,6 +113,9 @@ impl Default for MctsConfig {
             margin_weight: 0.2,
             opponent_model: None,
             model_share: 0.9,
+            candidates: None,
+            estimate: None,
+            clock_horizon: 48,
         }
     }
 }
@@ -187,12 +207,29 @@ pub fn search(
     if !state.to_move().includes(seat) {
         return None;
     }
+    // On the clock every seat still in the game may move or pass (the
+    // empty move) at each clock event.
+    let clocked = state.to_move() == Turn::Clock;
+    if clocked && !state.is_active(seat) {
+        return None;
+    }
     let mut interner = Interner::default();
-    let root_moves: Vec<u32> =
+    let mut root_moves: Vec<u32> =
         moves_of(state, seat, config.sampled_moves, rng).iter().map(|m| interner.id(m)).collect();
+    if let Some(candidates) = config.candidates {
+        for mv in candidates(state, seat, rng) {
+            let id = interner.id(&mv);
+            if !root_moves.contains(&id) {
+                root_moves.push(id);
+            }
+        }
+    }
+    if clocked {
+        root_moves.push(interner.id(PASS));
+    }
     match root_moves.len() {
         0 => return None,
-        1 => return Some(interner.texts[root_moves[0] as usize].clone()),
+        1 => return Some(interner.texts[root_moves[0] as usize].clone()).filter(|m| m != PASS),
         _ => {}
     }
     let started = Instant::now();
@@ -215,6 +252,12 @@ pub fn search(
             let actors = match guess.to_move() {
                 Turn::Player(p) => vec![p],
                 Turn::Simultaneous(set) => set,
+                Turn::Clock if guess.next_clock().is_some() => {
+                    // Seats before `seat` have had their say in the real
+                    // position's step already.
+                    let first = if path.is_empty() { seat } else { 0 };
+                    (first..players).filter(|&s| guess.is_active(s)).collect()
+                }
                 Turn::Clock | Turn::Over => break,
             };
             let mut chosen: Vec<(Seat, usize)> = Vec::with_capacity(actors.len());
@@ -223,10 +266,14 @@ pub fn search(
                 let legal: Vec<u32> = if actor == seat && node == 0 {
                     root_moves.clone()
                 } else {
-                    moves_of(&*guess, actor, config.sampled_moves, rng)
+                    let mut legal: Vec<u32> = moves_of(&*guess, actor, config.sampled_moves, rng)
                         .iter()
                         .map(|m| interner.id(m))
-                        .collect()
+                        .collect();
+                    if clocked {
+                        legal.push(interner.id(PASS));
+                    }
+                    legal
                 };
                 if legal.is_empty() {
                     break;
@@ -251,8 +298,9 @@ pub fn search(
             let at = trail.len();
             let mut applied_all = true;
             for (&(actor, _), &mv) in chosen.iter().zip(&picked) {
+                let text = &interner.texts[mv as usize];
                 let mut ctx = Ctx { now: 0, rng: &mut *rng };
-                if guess.apply(actor, &interner.texts[mv as usize], &mut ctx).is_err() {
+                if !(clocked && text == PASS) && guess.apply(actor, text, &mut ctx).is_err() {
                     applied_all = false;
                     break;
                 }
@@ -260,6 +308,9 @@ pub fn search(
             }
             if !applied_all {
                 break;
+            }
+            if clocked && guess.to_move() == Turn::Clock {
+                let _ = guess.clock(&mut Ctx { now: 0, rng: &mut *rng });
             }
             let key: Vec<u32> = chosen.iter().map(|(_, i)| *i as u32).collect();
             path.push((node, chosen, at));
@@ -307,8 +358,12 @@ pub fn search(
             .cmp(&root.visits[b])
             .then_with(|| mean(root, a).partial_cmp(&mean(root, b)).unwrap_or(std::cmp::Ordering::Equal))
     })?;
-    Some(interner.texts[root.moves[best] as usize].clone())
+    Some(interner.texts[root.moves[best] as usize].clone()).filter(|m| m != PASS)
 }
+
+/// The empty move: a seat of a game on the clock that lets a clock event
+/// pass without moving.
+const PASS: &str = "";
 
 fn mean(stats: &ActionStats, i: usize) -> f64 {
     if stats.visits[i] == 0 { 0.0 } else { stats.reward[i] / f64::from(stats.visits[i]) }
@@ -379,13 +434,32 @@ fn playout(
     trail: &mut Vec<(Seat, u32)>,
 ) -> Vec<f64> {
     let mut moves = 0;
+    let mut clock_events = 0;
     while moves < config.max_playout {
+        let clocked = state.to_move() == Turn::Clock;
         let actors = match state.to_move() {
             Turn::Player(p) => vec![p],
             Turn::Simultaneous(set) => set,
+            Turn::Clock if state.next_clock().is_some() && clock_events < config.clock_horizon => {
+                (0..players).filter(|&s| state.is_active(s)).collect()
+            }
             Turn::Clock | Turn::Over => break,
         };
         for actor in actors {
+            if clocked {
+                // On the clock a seat the policy leaves alone passes.
+                let mv = match config.playout_policy {
+                    Some(policy) if rng.random::<f64>() < config.policy_share => policy(&*state, actor, rng),
+                    _ => state.random_move(actor, rng),
+                };
+                if let Some(mv) = mv
+                    && state.apply(actor, &mv, &mut Ctx { now: 0, rng: &mut *rng }).is_ok()
+                {
+                    trail.push((actor, interner.id(&mv)));
+                    moves += 1;
+                }
+                continue;
+            }
             let informed = match (config.opponent_model, config.playout_policy) {
                 (Some(model), _) if actor != seat && rng.random::<f64>() < config.model_share => {
                     model(&*state, actor, rng)
@@ -403,10 +477,17 @@ fn playout(
             trail.push((actor, interner.id(&mv)));
             moves += 1;
         }
+        if clocked && state.to_move() == Turn::Clock {
+            let _ = state.clock(&mut Ctx { now: 0, rng: &mut *rng });
+            clock_events += 1;
+        }
     }
     match state.outcome() {
         Some(outcome) => rewards(&outcome, players, config.margin_weight),
-        None => vec![1.0 / players.max(1) as f64; players],
+        None => config
+            .estimate
+            .and_then(|estimate| estimate(&*state, players))
+            .unwrap_or_else(|| vec![1.0 / players.max(1) as f64; players]),
     }
 }
 

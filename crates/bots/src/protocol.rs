@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tabula_intervalo::Intervalo;
-use tabula_model::{Game, SeatResult, Viewer};
+use tabula_model::{EventAction, Game, SeatResult, Turn, Viewer};
 
 /// The protocol version spoken here.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -23,6 +23,10 @@ pub const PROTOCOL_VERSION: u32 = 1;
 pub const MAX_LEGAL_LISTED: usize = 1000;
 /// The longest line a bot may write.
 pub const MAX_LINE: usize = 64 * 1024;
+
+/// A bot's answer to a `turn` of a game on the clock when it does not
+/// want to move this step.
+pub const PASS: &str = "pass";
 
 /// What a bot is shown of the game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,6 +78,10 @@ pub enum Message {
         legal: Option<Vec<String>>,
         /// Time for this move in milliseconds.
         time_ms: u64,
+        /// For a game on the clock: the simulated time now and of the next
+        /// clock event (the bot may answer `pass`).
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        clock: Option<ClockInfo>,
     },
     /// The game is over.
     End {
@@ -85,6 +93,16 @@ pub enum Message {
     },
     /// The process should exit.
     Quit,
+}
+
+/// Where the simulated clock of a game on the clock stands, in
+/// milliseconds since the game's start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockInfo {
+    /// Now.
+    pub now: i64,
+    /// When the next clock event (a tick) is due.
+    pub next: i64,
 }
 
 impl Message {
@@ -210,7 +228,30 @@ fn push_number(line: &mut String, mut n: usize) {
 /// The `turn` message for `seat`.
 pub fn turn_message(game: &Game, seat: usize, mode: ViewMode, time_ms: u64) -> Message {
     let legal = game.state().legal_moves(seat).filter(|l| l.len() <= MAX_LEGAL_LISTED);
-    Message::Turn { view: view_for(game, seat, mode), legal, time_ms }
+    let clock = clock_info(game);
+    let now = clock.map_or(0, |c| c.now);
+    let view = match game.state().as_any().downcast_ref::<Intervalo>() {
+        Some(state) => intervalo_view(state, seat, mode),
+        None => game.view_json(Viewer::Player(seat), now),
+    };
+    Message::Turn { view, legal, time_ms, clock }
+}
+
+/// The clock of a game on the clock: now is its last clock event's time
+/// (or its start), next the next event's.
+pub fn clock_info(game: &Game) -> Option<ClockInfo> {
+    if game.to_move() != Turn::Clock {
+        return None;
+    }
+    let next = game.state().next_clock()?;
+    let record = game.record();
+    let now = record
+        .events
+        .iter()
+        .rev()
+        .find(|e| matches!(e.action, EventAction::Clock))
+        .map_or(record.created, |e| e.at);
+    Some(ClockInfo { now, next })
 }
 
 /// Scores as JSON numbers, whole ones without a fraction (`33`, not `33.0`).

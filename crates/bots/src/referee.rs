@@ -7,17 +7,19 @@
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use tabula_model::{
-    Event, EventAction, Game, GameKind, GameRng, MoveError, Options, SeatResult, Turn, rng_for,
-};
+use tabula_model::{Game, GameKind, GameRng, MoveError, Options, SeatResult, Turn, rng_for};
 
 use crate::builtin::BuiltinBot;
 use crate::process::{BotLimits, BotProcess, ReadError};
 use crate::protocol::{self, Message, ViewMode};
+use crate::table::Table;
 
 /// Moves after which a game is stopped (a safety net; no game here is
 /// this long).
 pub const MAX_MOVES: usize = 200_000;
+/// Clock events after which a game on the clock is stopped (a safety net:
+/// tournaments give such games a last generation).
+pub const MAX_CLOCK_STEPS: usize = 1_000_000;
 
 /// How a bot failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -95,6 +97,9 @@ pub struct RefereeSettings {
     pub view: ViewMode,
     /// Resource limits of bot processes.
     pub limits: BotLimits,
+    /// Keep every game's full record even when only built-in bots play
+    /// (they are otherwise played on the bare state: the same game, faster).
+    pub full_record: bool,
 }
 
 impl Default for RefereeSettings {
@@ -104,6 +109,7 @@ impl Default for RefereeSettings {
             game_time: Duration::from_secs(300),
             view: ViewMode::Static,
             limits: BotLimits::default(),
+            full_record: false,
         }
     }
 }
@@ -178,8 +184,9 @@ pub fn play_game(
     settings: &RefereeSettings,
 ) -> Result<GameResult, tabula_model::SetupError> {
     let n = players.len();
-    let ids: Vec<String> = (0..n).map(|i| format!("seat{}", i + 1)).collect();
-    let mut game = Game::create(kind, options.clone(), ids, seed, 0)?;
+    // Without external bots nobody is shown the game: the bare state will do.
+    let bare = !settings.full_record && players.iter().all(|p| matches!(p, Player::Builtin(_)));
+    let mut game = Table::create(kind, options, n, seed, bare)?;
     let mut failures: Vec<Failure> = Vec::new();
     let mut failed = vec![false; n];
     let mut used = vec![Duration::ZERO; n];
@@ -189,7 +196,7 @@ pub fn play_game(
 
     for (seat, player) in players.iter_mut().enumerate() {
         if let Player::External(bot) = player
-            && let Err(f) = start(bot, &game, seat, &name_of(seat), settings)
+            && let Err(f) = start(bot, game.game(), seat, &name_of(seat), settings)
         {
             failures.push(f);
             failed[seat] = true;
@@ -200,6 +207,7 @@ pub fn play_game(
     }
 
     let mut moves = 0;
+    let mut clock_steps = 0;
     let mut stuck = false;
     'game: while moves < MAX_MOVES {
         let askees = match game.to_move() {
@@ -207,8 +215,57 @@ pub fn play_game(
             Turn::Player(p) => vec![p],
             Turn::Simultaneous(set) => set,
             Turn::Clock => {
-                stuck = true;
-                break;
+                // Simulated time: every seat still in the game may move (or
+                // pass) once, in seat order, each seeing the moves made
+                // before it; then the game's clock advances by one event.
+                let Some(due) = game.state().next_clock() else {
+                    stuck = true;
+                    break;
+                };
+                if clock_steps >= MAX_CLOCK_STEPS {
+                    stuck = true;
+                    break;
+                }
+                let now = game.now();
+                for seat in 0..n {
+                    if game.is_over() {
+                        break 'game;
+                    }
+                    if failed[seat] || !game.state().is_active(seat) {
+                        continue;
+                    }
+                    let answer = match &mut players[seat] {
+                        Player::Builtin(bot) => Ok(bot.choose_at(game.position(), seat, &mut rngs[seat])),
+                        Player::External(bot) => {
+                            ask(bot, game.game(), seat, &name_of(seat), &mut used[seat], settings)
+                                .map(|text| (!text.eq_ignore_ascii_case(protocol::PASS)).then_some(text))
+                        }
+                    };
+                    let failure = match answer {
+                        Ok(None) => None,
+                        Ok(Some(text)) => {
+                            let failure =
+                                submit_move(&mut game, &mut players[seat], seat, &name_of(seat), text, now);
+                            moves += usize::from(failure.is_none());
+                            failure
+                        }
+                        Err(f) => Some(f),
+                    };
+                    if let Some(f) = failure {
+                        failed[seat] = true;
+                        failures.push(f);
+                        if !resign(&mut game, seat, &failures) {
+                            stuck = true;
+                            break 'game;
+                        }
+                    }
+                }
+                if !game.is_over() && !game.advance_clock(due) {
+                    stuck = true;
+                    break;
+                }
+                clock_steps += 1;
+                continue;
             }
         };
         // Built-in bots of one simultaneous round all choose on the
@@ -217,7 +274,7 @@ pub fn play_game(
         if askees.len() > 1 {
             for &seat in &askees {
                 if let Some(Player::Builtin(bot)) = players.get(seat) {
-                    chosen_first[seat] = bot.choose(&game, seat, &mut rngs[seat]);
+                    chosen_first[seat] = bot.choose_at(game.position(), seat, &mut rngs[seat]);
                 }
             }
         }
@@ -235,7 +292,7 @@ pub fn play_game(
                     let choice = if simultaneous {
                         chosen_first[seat].take()
                     } else {
-                        bot.choose(&game, seat, &mut rngs[seat])
+                        bot.choose_at(game.position(), seat, &mut rngs[seat])
                     };
                     choice.ok_or_else(|| Failure {
                         seat,
@@ -245,38 +302,16 @@ pub fn play_game(
                         stderr: String::new(),
                     })
                 }
-                Player::External(bot) => ask(bot, &game, seat, &name_of(seat), &mut used[seat], settings),
+                Player::External(bot) => {
+                    ask(bot, game.game(), seat, &name_of(seat), &mut used[seat], settings)
+                }
             };
             let failure = match answer {
                 Ok(text) => {
-                    let event =
-                        Event { at: moves as i64, seat: Some(seat), action: EventAction::Move(text.clone()) };
-                    match game.submit(event) {
-                        Ok(_) => {
-                            moves += 1;
-                            None
-                        }
-                        Err(error) => {
-                            if let Player::External(bot) = &mut players[seat] {
-                                bot.kill();
-                            }
-                            let (kind, what) = match error {
-                                MoveError::Malformed(_) => (FailureKind::Malformed, "a malformed move"),
-                                _ => (FailureKind::Illegal, "an illegal move"),
-                            };
-                            Some(Failure {
-                                seat,
-                                bot: name_of(seat),
-                                kind,
-                                message: format!(
-                                    "{} answered {what} {:?}: {error}",
-                                    name_of(seat),
-                                    clip(&text)
-                                ),
-                                stderr: stderr_of(&players[seat]),
-                            })
-                        }
-                    }
+                    let failure =
+                        submit_move(&mut game, &mut players[seat], seat, &name_of(seat), text, moves as i64);
+                    moves += usize::from(failure.is_none());
+                    failure
                 }
                 Err(f) => Some(f),
             };
@@ -314,7 +349,7 @@ pub fn play_game(
     } else if moves >= MAX_MOVES {
         format!("stopped after {MAX_MOVES} moves")
     } else {
-        "the game cannot be played by the referee (it runs on the clock)".to_string()
+        format!("stopped after {MAX_CLOCK_STEPS} clock events")
     };
     for (seat, player) in players.iter_mut().enumerate() {
         if let Player::External(bot) = player
@@ -338,6 +373,46 @@ pub fn play_game(
     })
 }
 
+/// Submit `text` as `seat`'s move at time `at`; the failure if the game
+/// refuses it (an external bot's process is then killed).
+fn submit_move(
+    game: &mut Table,
+    player: &mut Player<'_>,
+    seat: usize,
+    name: &str,
+    text: String,
+    at: i64,
+) -> Option<Failure> {
+    let shown = clip(&text);
+    let error = game.submit_move(seat, text, at).err()?;
+    if let Player::External(bot) = player {
+        bot.kill();
+    }
+    let (kind, what) = match error {
+        MoveError::Malformed(_) => (FailureKind::Malformed, "a malformed move"),
+        _ => (FailureKind::Illegal, "an illegal move"),
+    };
+    Some(Failure {
+        seat,
+        bot: name.to_string(),
+        kind,
+        message: format!("{name} answered {what} {shown:?}: {error}"),
+        stderr: stderr_of(player),
+    })
+}
+
+/// An external bot seated at a game kept without its record (never made
+/// so: a game with an external bot is always kept in full).
+fn unkept(seat: usize, name: &str) -> Failure {
+    Failure {
+        seat,
+        bot: name.to_string(),
+        kind: FailureKind::Crashed,
+        message: format!("{name} cannot be shown a game kept without its record"),
+        stderr: String::new(),
+    }
+}
+
 fn clip(text: &str) -> String {
     if text.len() <= 80 {
         return text.to_string();
@@ -357,22 +432,22 @@ fn stderr_of(player: &Player<'_>) -> String {
 }
 
 /// Resign a failed seat; false when the game refuses (then it is stopped).
-fn resign(game: &mut Game, seat: usize, failures: &[Failure]) -> bool {
+fn resign(game: &mut Table, seat: usize, failures: &[Failure]) -> bool {
     if game.is_over() {
         return true;
     }
     let reason = failures.iter().rev().find(|f| f.seat == seat).map(|f| f.message.clone());
-    let event = Event { at: 0, seat: Some(seat), action: EventAction::Resign { reason } };
-    game.submit(event).is_ok()
+    game.resign(seat, reason)
 }
 
 fn start(
     bot: &mut ExternalBot,
-    game: &Game,
+    game: Option<&Game>,
     seat: usize,
     name: &str,
     settings: &RefereeSettings,
 ) -> Result<(), Failure> {
+    let Some(game) = game else { return Err(unkept(seat, name)) };
     let line = protocol::start_message(game, seat).to_line();
     // A process that died since its last game is replaced once.
     for attempt in 0..2 {
@@ -403,12 +478,13 @@ fn start(
 
 fn ask(
     bot: &mut ExternalBot,
-    game: &Game,
+    game: Option<&Game>,
     seat: usize,
     name: &str,
     used: &mut Duration,
     settings: &RefereeSettings,
 ) -> Result<String, Failure> {
+    let Some(game) = game else { return Err(unkept(seat, name)) };
     let left = settings.game_time.saturating_sub(*used);
     let limit = settings.move_time.min(left);
     let startup = if bot.fresh { settings.limits.startup_time } else { Duration::ZERO };

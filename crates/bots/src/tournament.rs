@@ -249,9 +249,6 @@ fn validate(config: &TournamentConfig, kind: &'static dyn GameKind) -> Result<Op
             config.game, info.kind
         ));
     }
-    if info.dynamics == Dynamics::RealTime {
-        return bad(format!("{} runs on the clock: its games cannot be refereed move by move", info.title));
-    }
     let options =
         Options::parse(info, &config.options).map_err(|e| TournamentError::Config(e.to_string()))?;
     if config.bots.len() > MAX_BOTS {
@@ -290,6 +287,25 @@ fn validate(config: &TournamentConfig, kind: &'static dyn GameKind) -> Result<Op
     Ok(options)
 }
 
+/// Generations a tournament game on the clock lasts when the options do
+/// not say (such a game may otherwise never end).
+pub const CLOCK_GAME_GENERATIONS: u64 = 20;
+
+/// The configuration as played: a game on the clock gets a last
+/// generation ([`CLOCK_GAME_GENERATIONS`]) unless its options give one, so
+/// every game ends; the referee drives its clock step by step in
+/// simulated time.
+pub fn effective_config(config: &TournamentConfig, kind: &'static dyn GameKind) -> TournamentConfig {
+    let info = kind.info();
+    let mut config = config.clone();
+    let has_limit = info.options.iter().any(|o| o.name == "generations");
+    let given = config.options.iter().any(|o| o.trim_start_matches('-').starts_with("generations"));
+    if info.dynamics == Dynamics::RealTime && has_limit && !given {
+        config.options.push(format!("-generations={CLOCK_GAME_GENERATIONS}"));
+    }
+    config
+}
+
 /// Run (or resume) a tournament: games not yet in `store` are played on
 /// `config.threads` workers (each keeping its own bot processes alive
 /// across games), saved to `store` one by one, and reported to `progress`
@@ -305,6 +321,7 @@ pub fn run_tournament(
     store: &mut dyn TournamentStore,
     progress: &dyn Fn(Progress),
 ) -> Result<TournamentReport, TournamentError> {
+    let config = &effective_config(config, kind);
     let options = validate(config, kind)?;
     let names = unique_names(&config.bots);
     let plan = schedule(config.bots.len(), config.players, config.games_per_pair, config.seed);
@@ -324,6 +341,7 @@ pub fn run_tournament(
         game_time: config.game_time,
         view: config.view,
         limits: config.limits.clone(),
+        full_record: false,
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = if config.threads == 0 { cores } else { config.threads }.clamp(1, pending.len().max(1));
@@ -375,6 +393,51 @@ pub fn run_tournament(
         return Err(e.into());
     }
     Ok(build_report(config, names, finished.into_values().collect(), started.elapsed()))
+}
+
+/// Check a tournament's settings as [`run_tournament`] would before
+/// playing (for a tournament whose games are played elsewhere).
+///
+/// # Errors
+///
+/// Invalid settings, or a built-in bot that does not play the game.
+pub fn check_config(config: &TournamentConfig, kind: &'static dyn GameKind) -> Result<(), TournamentError> {
+    validate(&effective_config(config, kind), kind).map(|_| ())
+}
+
+/// Play game `index` of the tournament's schedule on its own, exactly as
+/// [`run_tournament`] plays it (same seats, seed and settings, so the same
+/// result): one worker's share of a tournament spread over many processes.
+///
+/// # Errors
+///
+/// Invalid settings, a built-in bot that does not play the game, or an
+/// index past the end of the schedule.
+pub fn play_one(
+    config: &TournamentConfig,
+    kind: &'static dyn GameKind,
+    index: usize,
+) -> Result<GameResult, TournamentError> {
+    let config = &effective_config(config, kind);
+    let options = validate(config, kind)?;
+    let names = unique_names(&config.bots);
+    let plan = schedule(config.bots.len(), config.players, config.games_per_pair, config.seed);
+    let game = plan.get(index).ok_or_else(|| {
+        TournamentError::Config(format!("the tournament has {} games, not a game {index}", plan.len()))
+    })?;
+    let settings = RefereeSettings {
+        move_time: config.move_time,
+        game_time: config.game_time,
+        view: config.view,
+        limits: config.limits.clone(),
+        full_record: false,
+    };
+    let mut externals: HashMap<usize, ExternalBot> = HashMap::new();
+    let result = play_scheduled(config, kind, &options, &settings, &names, game, &mut externals);
+    for bot in externals.values_mut() {
+        bot.quit(config.limits.quit_grace);
+    }
+    Ok(result)
 }
 
 fn play_scheduled(

@@ -116,3 +116,86 @@ fn multiplayer_tournaments_seat_every_combination_in_rotation() {
         assert_eq!(b.games, 9, "each bot is in 3 of the 4 combinations");
     }
 }
+
+/// Games between built-in bots are played on the bare state unless a full
+/// record is asked for; both ways give the same games.
+#[test]
+fn bare_and_recorded_games_come_out_the_same() {
+    use tabula_bots::referee::{Player, RefereeSettings, play_game};
+    let cases: [(&'static dyn GameKind, &[&str], [&str; 2]); 4] = [
+        (&tabula_intervalo::KIND, &["-cells=24"], ["random", "center"]),
+        (&tabula_dna::KIND, &["-length=16"], ["random", "greedy"]),
+        (&tabula_rewrite::KIND, &["-rounds=2"], ["random", "mcts:10"]),
+        (&tabula_rtlife::KIND, RTLIFE_SMALL, ["greedy", "random"]),
+    ];
+    let names = ["a".to_string(), "b".to_string()];
+    for (kind, options, bots) in cases {
+        let options = Options::parse(kind.info(), options).unwrap();
+        for seed in 0..4 {
+            let results: Vec<_> = [false, true]
+                .into_iter()
+                .map(|full_record| {
+                    let settings = RefereeSettings { full_record, ..RefereeSettings::default() };
+                    let mut players = bots.map(|b| Player::Builtin(BuiltinBot::named(b).unwrap()));
+                    play_game(kind, &options, &mut players, &names, seed, &settings).unwrap()
+                })
+                .collect();
+            assert_eq!(results[0], results[1], "{} seed {seed}", kind.info().kind);
+            assert!(results[0].moves > 0);
+        }
+    }
+}
+
+/// A small Real-Time Life field for quick games on the simulated clock.
+const RTLIFE_SMALL: &[&str] = &["-width=20", "-height=14", "-gen_ticks=2", "-generations=6"];
+
+/// Real-Time Life runs on the clock: the referee drives the clock in
+/// simulated time, built-in and external bots move or pass at every tick,
+/// and the same seed gives the same games.
+#[test]
+fn real_time_life_tournaments_run_on_a_simulated_clock() {
+    let row_bot = format!("python3 {}/../../examples/bots/life_row.py", env!("CARGO_MANIFEST_DIR"));
+    let bots: Vec<BotSpec> = ["random", "greedy", "mcts:20", row_bot.as_str()]
+        .iter()
+        .map(|b| BotSpec::parse(b).unwrap())
+        .collect();
+    let mut config = TournamentConfig::new("rtlife", bots);
+    config.options = RTLIFE_SMALL.iter().map(|o| o.to_string()).collect();
+    config.games_per_pair = 2;
+    config.seed = 3;
+    let report = run_tournament(&config, &tabula_rtlife::KIND, &mut MemoryStore::default(), &|_| {}).unwrap();
+    assert_eq!(report.games.len(), 12);
+    for game in &report.games {
+        assert!(game.failures.is_empty(), "{game:?}");
+        assert!(
+            game.reason.contains("generation")
+                || game.reason.contains("standing")
+                || game.reason.contains("vanish"),
+            "{game:?}"
+        );
+        assert_eq!(game.scores.len(), 2, "{game:?}");
+    }
+    // Placing beats wandering about: the heuristic and the row-placing
+    // example bot win most of their games against random.
+    let random = report.bots.iter().find(|b| b.name == "random").unwrap();
+    assert!(random.wins < random.losses, "{random:?}");
+    let again = run_tournament(&config, &tabula_rtlife::KIND, &mut MemoryStore::default(), &|_| {}).unwrap();
+    assert_eq!(report.games, again.games);
+}
+
+/// Without a last generation a tournament game on the clock gets one.
+#[test]
+fn clock_games_get_a_last_generation() {
+    let bots = vec![BotSpec::parse("random").unwrap(), BotSpec::parse("greedy").unwrap()];
+    let mut config = TournamentConfig::new("rtlife", bots);
+    config.options = vec!["-width=12".into(), "-height=10".into(), "-gen_ticks=1".into()];
+    let effective = tabula_bots::tournament::effective_config(&config, &tabula_rtlife::KIND);
+    assert_eq!(effective.options.last().unwrap(), "-generations=20");
+    config.options.push("-generations=3".into());
+    let effective = tabula_bots::tournament::effective_config(&config, &tabula_rtlife::KIND);
+    assert_eq!(effective.options, config.options);
+    config.games_per_pair = 1;
+    let report = run_tournament(&config, &tabula_rtlife::KIND, &mut MemoryStore::default(), &|_| {}).unwrap();
+    assert_eq!(report.games.len(), 1);
+    assert!(report.games[0].failures.is_empty());
+}
