@@ -146,6 +146,10 @@ pub fn mcts_config(position: Position<'_>, seat: Seat, budget: mcts::Budget) -> 
             // Playouts show how the position evolves with nobody moving,
             // for a few generations, then the standings are compared.
             config.policy_share = 1.0;
+            // Others place as the heuristic would, in the tree too: a
+            // placement is only as good as the best reply to it.
+            config.opponent_model = Some(crate::rtlife::playout);
+            config.model_share = 1.0;
             config.sampled_moves = 8;
             config.candidates = Some(crate::rtlife::candidates);
             config.estimate = Some(crate::rtlife::estimate);

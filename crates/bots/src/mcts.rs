@@ -280,7 +280,11 @@ pub fn search(
                 }
                 let modelled = match config.opponent_model {
                     Some(model) if actor != seat && rng.random::<f64>() < config.model_share => {
-                        model(&*guess, actor, rng).map(|m| interner.id(&m)).filter(|m| legal.contains(m))
+                        // On the clock the model's move is one of the
+                        // game's own (the sampled list is not all of them).
+                        model(&*guess, actor, rng)
+                            .map(|m| interner.id(&m))
+                            .filter(|m| clocked || legal.contains(m))
                     }
                     _ => None,
                 };

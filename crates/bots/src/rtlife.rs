@@ -14,6 +14,8 @@ use tabula_rtlife::{RtLife, RtMove};
 
 /// Random placements the heuristic weighs before it places.
 const PLACE_CANDIDATES: usize = 12;
+/// Random placements the search bot's model of a placing player weighs.
+const MODEL_CANDIDATES: usize = 4;
 /// Straight rows at random places weighed besides the random shapes.
 const ROW_CANDIDATES: usize = 6;
 /// Generations a placement is played ahead to judge it.
@@ -228,14 +230,15 @@ pub fn greedy(state: &dyn DynState, seat: Seat, rng: &mut GameRng) -> Option<Str
 }
 
 /// The search bot's playout policy: a seat that has not placed yet places
-/// at random, every other seat passes (`None`), so a playout shows how the
-/// position evolves on its own.
+/// as the heuristic would (from fewer candidates), every other seat passes
+/// (`None`), so a playout shows how the position evolves on its own.
 pub fn playout(state: &dyn DynState, seat: Seat, rng: &mut GameRng) -> Option<String> {
     let life = game_of(state)?;
-    if life.has_placed(seat) {
+    if life.has_placed(seat) || !Rules::is_active(life, seat) {
         return None;
     }
-    Rules::random_move(life, seat, rng).map(|mv| Rules::format_move(life, &mv))
+    let best = placements(life, seat, MODEL_CANDIDATES, rng).into_iter().next();
+    best.map(|(mv, _)| Rules::format_move(life, &mv))
 }
 
 /// Moves the search bot weighs at the root besides its random sample: the
