@@ -958,6 +958,8 @@ impl Service {
                     };
                     let action = match choice {
                         Some(text) => EventAction::Move(text),
+                        // On the clock a bot may simply have nothing worth doing now.
+                        None if matches!(game.to_move(), Turn::Clock) => continue,
                         None => EventAction::Resign { reason: Some("the bot found no move".into()) },
                     };
                     if self.apply_event(board, &user, |_, s| Ok((action.clone(), s))).await.is_ok() {
