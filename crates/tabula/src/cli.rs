@@ -11,7 +11,8 @@ usage: tabula [--db DB] [--now TIME] [--json] COMMAND WORDS ..
        tabula [--db PATH] mail [--reply-to-stdout] [--from ADDRESS] < message.eml
        tabula [--db PATH] outbox [--json] [--limit N]
        tabula [--db PATH] [--now TIME] cron
-       tabula [--db PATH] tournament --game GAME --bot SPEC --bot SPEC .. (see --help)
+       tabula [--db PATH] tournament --game GAME --bot SPEC --bot SPEC .. [--distributed] (see --help)
+       tabula --db postgres://.. worker [--threads N] [--lease SECONDS] [--exit-when-idle]
        tabula dna remove [--trace] [--json] SEQUENCE CHUNK
        tabula rewrite [--trace] [--json] (--start STRING | --start-file FILE) RULESFILE
        tabula life run --generations N [--edges torus|dead|unbounded] FILE
@@ -138,6 +139,7 @@ fn run(global: &Global, words: &[String]) -> Result<ExitCode> {
         "outbox" => return outbox(global, &words[1..]),
         "cron" => return cron(global, &words[1..]),
         "tournament" => return crate::tournament::run(global, &words[1..]),
+        "worker" => return crate::worker::run(global, &words[1..]),
         "mail" => return crate::mail::run(global, &words[1..]),
         "serve" => return crate::serve::run(global, &words[1..]),
         "dna" if words.get(1).is_some_and(|w| w == "remove") => return crate::tools::dna_remove(&words[2..]),

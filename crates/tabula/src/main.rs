@@ -11,6 +11,7 @@ mod mail;
 mod serve;
 mod tools;
 mod tournament;
+mod worker;
 
 use std::process::ExitCode;
 

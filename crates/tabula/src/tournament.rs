@@ -62,6 +62,10 @@ struct Args {
     /// Do not draw a progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Do not play here: offer the games to `tabula worker` processes on
+    /// any machines sharing the PostgreSQL database, and report when all are done.
+    #[arg(long)]
+    distributed: bool,
 }
 
 /// Finished games kept in the tournament tables of the database.
@@ -171,10 +175,21 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
             bar.set_message(format!("({} resumed)", p.resumed));
         }
     };
-    let report = std::thread::scope(|scope| {
-        scope.spawn(|| tabula_bots::run_tournament(&config, kind, &mut store, &progress)).join()
-    })
-    .map_err(|_| anyhow::anyhow!("the tournament thread panicked"))?;
+    let report = if a.distributed {
+        match crate::worker::distributed(&rt, service.store(), &config, kind, &progress) {
+            Ok((id, report)) => {
+                store.id = Some(id);
+                Ok(report)
+            }
+            Err(e) => Err(format!("{e:#}")),
+        }
+    } else {
+        std::thread::scope(|scope| {
+            scope.spawn(|| tabula_bots::run_tournament(&config, kind, &mut store, &progress)).join()
+        })
+        .map_err(|_| anyhow::anyhow!("the tournament thread panicked"))?
+        .map_err(|e| e.to_string())
+    };
     bar.finish_and_clear();
     let report = match report {
         Ok(r) => r,

@@ -21,6 +21,9 @@ use thiserror::Error;
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 
+const DISTRIBUTED_NEEDS_POSTGRES: &str =
+    "distributed tournaments need a PostgreSQL database (--db postgres://...)";
+
 /// Whether `db` names a PostgreSQL database (`postgres://` or
 /// `postgresql://` URL) rather than a SQLite file.
 pub fn is_postgres_url(db: &str) -> bool {
@@ -46,6 +49,17 @@ pub struct GameChange {
     pub board: i64,
     /// Its version after the change.
     pub version: i64,
+}
+
+/// A game of a distributed tournament claimed by a worker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentJob {
+    /// Tournament number.
+    pub tournament: i64,
+    /// The game's place in the tournament's schedule.
+    pub index: i64,
+    /// The tournament's full settings, as JSON.
+    pub config: String,
 }
 
 /// Scheduled work that one process at a time does (see [`Store::claim`]).
@@ -102,6 +116,9 @@ pub enum StoreError {
     /// The database failed.
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
+    /// The store cannot do this (distributed tournaments on SQLite).
+    #[error("{0}")]
+    Unsupported(&'static str),
     /// Migrations failed.
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
@@ -532,6 +549,44 @@ pub trait Store: Send + Sync {
     async fn claim(&self, work: Work) -> StoreResult<Option<Claim>> {
         let _ = work;
         Ok(Some(Claim::unshared()))
+    }
+
+    /// Offer games `indices` of tournament `id` to workers (those offered
+    /// already stay as they are).
+    async fn enqueue_tournament_games(&self, id: i64, indices: &[i64]) -> StoreResult<()> {
+        let _ = (id, indices);
+        Err(StoreError::Unsupported(DISTRIBUTED_NEEDS_POSTGRES))
+    }
+    /// Claim one offered game, of any tournament, that is not done and not
+    /// held by a live claim, for `worker` until `lease_until`.
+    async fn claim_tournament_game(
+        &self,
+        worker: &str,
+        now: Timestamp,
+        lease_until: Timestamp,
+    ) -> StoreResult<Option<TournamentJob>> {
+        let _ = (worker, now, lease_until);
+        Err(StoreError::Unsupported(DISTRIBUTED_NEEDS_POSTGRES))
+    }
+    /// Extend `worker`'s claim; false if the claim is no longer its own.
+    async fn renew_tournament_game(
+        &self,
+        job: &TournamentJob,
+        worker: &str,
+        lease_until: Timestamp,
+    ) -> StoreResult<bool> {
+        let _ = (job, worker, lease_until);
+        Err(StoreError::Unsupported(DISTRIBUTED_NEEDS_POSTGRES))
+    }
+    /// Keep a claimed game's result and mark it done, in one transaction.
+    async fn finish_tournament_game(&self, job: &TournamentJob, result: &str) -> StoreResult<()> {
+        let _ = (job, result);
+        Err(StoreError::Unsupported(DISTRIBUTED_NEEDS_POSTGRES))
+    }
+    /// Offered games not done yet: of tournament `id`, or of all if `None`.
+    async fn tournament_games_left(&self, id: Option<i64>) -> StoreResult<i64> {
+        let _ = id;
+        Err(StoreError::Unsupported(DISTRIBUTED_NEEDS_POSTGRES))
     }
 
     /// Changes committed by other processes sharing the database, from now

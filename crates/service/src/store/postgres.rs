@@ -992,6 +992,99 @@ impl Store for PostgresStore {
         Ok(got.then(|| Claim::advisory(AdvisoryLock { conn: Some(conn), key })))
     }
 
+    async fn enqueue_tournament_games(&self, id: i64, indices: &[i64]) -> StoreResult<()> {
+        sqlx::query(
+            "INSERT INTO tournament_jobs (tournament_id, idx) SELECT $1, i FROM UNNEST($2::BIGINT[]) AS i \
+             ON CONFLICT (tournament_id, idx) DO NOTHING",
+        )
+        .bind(id)
+        .bind(indices)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn claim_tournament_game(
+        &self,
+        worker: &str,
+        now: Timestamp,
+        lease_until: Timestamp,
+    ) -> StoreResult<Option<TournamentJob>> {
+        // SKIP LOCKED: workers claiming at the same moment take different games.
+        let row = sqlx::query(
+            "UPDATE tournament_jobs j SET claimed_by = $1, lease_until = $3, attempts = j.attempts + 1 \
+             FROM (SELECT tournament_id, idx FROM tournament_jobs WHERE NOT done \
+                   AND (lease_until IS NULL OR lease_until <= $2) \
+                   ORDER BY tournament_id, idx LIMIT 1 FOR UPDATE SKIP LOCKED) free, tournaments t \
+             WHERE j.tournament_id = free.tournament_id AND j.idx = free.idx AND t.id = j.tournament_id \
+             RETURNING j.tournament_id, j.idx, t.config",
+        )
+        .bind(worker)
+        .bind(now)
+        .bind(lease_until)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| {
+            Ok(TournamentJob {
+                tournament: r.try_get("tournament_id")?,
+                index: r.try_get("idx")?,
+                config: r.try_get("config")?,
+            })
+        })
+        .transpose()
+    }
+
+    async fn renew_tournament_game(
+        &self,
+        job: &TournamentJob,
+        worker: &str,
+        lease_until: Timestamp,
+    ) -> StoreResult<bool> {
+        let r = sqlx::query(
+            "UPDATE tournament_jobs SET lease_until = $1 WHERE tournament_id = $2 AND idx = $3 \
+             AND claimed_by = $4 AND NOT done",
+        )
+        .bind(lease_until)
+        .bind(job.tournament)
+        .bind(job.index)
+        .bind(worker)
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    async fn finish_tournament_game(&self, job: &TournamentJob, result: &str) -> StoreResult<()> {
+        let mut tx = self.pool.begin().await?;
+        // A game is played the same wherever it is played: a second result
+        // for it (from a worker whose lease ran out) is the same result.
+        sqlx::query(
+            "INSERT INTO tournament_games (tournament_id, idx, result) VALUES ($1, $2, $3) \
+             ON CONFLICT (tournament_id, idx) DO NOTHING",
+        )
+        .bind(job.tournament)
+        .bind(job.index)
+        .bind(result)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE tournament_jobs SET done = TRUE WHERE tournament_id = $1 AND idx = $2")
+            .bind(job.tournament)
+            .bind(job.index)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn tournament_games_left(&self, id: Option<i64>) -> StoreResult<i64> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM tournament_jobs WHERE NOT done AND ($1::BIGINT IS NULL OR tournament_id = $1)",
+        )
+        .bind(id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get("n")?)
+    }
+
     async fn changes(&self) -> StoreResult<Option<tokio::sync::mpsc::Receiver<GameChange>>> {
         let mut listener = PgListener::connect_with(&self.pool).await?;
         listener.listen(&self.channel).await?;
