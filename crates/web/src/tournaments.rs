@@ -464,17 +464,24 @@ fn nice_step(range: f64) -> f64 {
     step.unwrap_or(10.0 * magnitude)
 }
 
-const LABEL_WIDTH: f64 = 170.0;
-const PLOT_WIDTH: f64 = 420.0;
-const ROW_HEIGHT: f64 = 26.0;
+const PLOT_WIDTH: f64 = 300.0;
+const ROW_HEIGHT: f64 = 28.0;
 const CHART_TOP: f64 = 10.0;
 const CHART_BOTTOM: f64 = 30.0;
 const VALUE_ROOM: f64 = 60.0;
-const FONT: &str = "font-family=\"system-ui, sans-serif\" font-size=\"12\"";
+/// Longest bot name a chart prints (longer ones are cut with `…`).
+const CHART_NAME: usize = 20;
+const FONT: &str = "font-family=\"system-ui, sans-serif\" font-size=\"14\"";
 
-fn chart_open(out: &mut String, rows: usize, label: &str) -> f64 {
+/// Room for the names left of a chart: as much as the longest needs.
+fn label_width(bots: &[BotStanding]) -> f64 {
+    let longest = bots.iter().map(|b| b.name.chars().count().min(CHART_NAME)).max().unwrap_or(4);
+    (longest as f64 * 8.0 + 14.0).clamp(50.0, 180.0)
+}
+
+fn chart_open(out: &mut String, rows: usize, left: f64, label: &str) -> f64 {
     let height = CHART_TOP + ROW_HEIGHT * rows.max(1) as f64 + CHART_BOTTOM;
-    let width = LABEL_WIDTH + PLOT_WIDTH + VALUE_ROOM;
+    let width = left + PLOT_WIDTH + VALUE_ROOM;
     let _ = write!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width} {height}\" width=\"{width}\" \
@@ -485,13 +492,13 @@ fn chart_open(out: &mut String, rows: usize, label: &str) -> f64 {
     height
 }
 
-fn row_label(out: &mut String, row: usize, name: &str) {
+fn row_label(out: &mut String, row: usize, left: f64, name: &str) {
     let y = CHART_TOP + ROW_HEIGHT * (row as f64 + 0.5);
     let _ = write!(
         out,
         "<text x=\"{}\" y=\"{y}\" text-anchor=\"end\" dominant-baseline=\"middle\" fill=\"#1d2329\">{}</text>",
-        LABEL_WIDTH - 8.0,
-        escape(&short(name, 24))
+        left - 8.0,
+        escape(&short(name, CHART_NAME))
     );
 }
 
@@ -504,9 +511,10 @@ pub fn rating_chart(bots: &[BotStanding]) -> String {
     let step = nice_step((hi - lo).max(100.0));
     let axis_lo = ((lo - step / 4.0) / step).floor() * step;
     let axis_hi = ((hi + step / 4.0) / step).ceil() * step;
-    let x = |v: f64| LABEL_WIDTH + (v - axis_lo) / (axis_hi - axis_lo) * PLOT_WIDTH;
+    let left = label_width(bots);
+    let x = |v: f64| left + (v - axis_lo) / (axis_hi - axis_lo) * PLOT_WIDTH;
     let mut out = String::new();
-    let height = chart_open(&mut out, bots.len(), "Ratings (Bradley-Terry, Elo scale, mean 1500)");
+    let height = chart_open(&mut out, bots.len(), left, "Ratings (Bradley-Terry, Elo scale, mean 1500)");
     let bottom = height - CHART_BOTTOM;
     let mut tick = axis_lo;
     while tick <= axis_hi + step / 2.0 {
@@ -521,7 +529,7 @@ pub fn rating_chart(bots: &[BotStanding]) -> String {
         tick += step;
     }
     for (row, b) in bots.iter().enumerate() {
-        row_label(&mut out, row, &b.name);
+        row_label(&mut out, row, left, &b.name);
         let (a, z) = (x(1500.0), x(rating(b)));
         let y = CHART_TOP + ROW_HEIGHT * row as f64 + ROW_HEIGHT * 0.2;
         let colour = if rating(b) >= 1500.0 { "#1f7a4d" } else { "#b5523b" };
@@ -547,9 +555,10 @@ pub fn rating_chart(bots: &[BotStanding]) -> String {
 
 /// Each bot's win rate as a dot on its 95% interval, from 0 to 100%.
 pub fn win_rate_chart(bots: &[BotStanding]) -> String {
-    let x = |v: f64| LABEL_WIDTH + v.clamp(0.0, 1.0) * PLOT_WIDTH;
+    let left = label_width(bots);
+    let x = |v: f64| left + v.clamp(0.0, 1.0) * PLOT_WIDTH;
     let mut out = String::new();
-    let height = chart_open(&mut out, bots.len(), "Win rates with their 95% intervals");
+    let height = chart_open(&mut out, bots.len(), left, "Win rates with their 95% intervals");
     let bottom = height - CHART_BOTTOM;
     for tenth in 0..=10 {
         let v = f64::from(tenth) / 10.0;
@@ -570,7 +579,7 @@ pub fn win_rate_chart(bots: &[BotStanding]) -> String {
         }
     }
     for (row, b) in bots.iter().enumerate() {
-        row_label(&mut out, row, &b.name);
+        row_label(&mut out, row, left, &b.name);
         let y = CHART_TOP + ROW_HEIGHT * (row as f64 + 0.5);
         let (lo, hi) = (x(b.ci95[0]), x(b.ci95[1]));
         let _ = write!(

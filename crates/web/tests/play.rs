@@ -253,3 +253,16 @@ async fn the_games_list_pages_newest_first() {
     assert!(second.body.contains("Newest games") && !second.body.contains("id=\"older\""));
     assert!(!second.body.contains("<td>DNA</td>"), "filtered by game");
 }
+
+#[tokio::test]
+async fn a_bot_on_the_clock_places_and_stays_in_the_game() {
+    let s = site_with_bots().await;
+    s.ok("signup ned pw-ned").await;
+    let g = s.ok("rtlife challenge ned bot:random -width=20 -height=12 -start_cells=3").await;
+    let board = g["game"]["id"].as_i64().unwrap();
+    let g = s.get(&format!("/api/v1/games/{board}"), &[]).await.json();
+    let lines = g["game"]["history"].to_string();
+    assert!(lines.contains("bot:random places"), "{lines}");
+    assert!(!lines.contains("resigns"), "a bot with nothing to do on the clock waits: {lines}");
+    assert_eq!(g["game"]["status"], "active");
+}
