@@ -54,26 +54,53 @@ fn child(mode: &str) {
     }
 }
 
+/// CPU time this process has used so far (user and system, all threads).
+fn cpu_time() -> f64 {
+    // SAFETY: getrusage fills the struct it is given and nothing else.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        usage
+    };
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
 fn builtin_games_per_second() {
     let bots = vec![BotSpec::parse("random").unwrap(), BotSpec::parse("center").unwrap()];
     let mut config = TournamentConfig::new("intervalo", bots);
     config.games_per_pair = 20_000;
     config.seed = 1;
+    let cpu = cpu_time();
     let report = run_tournament(&config, &KIND, &mut MemoryStore::default(), &|_| {}).unwrap();
+    let cpu = cpu_time() - cpu;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
     let rust_rate = report.games.len() as f64 / report.elapsed_seconds;
+    let rust_cpu_rate = report.games.len() as f64 / cpu;
     println!(
         "built-in random vs center, Intervalo 64 cells, all cores: {} games in {:.2} s = {:.0} games/s",
         report.games.len(),
         report.elapsed_seconds,
         rust_rate
     );
+    println!(
+        "  CPU time {cpu:.2} s = {rust_cpu_rate:.0} games per CPU second, x {cores} cores = {:.0} games/s",
+        rust_cpu_rate * cores
+    );
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/python_referee.py");
     match Command::new("python3").arg(script).arg("3000").output() {
         Ok(out) if out.status.success() => {
             let text = String::from_utf8_lossy(&out.stdout);
-            let python_rate: f64 = text.trim().parse().unwrap_or(f64::NAN);
+            let rates: Vec<f64> = text.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+            let (python_rate, python_cpu_rate) =
+                (rates.first().copied().unwrap_or(f64::NAN), rates.get(1).copied().unwrap_or(f64::NAN));
             println!("python referee, same bots, one core: {python_rate:.0} games/s");
-            println!("ratio: {:.0}x", rust_rate / python_rate);
+            println!("  {python_cpu_rate:.0} games per CPU second");
+            println!("ratio (wall clock): {:.0}x", rust_rate / python_rate);
+            println!(
+                "ratio (CPU time, all cores against one): {:.0}x",
+                rust_cpu_rate * cores / python_cpu_rate
+            );
         }
         _ => println!("python referee: python3 not available"),
     }
