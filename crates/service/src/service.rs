@@ -415,7 +415,8 @@ impl Service {
                     };
                     Ok((action, seat))
                 };
-                let (game, stored) = self.apply_event(board, &user.id, action).await?;
+                let (game, stored) =
+                    self.apply_event_with(board, &user.id, action, Vec::new(), Some(loaded)).await?;
                 self.play_automatic(board).await;
                 let (game, stored) = match self.load(board).await {
                     Ok(l) => (l.game, l.stored),
@@ -492,6 +493,7 @@ impl Service {
                         &user.id,
                         |_, seat| Ok((EventAction::Move(text.clone()), seat)),
                         vec![SideEffect::DeletePending { user: user.id.clone() }],
+                        None,
                     )
                     .await?;
                 self.play_automatic(board).await;
@@ -799,7 +801,7 @@ impl Service {
     where
         F: Fn(&Game, Seat) -> Result<(EventAction, Seat), CommandError>,
     {
-        self.apply_event_with(board, user, make, Vec::new()).await
+        self.apply_event_with(board, user, make, Vec::new(), None).await
     }
 
     async fn apply_event_with<F>(
@@ -808,12 +810,18 @@ impl Service {
         user: &str,
         make: F,
         effects: Vec<SideEffect>,
+        loaded: Option<Loaded>,
     ) -> Result<(Game, StoredGame), CommandError>
     where
         F: Fn(&Game, Seat) -> Result<(EventAction, Seat), CommandError>,
     {
+        // The caller's fresh load serves the first attempt; a retry reloads.
+        let mut loaded = loaded;
         for _ in 0..CONFLICT_RETRIES {
-            let Loaded { mut game, stored } = self.load(board).await?;
+            let Loaded { mut game, stored } = match loaded.take() {
+                Some(l) => l,
+                None => self.load(board).await?,
+            };
             match stored.summary.status {
                 GameStatus::Proposed => {
                     let waiting = waiting_for(&stored);
@@ -976,6 +984,7 @@ impl Service {
                                 &user,
                                 |_, s| Ok((EventAction::Move(text.clone()), s)),
                                 vec![SideEffect::DeleteQueued(q.id)],
+                                None,
                             )
                             .await;
                         if r.is_err() {
@@ -1018,21 +1027,36 @@ impl Service {
     /// Load a game, replaying its record (or using the cached replay), and
     /// catch up its clock.
     async fn load(&self, board: i64) -> Result<Loaded, CommandError> {
-        let stored = self.store.game(board).await?.ok_or_else(|| {
-            CommandError::new(ErrorCode::UnknownBoard, format!("there is no board {board}"))
-        })?;
-        let kind = tabula_games::find(&stored.summary.kind)
-            .ok_or_else(|| internal(&format!("unknown kind {}", stored.summary.kind)))?;
+        let no_board = || CommandError::new(ErrorCode::UnknownBoard, format!("there is no board {board}"));
+        // The summary alone tells whether the cached replay is current; the
+        // events are read only to replay.
+        let head = self.store.game_head(board).await?.ok_or_else(no_board)?;
         let cached = self
             .cache
             .lock()
             .expect("cache lock")
             .get(&board)
-            .filter(|(v, _)| *v == stored.summary.version)
+            .filter(|(v, _)| *v == head.summary.version)
             .map(|(_, g)| g.clone());
-        let mut game = match cached {
-            Some(g) => g,
+        let (mut game, stored) = match cached {
+            Some(g) => {
+                let record = g.record();
+                let stored = StoredGame {
+                    options: record.options.clone(),
+                    seed: record.seed,
+                    created: record.created,
+                    initial_players: record.players.clone(),
+                    // The events are in the game's record; only a replay reads these.
+                    events: Vec::new(),
+                    summary: head.summary,
+                    accepted: head.accepted,
+                };
+                (g, stored)
+            }
             None => {
+                let stored = self.store.game(board).await?.ok_or_else(no_board)?;
+                let kind = tabula_games::find(&stored.summary.kind)
+                    .ok_or_else(|| internal(&format!("unknown kind {}", stored.summary.kind)))?;
                 let record = tabula_model::Record {
                     kind: stored.summary.kind.clone(),
                     options: stored.options.clone(),
@@ -1043,7 +1067,7 @@ impl Service {
                 };
                 let g = Game::replay(kind, record).map_err(|e| internal(&e))?;
                 self.remember(board, stored.summary.version, g.clone());
-                g
+                (g, stored)
             }
         };
         let mut stored = stored;

@@ -242,6 +242,15 @@ pub struct StoredGame {
     pub accepted: Vec<bool>,
 }
 
+/// A game's summary and per-seat acceptances, without its record.
+#[derive(Clone, Debug)]
+pub struct GameHead {
+    /// Summary (id, version, status, seat results ...).
+    pub summary: GameSummary,
+    /// Per seat: whether the player accepted the challenge.
+    pub accepted: Vec<bool>,
+}
+
 /// A message for the outbox.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct OutboxMessage {
@@ -422,6 +431,11 @@ pub trait Store: Send + Sync {
     async fn game(&self, id: i64) -> StoreResult<Option<StoredGame>>;
     /// Only the version of a game (cheap; for cache checks).
     async fn game_version(&self, id: i64) -> StoreResult<Option<i64>>;
+    /// A game's summary and acceptances without its events (cheap: what a
+    /// command needs when it has the game replayed in memory already).
+    async fn game_head(&self, id: i64) -> StoreResult<Option<GameHead>> {
+        Ok(self.game(id).await?.map(|g| GameHead { summary: g.summary, accepted: g.accepted }))
+    }
     /// Events of a game from `from_seq` on.
     async fn events_since(&self, id: i64, from_seq: i64) -> StoreResult<Vec<Event>>;
     /// Append events against `expected_version`, update the summary, and
@@ -504,7 +518,8 @@ pub trait Store: Send + Sync {
 
     /// Store a new bearer token (by the hash of its secret); returns its id.
     async fn create_token(&self, user: &str, name: &str, hash: &str, now: Timestamp) -> StoreResult<i64>;
-    /// The owner of an unrevoked token, noting its use.
+    /// The owner of an unrevoked token, noting its use (at most once a
+    /// minute: a busy client's requests need not each be a write).
     async fn token_user(&self, hash: &str, now: Timestamp) -> StoreResult<Option<String>>;
     /// A user's tokens.
     async fn tokens(&self, user: &str) -> StoreResult<Vec<TokenRow>>;

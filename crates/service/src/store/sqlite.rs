@@ -14,10 +14,16 @@ use tabula_model::{Event, EventAction, Timestamp};
 
 use super::*;
 
+mod group_commit;
+
+/// How precisely a token's last use is recorded.
+const TOKEN_USE_RESOLUTION_MS: i64 = 60_000;
+
 /// The SQLite implementation of [`Store`].
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
     pool: SqlitePool,
+    appends: group_commit::GroupCommit,
 }
 
 impl SqliteStore {
@@ -32,7 +38,7 @@ impl SqliteStore {
             .foreign_keys(true);
         let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options).await?;
         sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
-        Ok(SqliteStore { pool })
+        Ok(SqliteStore { pool, appends: group_commit::GroupCommit::default() })
     }
 }
 
@@ -124,6 +130,75 @@ async fn insert_outbox(
     .bind(now)
     .execute(&mut *conn)
     .await?;
+    Ok(())
+}
+
+/// The statements of one append (the caller owns the transaction): the
+/// version-checked summary update, the events, the seats and the side effects.
+async fn write_append(
+    conn: &mut sqlx::SqliteConnection,
+    expected_version: i64,
+    events: &[Event],
+    s: &GameSummary,
+    effects: &[SideEffect],
+) -> StoreResult<()> {
+    let r = sqlx::query(
+        "UPDATE games SET version = ?, status = ?, moves = ?, to_move = ?, updated = ?, result = ?, \
+         next_clock = ?, players = ? WHERE id = ? AND version = ?",
+    )
+    .bind(expected_version + events.len() as i64)
+    .bind(s.status.as_str())
+    .bind(s.moves)
+    .bind(json(&s.to_move))
+    .bind(s.updated)
+    .bind(&s.result)
+    .bind(s.next_clock)
+    .bind(json(&s.players))
+    .bind(s.id)
+    .bind(expected_version)
+    .execute(&mut *conn)
+    .await?;
+    if r.rows_affected() == 0 {
+        return Err(StoreError::Conflict);
+    }
+    for (i, e) in events.iter().enumerate() {
+        sqlx::query("INSERT INTO events (game_id, seq, at, seat, action) VALUES (?, ?, ?, ?, ?)")
+            .bind(s.id)
+            .bind(expected_version + i as i64)
+            .bind(e.at)
+            .bind(e.seat.map(|x| x as i64))
+            .bind(json(&e.action))
+            .execute(&mut *conn)
+            .await?;
+    }
+    for (seat, user) in s.players.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO game_players (game_id, seat, user_id, accepted, result) VALUES (?, ?, ?, 1, ?) \
+             ON CONFLICT (game_id, seat) DO UPDATE SET result = excluded.result \
+             WHERE game_players.result IS NOT excluded.result",
+        )
+        .bind(s.id)
+        .bind(seat as i64)
+        .bind(user)
+        .bind(s.seat_results.get(seat).cloned().flatten())
+        .execute(&mut *conn)
+        .await?;
+    }
+    for effect in effects {
+        match effect {
+            SideEffect::Outbox(m) => insert_outbox(conn, m, s.updated).await?,
+            SideEffect::DeleteQueued(id) => {
+                sqlx::query("DELETE FROM queued_moves WHERE id = ?").bind(id).execute(&mut *conn).await?;
+            }
+            SideEffect::DeletePending { user } => {
+                sqlx::query("DELETE FROM pending_moves WHERE game_id = ? AND user_id = ?")
+                    .bind(s.id)
+                    .bind(user)
+                    .execute(&mut *conn)
+                    .await?;
+            }
+        }
+    }
     Ok(())
 }
 
@@ -267,6 +342,27 @@ impl Store for SqliteStore {
         Ok(Some(StoredGame { summary, options, seed, created, initial_players, events, accepted }))
     }
 
+    async fn game_head(&self, id: i64) -> StoreResult<Option<GameHead>> {
+        let rows = sqlx::query(
+            "SELECT g.id, g.kind, g.players, g.status, g.moves, g.to_move, g.version, g.updated, g.result, \
+             g.next_clock, p.accepted, p.result AS seat_result FROM games g \
+             LEFT JOIN game_players p ON p.game_id = g.id WHERE g.id = ? ORDER BY p.seat",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        let Some(first) = rows.first() else { return Ok(None) };
+        let mut summary = summary_from_row(first)?;
+        let mut accepted = Vec::with_capacity(rows.len());
+        for row in &rows {
+            if let Some(a) = row.try_get::<Option<i64>, _>("accepted")? {
+                accepted.push(a != 0);
+                summary.seat_results.push(row.try_get("seat_result")?);
+            }
+        }
+        Ok(Some(GameHead { summary, accepted }))
+    }
+
     async fn game_version(&self, id: i64) -> StoreResult<Option<i64>> {
         let row =
             sqlx::query("SELECT version FROM games WHERE id = ?").bind(id).fetch_optional(&self.pool).await?;
@@ -291,65 +387,13 @@ impl Store for SqliteStore {
         s: &GameSummary,
         effects: &[SideEffect],
     ) -> StoreResult<()> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let r = sqlx::query(
-            "UPDATE games SET version = ?, status = ?, moves = ?, to_move = ?, updated = ?, result = ?, \
-             next_clock = ?, players = ? WHERE id = ? AND version = ?",
-        )
-        .bind(expected_version + events.len() as i64)
-        .bind(s.status.as_str())
-        .bind(s.moves)
-        .bind(json(&s.to_move))
-        .bind(s.updated)
-        .bind(&s.result)
-        .bind(s.next_clock)
-        .bind(json(&s.players))
-        .bind(s.id)
-        .bind(expected_version)
-        .execute(&mut *tx)
-        .await?;
-        if r.rows_affected() == 0 {
-            return Err(StoreError::Conflict);
-        }
-        for (i, e) in events.iter().enumerate() {
-            sqlx::query("INSERT INTO events (game_id, seq, at, seat, action) VALUES (?, ?, ?, ?, ?)")
-                .bind(s.id)
-                .bind(expected_version + i as i64)
-                .bind(e.at)
-                .bind(e.seat.map(|x| x as i64))
-                .bind(json(&e.action))
-                .execute(&mut *tx)
-                .await?;
-        }
-        for (seat, user) in s.players.iter().enumerate() {
-            sqlx::query(
-                "INSERT INTO game_players (game_id, seat, user_id, accepted, result) VALUES (?, ?, ?, 1, ?) \
-                 ON CONFLICT (game_id, seat) DO UPDATE SET result = excluded.result",
-            )
-            .bind(s.id)
-            .bind(seat as i64)
-            .bind(user)
-            .bind(s.seat_results.get(seat).cloned().flatten())
-            .execute(&mut *tx)
-            .await?;
-        }
-        for effect in effects {
-            match effect {
-                SideEffect::Outbox(m) => insert_outbox(&mut tx, m, s.updated).await?,
-                SideEffect::DeleteQueued(id) => {
-                    sqlx::query("DELETE FROM queued_moves WHERE id = ?").bind(id).execute(&mut *tx).await?;
-                }
-                SideEffect::DeletePending { user } => {
-                    sqlx::query("DELETE FROM pending_moves WHERE game_id = ? AND user_id = ?")
-                        .bind(s.id)
-                        .bind(user)
-                        .execute(&mut *tx)
-                        .await?;
-                }
-            }
-        }
-        tx.commit().await?;
-        Ok(())
+        let append = group_commit::Append {
+            expected_version,
+            events: events.to_vec(),
+            summary: s.clone(),
+            effects: effects.to_vec(),
+        };
+        self.appends.append(&self.pool, append).await
     }
 
     async fn set_acceptance(
@@ -680,14 +724,25 @@ impl Store for SqliteStore {
     }
 
     async fn token_user(&self, hash: &str, now: Timestamp) -> StoreResult<Option<String>> {
-        let row = sqlx::query(
-            "UPDATE tokens SET last_used = ? WHERE hash = ? AND revoked IS NULL RETURNING user_id",
-        )
-        .bind(now)
-        .bind(hash)
-        .fetch_optional(&self.pool)
-        .await?;
-        row.map(|r| Ok(r.try_get("user_id")?)).transpose()
+        let Some(row) = sqlx::query("SELECT user_id, last_used FROM tokens WHERE hash = ? AND revoked IS NULL")
+            .bind(hash)
+            .fetch_optional(&self.pool)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let user: String = row.try_get("user_id")?;
+        let last_used: Option<Timestamp> = row.try_get("last_used")?;
+        // The use is noted to the minute: a write (and its fsync) on every
+        // request of a busy client would cost as much as its moves.
+        if last_used.is_none_or(|t| now - t >= TOKEN_USE_RESOLUTION_MS || now < t) {
+            sqlx::query("UPDATE tokens SET last_used = ? WHERE hash = ? AND revoked IS NULL")
+                .bind(now)
+                .bind(hash)
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(Some(user))
     }
 
     async fn tokens(&self, user: &str) -> StoreResult<Vec<TokenRow>> {

@@ -1,0 +1,388 @@
+//! Load generator for `scripts/bench`: the server's durable moves per
+//! second through `POST /api/v1/commands`, the latency of each move, the
+//! server's resident memory, and the anchor those are compared with (one
+//! SQLite commit with a full fsync per row, on the same file system, in
+//! the same run).
+//!
+//!     cargo run --release -p tabula --example loadgen -- --tabula target/release/tabula --dir DIR
+//!
+//! It starts `tabula serve` on a database in DIR, signs up users, makes a
+//! bearer token for each (so no password hashing is measured per move),
+//! challenges `--stored` Intervalo games, then `--clients` concurrent
+//! clients (one keep-alive connection each) play the first `--active` of
+//! them, each client on its own games. It prints `key=value` lines.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::Request;
+use hyper::client::conn::http1::SendRequest;
+use hyper_util::rt::TokioIo;
+use serde_json::{Value, json};
+use sqlx::ConnectOptions;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
+
+struct Config {
+    tabula: PathBuf,
+    dir: PathBuf,
+    clients: usize,
+    users: usize,
+    stored: usize,
+    active: usize,
+    seconds: f64,
+    anchor_seconds: f64,
+}
+
+fn parse_args() -> Result<Config> {
+    let mut c = Config {
+        tabula: PathBuf::from("target/release/tabula"),
+        dir: std::env::temp_dir(),
+        clients: 64,
+        users: 200,
+        stored: 10_000,
+        active: 1_000,
+        seconds: 10.0,
+        anchor_seconds: 3.0,
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().with_context(|| format!("{a} needs a value"));
+        match a.as_str() {
+            "--tabula" => c.tabula = PathBuf::from(value()?),
+            "--dir" => c.dir = PathBuf::from(value()?),
+            "--clients" => c.clients = value()?.parse()?,
+            "--users" => c.users = value()?.parse()?,
+            "--stored" => c.stored = value()?.parse()?,
+            "--active" => c.active = value()?.parse()?,
+            "--seconds" => c.seconds = value()?.parse()?,
+            "--anchor-seconds" => c.anchor_seconds = value()?.parse()?,
+            other => bail!("unknown argument {other}"),
+        }
+    }
+    if c.users < 2 || c.users % 2 != 0 {
+        bail!("--users must be even and at least 2");
+    }
+    if c.active > c.stored || c.clients == 0 {
+        bail!("--active must be at most --stored, and --clients positive");
+    }
+    Ok(c)
+}
+
+/// Commits per second of one connection inserting one row per transaction,
+/// WAL and `synchronous = FULL`, as the store is configured; and the median
+/// commit time.
+async fn anchor(dir: &Path, seconds: f64) -> Result<(f64, f64)> {
+    let path = dir.join("anchor.db");
+    let _ = std::fs::remove_file(&path);
+    let mut conn = SqliteConnectOptions::from_str("sqlite:")?
+        .filename(&path)
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Full)
+        .connect()
+        .await?;
+    sqlx::query("CREATE TABLE moves (id INTEGER PRIMARY KEY, game INTEGER NOT NULL, action TEXT NOT NULL)")
+        .execute(&mut conn)
+        .await?;
+    let start = Instant::now();
+    let mut times = Vec::new();
+    while start.elapsed().as_secs_f64() < seconds {
+        let t = Instant::now();
+        sqlx::query("INSERT INTO moves (game, action) VALUES (?, ?)")
+            .bind(times.len() as i64 % 1000)
+            .bind(r#"{"move":"17"}"#)
+            .execute(&mut conn)
+            .await?;
+        times.push(t.elapsed().as_secs_f64());
+    }
+    let rate = times.len() as f64 / start.elapsed().as_secs_f64();
+    drop(conn);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(dir.join(format!("anchor.db{suffix}")));
+    }
+    times.sort_by(f64::total_cmp);
+    Ok((rate, times[times.len() / 2] * 1000.0))
+}
+
+fn free_port() -> Result<u16> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+/// Resident set size of a process, in KiB.
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().split(' ').next()?.parse().ok())
+}
+
+struct Client {
+    addr: SocketAddr,
+    sender: SendRequest<Full<Bytes>>,
+}
+
+impl Client {
+    async fn connect(addr: SocketAddr) -> Result<Self> {
+        let stream = tokio::net::TcpStream::connect(addr).await?;
+        stream.set_nodelay(true)?;
+        let (sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
+        tokio::spawn(conn);
+        Ok(Client { addr, sender })
+    }
+
+    async fn request(
+        &mut self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> Result<Bytes> {
+        let mut req = Request::builder().method(method).uri(path).header("host", self.addr.to_string());
+        if let Some(t) = token {
+            req = req.header("authorization", format!("Bearer {t}"));
+        }
+        let body = match body {
+            Some(b) => {
+                req = req.header("content-type", "application/json");
+                Bytes::from(serde_json::to_vec(b)?)
+            }
+            None => Bytes::new(),
+        };
+        if self.sender.ready().await.is_err() {
+            *self = Client::connect(self.addr).await?;
+        }
+        let resp = self.sender.send_request(req.body(Full::new(body))?).await?;
+        Ok(resp.into_body().collect().await?.to_bytes())
+    }
+
+    async fn command(&mut self, line: &str, token: Option<&str>) -> Result<Bytes> {
+        self.request("POST", "/api/v1/commands", token, Some(&json!({ "line": line }))).await
+    }
+}
+
+fn ok(body: &[u8]) -> bool {
+    body.windows(9).any(|w| w == b"\"ok\":true")
+}
+
+/// Run `work(i)` for i in 0..n on `clients` connections.
+async fn parallel<F, Fut, T>(addr: SocketAddr, clients: usize, n: usize, work: F) -> Result<Vec<T>>
+where
+    F: Fn(Client, usize) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<(Client, T)>> + Send,
+    T: Send + 'static,
+{
+    let work = Arc::new(work);
+    let next = Arc::new(AtomicU64::new(0));
+    let mut tasks = Vec::new();
+    for _ in 0..clients.min(n) {
+        let (work, next) = (work.clone(), next.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut client = Client::connect(addr).await?;
+            let mut out = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+                if i >= n {
+                    return Ok::<_, anyhow::Error>(out);
+                }
+                let (c, t) = work(client, i).await?;
+                client = c;
+                out.push((i, t));
+            }
+        }));
+    }
+    let mut all = Vec::new();
+    for t in tasks {
+        all.extend(t.await??);
+    }
+    all.sort_by_key(|(i, _)| *i);
+    Ok(all.into_iter().map(|(_, t)| t).collect())
+}
+
+struct Server {
+    child: Child,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+async fn start_server(c: &Config, addr: SocketAddr) -> Result<Server> {
+    let db = c.dir.join("server.db");
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(c.dir.join(format!("server.db{suffix}")));
+    }
+    let child = Command::new(&c.tabula)
+        .arg("--db")
+        .arg(&db)
+        .args(["serve", "--listen", &addr.to_string()])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .with_context(|| format!("starting {}", c.tabula.display()))?;
+    let server = Server { child };
+    let start = Instant::now();
+    loop {
+        if let Ok(mut client) = Client::connect(addr).await
+            && client.request("GET", "/healthz", None, None).await.is_ok()
+        {
+            return Ok(server);
+        }
+        if start.elapsed() > Duration::from_secs(30) {
+            bail!("the server did not answer within 30 s");
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    sorted[((sorted.len() as f64 * p) as usize).min(sorted.len() - 1)]
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<()> {
+    let c = parse_args()?;
+    std::fs::create_dir_all(&c.dir)?;
+    println!("clients={}", c.clients);
+    println!("games_stored={}", c.stored);
+    println!("games_active={}", c.active);
+
+    let (anchor_rate, anchor_ms) = anchor(&c.dir, c.anchor_seconds).await?;
+    println!("anchor_commits_per_s={anchor_rate:.1}");
+    println!("anchor_commit_ms={anchor_ms:.3}");
+
+    let addr: SocketAddr = format!("127.0.0.1:{}", free_port()?).parse()?;
+    let mut server = start_server(&c, addr).await?;
+    let pid = server.child.id();
+    println!("rss_started_kib={}", rss_kib(pid).unwrap_or(0));
+
+    let setup = Instant::now();
+    let users = c.users;
+    let tokens: Vec<String> = parallel(addr, c.clients, users, |mut client, i| async move {
+        let user = format!("u{i}");
+        let pw = format!("pw-{user}-secret");
+        let r = client.command(&format!("signup {user} {pw} {user}@example.org"), None).await?;
+        if !ok(&r) {
+            bail!("signup {user}: {}", String::from_utf8_lossy(&r));
+        }
+        let r = client
+            .request(
+                "POST",
+                "/api/v1/tokens",
+                None,
+                Some(&json!({"user": user, "password": pw, "name": "bench"})),
+            )
+            .await?;
+        let v: Value = serde_json::from_slice(&r)?;
+        let token = v["token"].as_str().with_context(|| format!("token for {user}: {v}"))?.to_string();
+        Ok((client, token))
+    })
+    .await?;
+    let seats = move |g: usize| ((2 * g) % users, (2 * g + 1) % users);
+    let boards: Vec<i64> = parallel(addr, c.clients, c.stored, move |mut client, g| async move {
+        let (a, b) = seats(g);
+        let r = client.command(&format!("intervalo challenge u{a} u{b}"), None).await?;
+        let v: Value = serde_json::from_slice(&r)?;
+        let id = v["game"]["id"].as_i64().with_context(|| format!("challenge: {v}"))?;
+        Ok((client, id))
+    })
+    .await?;
+    println!("setup_seconds={:.1}", setup.elapsed().as_secs_f64());
+    println!("rss_stored_kib={}", rss_kib(pid).unwrap_or(0));
+
+    // The load: client k plays active games k, k + clients, ...; each game's
+    // move m (1-based) is the cell m, by its first player when m is odd.
+    let tokens = Arc::new(tokens);
+    let stop = Arc::new(AtomicBool::new(false));
+    let peak_rss = Arc::new(AtomicU64::new(0));
+    let sampler = {
+        let (stop, peak) = (stop.clone(), peak_rss.clone());
+        tokio::spawn(async move {
+            while !stop.load(Ordering::Relaxed) {
+                if let Some(r) = rss_kib(pid) {
+                    peak.fetch_max(r, Ordering::Relaxed);
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        })
+    };
+    let cells = 64usize;
+    let start = Instant::now();
+    let deadline = Duration::from_secs_f64(c.seconds);
+    let mut tasks = Vec::new();
+    for k in 0..c.clients {
+        let mut games: Vec<(usize, i64, usize)> =
+            (k..c.active).step_by(c.clients).map(|g| (g, boards[g], 1)).collect();
+        let tokens = tokens.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut client = Client::connect(addr).await?;
+            let mut latencies = Vec::new();
+            let mut errors = Vec::new();
+            let mut turn = 0usize;
+            while !games.is_empty() && start.elapsed() < deadline {
+                turn = (turn + 1) % games.len();
+                let (g, board, m) = games[turn];
+                let (a, b) = seats(g);
+                let user = if m % 2 == 1 { a } else { b };
+                let line = format!("intervalo move {board} u{user} - {m}");
+                let t = Instant::now();
+                let r = client.command(&line, Some(&tokens[user])).await?;
+                latencies.push(t.elapsed().as_secs_f64());
+                if !ok(&r) {
+                    errors.push(format!("{line}: {}", String::from_utf8_lossy(&r)));
+                }
+                if m == cells {
+                    games.swap_remove(turn);
+                } else {
+                    games[turn].2 += 1;
+                }
+            }
+            Ok::<_, anyhow::Error>((latencies, errors))
+        }));
+    }
+    let mut latencies = Vec::new();
+    let mut errors = Vec::new();
+    for t in tasks {
+        let (l, e) = t.await??;
+        latencies.extend(l);
+        errors.extend(e);
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    stop.store(true, Ordering::Relaxed);
+    sampler.await?;
+    latencies.sort_by(f64::total_cmp);
+    println!("moves={}", latencies.len());
+    println!("load_seconds={elapsed:.2}");
+    println!("moves_per_s={:.1}", latencies.len() as f64 / elapsed);
+    println!("p50_ms={:.2}", percentile(&latencies, 0.50) * 1000.0);
+    println!("p99_ms={:.2}", percentile(&latencies, 0.99) * 1000.0);
+    println!("max_ms={:.2}", latencies.last().copied().unwrap_or(f64::NAN) * 1000.0);
+    println!("errors={}", errors.len());
+    for e in errors.iter().take(5) {
+        eprintln!("loadgen: error: {e}");
+    }
+    println!("rss_peak_kib={}", peak_rss.load(Ordering::Relaxed).max(rss_kib(pid).unwrap_or(0)));
+    println!("rss_after_kib={}", rss_kib(pid).unwrap_or(0));
+    let _ = server.child.kill();
+    let _ = server.child.wait();
+
+    let (anchor_after, _) = anchor(&c.dir, c.anchor_seconds).await?;
+    println!("anchor_after_commits_per_s={anchor_after:.1}");
+    Ok(())
+}
