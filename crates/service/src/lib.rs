@@ -5,6 +5,7 @@
 
 pub mod auth;
 pub mod command;
+mod digest;
 mod error;
 pub mod help;
 mod limits;

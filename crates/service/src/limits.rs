@@ -28,10 +28,13 @@ pub struct LimitReport {
     pub warnings: usize,
     /// Players resigned for not moving.
     pub forfeits: usize,
+    /// Daily digests of real-time games queued.
+    pub digests: usize,
 }
 
 impl Service {
-    /// Send due reminders and warnings, and resign players past their time.
+    /// Send due reminders and warnings, resign players past their time, and
+    /// queue the daily digests of real-time games.
     pub async fn run_time_limits(&self) -> Result<LimitReport, CommandError> {
         let now = self.now();
         let games = self
@@ -48,6 +51,7 @@ impl Service {
             claim.release().await;
             checked?;
         }
+        report.digests = self.run_digests().await?;
         Ok(report)
     }
 

@@ -882,7 +882,10 @@ impl Service {
         new_stored.summary = summary.clone();
         new_stored.events.extend(events.iter().cloned());
         // Moves notify the players and subscribers; clock events only when something was logged.
-        let notify = !added.is_empty() && events.iter().any(|e| !matches!(e.action, EventAction::Clock));
+        // Real-time games mail a daily digest instead (see `digest.rs`), and their end.
+        let notify = !added.is_empty()
+            && events.iter().any(|e| !matches!(e.action, EventAction::Clock))
+            && (!crate::digest::sends_digests(game.kind().info().dynamics) || game.is_over());
         if notify {
             for (reader, viewer) in self.readers(game, board).await? {
                 if Some(reader.as_str()) == actor {
@@ -924,7 +927,7 @@ impl Service {
         Ok(self.store.user(user).await?.filter(|u| !u.signed_off).and_then(|u| u.emails.first().cloned()))
     }
 
-    async fn notify_address(&self, user: &str) -> Result<Option<String>, StoreError> {
+    pub(crate) async fn notify_address(&self, user: &str) -> Result<Option<String>, StoreError> {
         if user.starts_with("bot:") {
             return Ok(None);
         }

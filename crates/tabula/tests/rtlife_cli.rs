@@ -180,3 +180,45 @@ fn an_unlisted_user_joins_a_running_game() {
     let err = t.fails("rtlife move 1 dee pw-dee join u20,u21,u22,u23,u24,u25,u26,u27,u28,u29", 1);
     assert!(!err.is_empty());
 }
+
+/// Players of a real-time game get one digest a day, not a mail per move.
+#[test]
+fn moves_are_mailed_as_a_daily_digest() {
+    let mut t = Tabula::new();
+    t.signup(&["ann", "bob", "cy"]);
+    game(&mut t, 0, "rtlife challenge -tick=1h -gen_ticks=12 ann bob cy");
+    let mails = |t: &mut Tabula| -> Vec<(String, String, String)> {
+        t.json("outbox --limit 1000")
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let m = &r["message"];
+                let s = |k: &str| m[k].as_str().unwrap().to_string();
+                (s("key"), s("recipient"), s("body"))
+            })
+            .collect()
+    };
+    let before = mails(&mut t).len();
+    for (minutes, line) in &SCRIPT[1..5] {
+        game(&mut t, *minutes, line.unwrap());
+    }
+    assert_eq!(mails(&mut t).len(), before, "no mail per move in a real-time game");
+
+    // The next day's first scheduler run queues the digests of day 1, once.
+    t.now = Some(rfc3339(1440 + 5));
+    let out = t.ok("cron");
+    assert!(out.contains(", 3 digests"), "{out}");
+    let out = t.ok("cron");
+    assert!(out.contains(", 0 digests"), "{out}");
+    let digests: Vec<_> = mails(&mut t).into_iter().filter(|m| m.0.starts_with("digest:1:")).collect();
+    assert_eq!(digests.len(), 3, "{digests:#?}");
+    for (key, _, body) in &digests {
+        assert!(key.ends_with(&format!(":{}", START_MS / 86_400_000)), "{key}");
+        assert!(body.starts_with("The day on "), "{body}");
+        assert!(body.contains("(2026-01-01): moves by ann 1, bob 1, cy 2."), "{body}");
+    }
+    // A day without moves sends none.
+    t.now = Some(rfc3339(2 * 1440 + 5));
+    assert!(t.ok("cron").contains(", 0 digests"));
+}

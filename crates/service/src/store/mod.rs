@@ -462,8 +462,9 @@ pub trait Store: Send + Sync {
     /// Finished games of a kind (or all), oldest first, for standings and ratings.
     async fn finished(&self, kind: Option<&str>) -> StoreResult<Vec<GameSummary>>;
 
-    /// Queue messages outside a game append (account mail, chat).
-    async fn enqueue(&self, messages: &[OutboxMessage], now: Timestamp) -> StoreResult<()>;
+    /// Queue messages outside a game append (account mail, chat); returns
+    /// how many were new (a message whose key is queued already is not).
+    async fn enqueue(&self, messages: &[OutboxMessage], now: Timestamp) -> StoreResult<usize>;
     /// Unsent messages due for an attempt.
     async fn outbox_due(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<OutboxRow>>;
     /// Claim up to `limit` unsent messages due at `now` for one sender: they

@@ -183,8 +183,8 @@ fn tournament_from_row(r: &PgRow) -> StoreResult<TournamentRow> {
     })
 }
 
-async fn insert_outbox(conn: &mut sqlx::PgConnection, m: &OutboxMessage, now: Timestamp) -> StoreResult<()> {
-    sqlx::query(
+async fn insert_outbox(conn: &mut sqlx::PgConnection, m: &OutboxMessage, now: Timestamp) -> StoreResult<usize> {
+    let queued = sqlx::query(
         "INSERT INTO outbox (key, created, recipient, subject, body, game_id, next_attempt) \
          VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (key) DO NOTHING",
     )
@@ -196,8 +196,9 @@ async fn insert_outbox(conn: &mut sqlx::PgConnection, m: &OutboxMessage, now: Ti
     .bind(m.game_id)
     .bind(now)
     .execute(&mut *conn)
-    .await?;
-    Ok(())
+    .await?
+    .rows_affected();
+    Ok(queued as usize)
 }
 
 /// Split `instance board version` as sent by [`PostgresStore::notify`].
@@ -435,7 +436,9 @@ impl Store for PostgresStore {
         }
         for effect in effects {
             match effect {
-                SideEffect::Outbox(m) => insert_outbox(&mut tx, m, s.updated).await?,
+                SideEffect::Outbox(m) => {
+                    insert_outbox(&mut tx, m, s.updated).await?;
+                }
                 SideEffect::DeleteQueued(id) => {
                     sqlx::query("DELETE FROM queued_moves WHERE id = $1").bind(id).execute(&mut *tx).await?;
                 }
@@ -563,13 +566,14 @@ impl Store for PostgresStore {
         Ok(out)
     }
 
-    async fn enqueue(&self, messages: &[OutboxMessage], now: Timestamp) -> StoreResult<()> {
+    async fn enqueue(&self, messages: &[OutboxMessage], now: Timestamp) -> StoreResult<usize> {
         let mut tx = self.pool.begin().await?;
+        let mut queued = 0;
         for m in messages {
-            insert_outbox(&mut tx, m, now).await?;
+            queued += insert_outbox(&mut tx, m, now).await?;
         }
         tx.commit().await?;
-        Ok(())
+        Ok(queued)
     }
 
     async fn outbox_due(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<OutboxRow>> {

@@ -116,8 +116,8 @@ async fn insert_outbox(
     conn: &mut sqlx::SqliteConnection,
     m: &OutboxMessage,
     now: Timestamp,
-) -> StoreResult<()> {
-    sqlx::query(
+) -> StoreResult<usize> {
+    let queued = sqlx::query(
         "INSERT OR IGNORE INTO outbox (key, created, recipient, subject, body, game_id, next_attempt) \
          VALUES (?, ?, ?, ?, ?, ?, ?)",
     )
@@ -129,8 +129,9 @@ async fn insert_outbox(
     .bind(m.game_id)
     .bind(now)
     .execute(&mut *conn)
-    .await?;
-    Ok(())
+    .await?
+    .rows_affected();
+    Ok(queued as usize)
 }
 
 /// The statements of one append (the caller owns the transaction): the
@@ -186,7 +187,9 @@ async fn write_append(
     }
     for effect in effects {
         match effect {
-            SideEffect::Outbox(m) => insert_outbox(conn, m, s.updated).await?,
+            SideEffect::Outbox(m) => {
+                insert_outbox(conn, m, s.updated).await?;
+            }
             SideEffect::DeleteQueued(id) => {
                 sqlx::query("DELETE FROM queued_moves WHERE id = ?").bind(id).execute(&mut *conn).await?;
             }
@@ -495,13 +498,14 @@ impl Store for SqliteStore {
         Ok(out)
     }
 
-    async fn enqueue(&self, messages: &[OutboxMessage], now: Timestamp) -> StoreResult<()> {
+    async fn enqueue(&self, messages: &[OutboxMessage], now: Timestamp) -> StoreResult<usize> {
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut queued = 0;
         for m in messages {
-            insert_outbox(&mut tx, m, now).await?;
+            queued += insert_outbox(&mut tx, m, now).await?;
         }
         tx.commit().await?;
-        Ok(())
+        Ok(queued)
     }
 
     async fn outbox_due(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<OutboxRow>> {
@@ -724,10 +728,11 @@ impl Store for SqliteStore {
     }
 
     async fn token_user(&self, hash: &str, now: Timestamp) -> StoreResult<Option<String>> {
-        let Some(row) = sqlx::query("SELECT user_id, last_used FROM tokens WHERE hash = ? AND revoked IS NULL")
-            .bind(hash)
-            .fetch_optional(&self.pool)
-            .await?
+        let Some(row) =
+            sqlx::query("SELECT user_id, last_used FROM tokens WHERE hash = ? AND revoked IS NULL")
+                .bind(hash)
+                .fetch_optional(&self.pool)
+                .await?
         else {
             return Ok(None);
         };
