@@ -366,8 +366,8 @@ pub fn search(
 }
 
 /// The empty move: a seat of a game on the clock that lets a clock event
-/// pass without moving.
-const PASS: &str = "";
+/// pass without moving (a policy or model may answer it too).
+pub const PASS: &str = "";
 
 fn mean(stats: &ActionStats, i: usize) -> f64 {
     if stats.visits[i] == 0 { 0.0 } else { stats.reward[i] / f64::from(stats.visits[i]) }
@@ -457,6 +457,7 @@ fn playout(
                     _ => state.random_move(actor, rng),
                 };
                 if let Some(mv) = mv
+                    && mv != PASS
                     && state.apply(actor, &mv, &mut Ctx { now: 0, rng: &mut *rng }).is_ok()
                 {
                     trail.push((actor, interner.id(&mv)));

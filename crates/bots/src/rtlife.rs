@@ -229,13 +229,18 @@ pub fn greedy(state: &dyn DynState, seat: Seat, rng: &mut GameRng) -> Option<Str
     greedy_move(life, seat, rng).map(|mv| Rules::format_move(life, &mv))
 }
 
-/// The search bot's playout policy: a seat that has not placed yet places
-/// as the heuristic would (from fewer candidates), every other seat passes
-/// (`None`), so a playout shows how the position evolves on its own.
+/// The search bot's model of the others (and its playout policy): a seat
+/// that has not placed yet places as the heuristic would (from fewer
+/// candidates); a seat that has placed passes ([`crate::mcts::PASS`]), so
+/// the search weighs its own moves against a position that evolves on its
+/// own rather than against random wandering.
 pub fn playout(state: &dyn DynState, seat: Seat, rng: &mut GameRng) -> Option<String> {
     let life = game_of(state)?;
-    if life.has_placed(seat) || !Rules::is_active(life, seat) {
+    if !Rules::is_active(life, seat) {
         return None;
+    }
+    if life.has_placed(seat) {
+        return Some(crate::mcts::PASS.to_string());
     }
     let best = placements(life, seat, MODEL_CANDIDATES, rng).into_iter().next();
     best.map(|(mv, _)| Rules::format_move(life, &mv))
@@ -249,7 +254,10 @@ pub fn candidates(state: &dyn DynState, seat: Seat, rng: &mut GameRng) -> Vec<St
         return Vec::new();
     }
     let moves: Vec<RtMove> = if life.has_placed(seat) {
-        step_candidates(life, seat, MOVE_CANDIDATES, rng)
+        // The heuristic's own choice among them.
+        let mut moves = step_candidates(life, seat, MOVE_CANDIDATES, rng);
+        moves.extend(greedy_move(life, seat, rng));
+        moves
     } else {
         placements(life, seat, 2 * PLACE_CANDIDATES, rng).into_iter().take(8).map(|(mv, _)| mv).collect()
     };
