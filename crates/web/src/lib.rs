@@ -22,6 +22,7 @@ pub mod auth;
 pub mod boards;
 mod error;
 pub mod events;
+pub mod limit;
 mod openapi;
 pub mod pages;
 mod templates;
@@ -52,6 +53,8 @@ pub const MAX_BODY: usize = 64 * 1024;
 pub struct Web {
     /// The service every request is answered by.
     pub service: Arc<Service>,
+    /// Failed logins per network address.
+    pub limiter: Arc<limit::AddressLimiter>,
     stopping: watch::Receiver<bool>,
     // Kept so that `stopping` stays open while the application lives.
     _stop: Arc<watch::Sender<bool>>,
@@ -60,7 +63,7 @@ pub struct Web {
 /// The application: every route, ready to serve or to test in-process.
 pub fn app(service: Arc<Service>) -> Router {
     let (stop, stopping) = watch::channel(false);
-    router(Web { service, stopping, _stop: Arc::new(stop) })
+    router(Web { service, limiter: Arc::default(), stopping, _stop: Arc::new(stop) })
 }
 
 fn router(web: Web) -> Router {
@@ -72,6 +75,7 @@ fn router(web: Web) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn_with_state(web.clone(), limit::limit_addresses))
         .layer(middleware::from_fn(security_headers))
         .layer(middleware::from_fn(log_request))
         .with_state(web)
@@ -88,14 +92,16 @@ pub async fn serve(
     tracing::info!(address = %listener.local_addr()?, "serving");
     let (stop, stopping) = watch::channel(false);
     let stop = Arc::new(stop);
-    let app = router(Web { service, stopping, _stop: stop.clone() });
+    let app = router(Web { service, limiter: Arc::default(), stopping, _stop: stop.clone() });
     let signal = async move {
         shutdown.await;
         // Event streams never end by themselves: tell them to, or the
         // graceful shutdown would wait for them forever.
         let _ = stop.send(true);
     };
-    axum::serve(listener, app).with_graceful_shutdown(signal).await
+    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(signal)
+        .await
 }
 
 async fn not_found(uri: Uri) -> Response {
