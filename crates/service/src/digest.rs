@@ -40,10 +40,10 @@ impl Service {
             }
             let mut moves = vec![0usize; game.players().len()];
             for e in game.record().events.iter().filter(|e| e.at >= from && e.at < to) {
-                if let (Some(seat), false) = (e.seat, matches!(e.action, EventAction::Clock)) {
-                    if let Some(n) = moves.get_mut(seat) {
-                        *n += 1;
-                    }
+                if let (Some(seat), false) = (e.seat, matches!(e.action, EventAction::Clock))
+                    && let Some(n) = moves.get_mut(seat)
+                {
+                    *n += 1;
                 }
             }
             if moves.iter().all(|n| *n == 0) {
