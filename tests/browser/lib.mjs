@@ -115,7 +115,19 @@ export async function cellOnScreen(page, label) {
     const map = JSON.parse(box.getAttribute("data-click"));
     const svg = box.querySelector("svg");
     let x, y;
-    if (map.type === "grid") {
+    if (map.type === "field") {
+      let gx, gy, m;
+      if ((m = /^\((-?\d+),(-?\d+)\)$/.exec(label))) { gx = Number(m[1]); gy = Number(m[2]); }
+      else {
+        m = /^([a-z]+)(\d+)$/.exec(label);
+        gx = 0;
+        for (const ch of m[1]) gx = gx * 26 + (ch.charCodeAt(0) - 96);
+        gx -= 1;
+        gy = Number(m[2]) - 1;
+      }
+      x = map.x0 + (gx - map.left + 0.5) * map.cell;
+      y = map.y0 + (map.top - gy + 0.5) * map.cell;
+    } else if (map.type === "grid") {
       const m = /^([a-z]+)(\d+)$/.exec(label);
       let col = 0;
       for (const ch of m[1]) col = col * 26 + (ch.charCodeAt(0) - 96);
@@ -137,6 +149,10 @@ export async function cellOnScreen(page, label) {
 }
 
 export async function clickCell(page, label) {
+  // Bring the board into the window first: a click lands only on what is shown.
+  const box = await page.locator("#board").boundingBox();
+  const viewport = page.viewportSize();
+  if (box && (box.y < 0 || box.y + box.height > viewport.height)) await page.locator("#board").scrollIntoViewIfNeeded();
   const { x, y } = await cellOnScreen(page, label);
   await page.mouse.click(x, y);
 }

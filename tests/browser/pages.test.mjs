@@ -13,7 +13,7 @@ import {
 const run = promisify(execFile);
 const offered = await kinds();
 // Pages shot by the tests that play these games.
-const PLAYED = ["dna", "intervalo", "conway"];
+const PLAYED = ["dna", "intervalo", "conway", "rtlife"];
 
 async function twoUsers() {
   const a = uniqueUser("amy"), b = uniqueUser("ben");
