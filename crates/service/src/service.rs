@@ -417,6 +417,13 @@ impl Service {
                 };
                 let (game, stored) =
                     self.apply_event_with(board, &user.id, action, Vec::new(), Some(loaded)).await?;
+                // Only bots and queued moves (played in turn-based games) act
+                // by themselves; otherwise the committed game is the board.
+                let automatic = game.players().iter().any(|p| p.starts_with("bot:"))
+                    || matches!(game.to_move(), Turn::Player(_));
+                if !automatic {
+                    return Ok(self.board_reply(&game, &stored, Some(&user.id)));
+                }
                 self.play_automatic(board).await;
                 let (game, stored) = match self.load(board).await {
                     Ok(l) => (l.game, l.stored),
