@@ -1,0 +1,27 @@
+//! Rule files of `tabula rewrite`: the first line is the start string, the
+//! rest the rules file. Any input gives the rewritten string or a clear
+//! error; the JSON report is valid JSON and agrees with the plain one.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use tabula_rewrite::calculator::rewrite_tool;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let (start, rules) = text.split_once('\n').unwrap_or((text, ""));
+    let plain = rewrite_tool(start, rules, false, false);
+    match &plain {
+        Ok(out) => {
+            assert!(out.ends_with('\n'), "the output lacks its final newline");
+            let json = rewrite_tool(start, rules, false, true).expect("plain run worked, JSON run failed");
+            let value: serde_json::Value = serde_json::from_str(&json).expect("the JSON report is not JSON");
+            assert!(value.is_object(), "the JSON report is not an object");
+            let trace = rewrite_tool(start, rules, true, false).expect("plain run worked, trace run failed");
+            assert!(!trace.is_empty());
+        }
+        Err(message) => {
+            assert!(!message.trim().is_empty(), "an error without a message");
+            assert_eq!(rewrite_tool(start, rules, false, true).err().as_ref(), Some(message));
+        }
+    }
+});
