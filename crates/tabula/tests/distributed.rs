@@ -92,11 +92,11 @@ fn three_workers_one_killed_give_the_results_of_one_process() {
             && let Some(game) = rt.block_on(held_by(&pool, pid))
         {
             doomed.kill().unwrap(); // SIGKILL
-            doomed.wait().unwrap();
             break game;
         }
         std::thread::sleep(Duration::from_millis(2));
     };
+    doomed.wait().unwrap();
     let was_unfinished: bool = rt
         .block_on(
             sqlx::query_scalar("SELECT NOT done FROM tournament_jobs WHERE idx = $1")

@@ -117,7 +117,7 @@ fn two_servers_on_one_database_apply_each_acknowledged_move_once() {
         for user in ["ned", "ted"] {
             for (n, port) in ports.into_iter().enumerate() {
                 clients.push(std::thread::spawn(move || {
-                    let seed = (board as u64) << 8 | (user == "ned") as u64 * 2 | n as u64;
+                    let seed = ((board as u64) << 8) | ((user == "ned") as u64 * 2) | n as u64;
                     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
                     let mut acknowledged = Vec::new();
                     for _ in 0..40 {
