@@ -36,6 +36,10 @@ use crate::error::ApiError;
 /// How often a comment is sent on a quiet stream, so proxies keep it open
 /// and dead connections are noticed.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// How often a stream looks at the stored game for changes made by other
+/// processes (the command line, `tabula mail`, other servers on one
+/// database), whose notices never reach this one.
+pub const STORE_POLL: Duration = Duration::from_secs(2);
 
 /// Query parameters of an event stream.
 #[derive(Deserialize)]
@@ -128,6 +132,8 @@ async fn next_event(mut l: Listener) -> Option<(Result<Event, Infallible>, Liste
         let changed = tokio::select! {
             received = l.updates.recv() => received,
             _ = stopping.changed() => return None,
+            // Unchanged data is not sent again (the digest below).
+            _ = tokio::time::sleep(STORE_POLL) => Ok(GameUpdate { board: l.board, version: -1 }),
         };
         match changed {
             Ok(update) if update.board != l.board => continue,
