@@ -35,7 +35,7 @@ def criterion(name):
     if not path.exists():
         return out
     for line in path.read_text().splitlines():
-        m = re.match(r"^(.*?)\s*time:\s+\[(\S+) (\S+) (\S+) (\S+) (\S+) (\S+)\]", line)
+        m = re.match(r"^(.*?)\s*time:\s+\[(\S+) (\S+)(?: cpu)? (\S+) (\S+)(?: cpu)? (\S+) (\S+)(?: cpu)?\]", line)
         if m:
             ident = m.group(1).strip() or last
             out[ident] = float(m.group(4)) * UNITS[m.group(5)]
