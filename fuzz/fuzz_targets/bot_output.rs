@@ -8,8 +8,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use tabula_bots::BotSpec;
-use tabula_bots::protocol::{self, MAX_LINE};
 use tabula_bots::ViewMode;
+use tabula_bots::protocol::{self, MAX_LINE};
 use tabula_model::{Event, EventAction, Game, Options, Turn};
 
 const GAMES: [&str; 4] = ["intervalo", "dna", "rewrite", "conway"];

@@ -17,7 +17,11 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(a.message, b.message, "the same line failed two ways");
             assert!(!a.message.trim().is_empty(), "an error without a message for {line:?}");
             // Errors may quote the line, but never grow without bound.
-            assert!(a.message.len() <= line.len().min(MAX_LINE) + 4096, "an error of {} bytes", a.message.len());
+            assert!(
+                a.message.len() <= line.len().min(MAX_LINE) + 4096,
+                "an error of {} bytes",
+                a.message.len()
+            );
         }
         _ => panic!("the same line parsed once and failed once: {line:?}"),
     }

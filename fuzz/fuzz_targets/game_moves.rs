@@ -65,7 +65,11 @@ fuzz_target!(|data: &[u8]| {
             Err(error) => {
                 assert!(!error.to_string().trim().is_empty(), "a refusal without a message");
                 assert_eq!(game.record(), &record, "a refused move {text:?} changed the record");
-                assert_eq!(game.view_json(Viewer::Observer, now), seen, "a refused move {text:?} changed the view");
+                assert_eq!(
+                    game.view_json(Viewer::Observer, now),
+                    seen,
+                    "a refused move {text:?} changed the view"
+                );
             }
         }
     }
