@@ -94,6 +94,10 @@ pub struct MailConfig {
     pub drain_max: usize,
     /// How often [`send_loop`] drains the outbox.
     pub drain_interval: Duration,
+    /// How long a sender holds the messages it took from the outbox: other
+    /// processes leave them alone until then, and if the sender died
+    /// before recording how they went, they are sent again after it.
+    pub claim_lease: Duration,
     /// Limits of the SMTP listener.
     pub smtp: SmtpLimits,
 }
@@ -148,6 +152,7 @@ impl Default for MailConfig {
             drain_batch: 50,
             drain_max: 1000,
             drain_interval: Duration::from_secs(5),
+            claim_lease: Duration::from_secs(300),
             smtp: SmtpLimits::default(),
         }
     }

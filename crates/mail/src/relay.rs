@@ -226,6 +226,10 @@ pub struct DrainReport {
 
 /// Send the due outbox messages through `relay`, in queue order.
 ///
+/// Messages are claimed in batches for [`MailConfig::claim_lease`]: other
+/// processes draining the same database skip them, and those of a sender
+/// that died mid-batch are sent again once the lease has run out.
+///
 /// Each message is marked sent only after the relay accepted it. A message
 /// the relay defers is tried again after an exponential back-off
 /// ([`MailConfig::retry_base`] doubled per attempt, at most
@@ -254,7 +258,10 @@ pub async fn drain_outbox(
     let mut handled = 0usize;
     while handled < config.drain_max {
         let batch = config.drain_batch.clamp(1, config.drain_max - handled);
-        let rows = service.store().outbox_due(service.now(), batch as i64).await?;
+        // Claimed, so that several servers draining one database never send a message twice.
+        let now = service.now();
+        let lease = config.claim_lease.as_millis().min(i64::MAX as u128) as i64;
+        let rows = service.store().claim_outbox(now, now.saturating_add(lease.max(1)), batch as i64).await?;
         if rows.is_empty() {
             break;
         }

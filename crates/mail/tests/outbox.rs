@@ -17,6 +17,10 @@ use tabula_service::store::OutboxMessage;
 
 const T0: i64 = 1_700_000_000_000;
 
+fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64
+}
+
 fn messages(n: usize) -> Vec<OutboxMessage> {
     (1..=n)
         .map(|i| OutboxMessage {
@@ -206,9 +210,11 @@ async fn kill_mid_batch(keep_held: bool) -> (std::sync::Arc<Recorder>, Vec<Strin
     let rows = service.store().outbox(100).await.unwrap();
     assert_eq!(rows.iter().filter(|r| r.sent_at.is_some()).count(), 7, "marked up to the kill");
 
-    // Restart: a new process would open the same database and drain again.
+    // Restart: a new process opens the same database and drains again once
+    // the dead sender's claim on its batch has run out.
     recorder.accept_all();
-    let restarted = open(&db, Clock::System).await;
+    let after_lease = now_ms() + config().claim_lease.as_millis() as i64 + 1;
+    let restarted = open(&db, Clock::Fixed(after_lease)).await;
     let report = drain_outbox(&restarted, &relay(server.addr.port()), &config()).await.unwrap();
     assert_eq!((report.sent, report.deferred, report.given_up), (13, 0, 0), "{report:?}");
     assert!(restarted.store().outbox(100).await.unwrap().iter().all(|r| r.sent_at.is_some()));
@@ -286,5 +292,29 @@ async fn the_send_loop_drains_until_shutdown_and_replies_can_be_sent_directly() 
     );
     assert_eq!(header(&got.data, "From").as_deref(), Some("Tabula <tabula@example.org>"));
     assert!(SmtpRelay::from_url("gopher://nowhere").is_err());
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn two_senders_on_one_database_send_each_message_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tabula.db");
+    let first = open(&db, Clock::System).await;
+    let second = open(&db, Clock::System).await;
+    let batch = messages(40);
+    let keys: Vec<String> = batch.iter().map(|m| m.key.clone()).collect();
+    first.store().enqueue(&batch, now_ms()).await.unwrap();
+    let recorder = Recorder::new();
+    let server = Server::start(recorder.clone(), config()).await;
+    let (a, b) = (relay(server.addr.port()), relay(server.addr.port()));
+    let cfg = MailConfig { drain_batch: 3, ..config() };
+    let (ra, rb) = tokio::join!(drain_outbox(&first, &a, &cfg), drain_outbox(&second, &b, &cfg));
+    let (ra, rb) = (ra.unwrap(), rb.unwrap());
+    assert_eq!(ra.sent + rb.sent, 40, "{ra:?} {rb:?}");
+    let mut got = received_keys(&recorder, &keys);
+    got.sort();
+    let mut want = keys.clone();
+    want.sort();
+    assert_eq!(got, want, "each message exactly once");
     server.stop().await;
 }
