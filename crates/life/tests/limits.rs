@@ -30,7 +30,7 @@ fn a_run_is_limited_in_generations_and_work() {
     assert_eq!(message, format!("at most {MAX_GENERATIONS} generations, not {}", MAX_GENERATIONS + 1));
     // 400 x 400 cells for a million generations is above the work limit.
     let board = format!("{}\n", ".".repeat(400)).repeat(400);
-    assert!(160_000 * MAX_GENERATIONS > MAX_WORK);
+    const _: () = assert!(160_000 * MAX_GENERATIONS > MAX_WORK);
     let message = life_tool(&board, MAX_GENERATIONS, "dead").unwrap_err();
     assert!(message.contains("too much work"), "{message}");
     assert!(message.contains(&MAX_WORK.to_string()), "{message}");
