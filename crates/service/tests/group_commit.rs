@@ -11,7 +11,7 @@ fn new_game(n: usize) -> NewGame {
     let kind = tabula_games::find("intervalo").unwrap();
     NewGame {
         kind: "intervalo".into(),
-        options: Options::parse(kind.info(), &[]).unwrap(),
+        options: Options::parse::<&str>(kind.info(), &[]).unwrap(),
         players: vec![format!("a{n}"), format!("b{n}")],
         seed: n as u64,
         created: 1_700_000_000_000,
@@ -59,10 +59,11 @@ async fn concurrent_appends_commit_together_and_conflicts_stay_alone() {
             let racers = if n % 4 == 0 { 4 } else { 1 };
             for r in 0..racers {
                 let store = store.clone();
-                let s = summary(*id, round + 1, players);
+                let id = *id;
+                let s = summary(id, round + 1, players);
                 tasks.push(tokio::spawn(async move {
                     let cell = (round as usize) * 10 + r + 1;
-                    (*id, store.append(round, &[choice(cell)], &s, &[]).await)
+                    (id, store.append(round, &[choice(cell)], &s, &[]).await)
                 }));
             }
         }
