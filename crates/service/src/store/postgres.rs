@@ -183,7 +183,11 @@ fn tournament_from_row(r: &PgRow) -> StoreResult<TournamentRow> {
     })
 }
 
-async fn insert_outbox(conn: &mut sqlx::PgConnection, m: &OutboxMessage, now: Timestamp) -> StoreResult<usize> {
+async fn insert_outbox(
+    conn: &mut sqlx::PgConnection,
+    m: &OutboxMessage,
+    now: Timestamp,
+) -> StoreResult<usize> {
     let queued = sqlx::query(
         "INSERT INTO outbox (key, created, recipient, subject, body, game_id, next_attempt) \
          VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (key) DO NOTHING",
