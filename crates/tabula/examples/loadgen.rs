@@ -68,7 +68,7 @@ fn parse_args() -> Result<Config> {
             other => bail!("unknown argument {other}"),
         }
     }
-    if c.users < 2 || c.users % 2 != 0 {
+    if c.users < 2 || !c.users.is_multiple_of(2) {
         bail!("--users must be even and at least 2");
     }
     if c.active > c.stored || c.clients == 0 {

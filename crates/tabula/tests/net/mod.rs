@@ -44,7 +44,10 @@ fn invalid(what: &str) -> std::io::Error {
     std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string())
 }
 
-fn head_and_body(raw: &[u8]) -> Option<(u16, Vec<(String, String)>, &[u8])> {
+/// A response's status, headers and the bytes after them.
+type Parts<'a> = (u16, Vec<(String, String)>, &'a [u8]);
+
+fn head_and_body(raw: &[u8]) -> Option<Parts<'_>> {
     let split = raw.windows(4).position(|w| w == b"\r\n\r\n")?;
     let head = String::from_utf8_lossy(&raw[..split]).to_string();
     let mut lines = head.lines();
