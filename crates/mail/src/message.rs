@@ -100,8 +100,10 @@ pub fn read_message(raw: &[u8], config: &MailConfig) -> Result<Incoming, MailErr
         .and_then(|a| a.address())
         .or(from.as_deref())
         .and_then(|a| tabula_service::users::check_email(a.trim()).ok())
-        // A reply can only be sent to an ASCII address (no SMTPUTF8 relay is assumed).
-        .filter(|a| a.is_ascii());
+        // A reply can only be sent to an ASCII address (no SMTPUTF8 relay is
+        // assumed) that the mail builder accepts (domain labels of at most 63
+        // characters, among others).
+        .filter(|a| a.is_ascii() && a.parse::<lettre::Address>().is_ok());
     let subject = message.subject().unwrap_or("").trim().to_string();
     let message_id = message.message_id().map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
     let ids = |value: &HeaderValue<'_>| match value {
