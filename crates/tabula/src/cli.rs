@@ -131,7 +131,7 @@ pub async fn open_service(global: &Global) -> Result<Service> {
         Some(t) => Clock::Fixed(t),
         None => Clock::System,
     };
-    Ok(Service::new(store, clock).with_bots(Arc::new(crate::tournament::ServerBots)))
+    Ok(Service::new(store, clock).with_bots(Arc::new(tabula_web::ServerBots)))
 }
 
 fn run(global: &Global, words: &[String]) -> Result<ExitCode> {

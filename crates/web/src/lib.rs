@@ -25,6 +25,7 @@ pub mod events;
 pub mod limit;
 mod openapi;
 pub mod pages;
+mod server_bots;
 mod templates;
 pub mod tournaments;
 
@@ -43,6 +44,7 @@ use tabula_service::Service;
 use tokio::sync::watch;
 
 pub use error::{ApiError, PageError};
+pub use server_bots::ServerBots;
 
 /// Largest request body accepted.
 pub const MAX_BODY: usize = 64 * 1024;

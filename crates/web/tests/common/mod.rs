@@ -68,34 +68,12 @@ pub async fn site_with_clock(clock: Clock) -> Site {
     Site { dir, service, app }
 }
 
-/// The built-in bots, played as `tabula serve` plays them.
-pub struct Bots;
-
-impl tabula_service::BotPlayer for Bots {
-    fn knows(&self, name: &str) -> bool {
-        tabula_bots::BuiltinBot::named(name).is_ok()
-    }
-
-    fn choose(&self, name: &str, game: &tabula_model::Game, seat: tabula_model::Seat) -> Option<String> {
-        let mut rng = tabula_model::rng_for(game.record().seed, 1 << 40 | game.record().events.len() as u64);
-        tabula_bots::builtin_move(name, game, seat, &mut rng).ok().flatten()
-    }
-
-    fn names(&self, kind: &str) -> Vec<String> {
-        let Some(info) = tabula_games::find(kind).map(|k| k.info()) else { return Vec::new() };
-        ["random", "greedy", "center", "mcts"]
-            .into_iter()
-            .filter(|n| tabula_bots::BuiltinBot::named(n).is_ok_and(|b| b.supports(info).is_ok()))
-            .map(str::to_string)
-            .collect()
-    }
-}
-
 /// A site whose service plays the built-in bots.
 pub async fn site_with_bots() -> Site {
     let dir = tempfile::tempdir().unwrap();
     let store = SqliteStore::open(&dir.path().join("tabula.db")).await.unwrap();
-    let service = Arc::new(Service::new(Arc::new(store), Clock::System).with_bots(Arc::new(Bots)));
+    let service =
+        Arc::new(Service::new(Arc::new(store), Clock::System).with_bots(Arc::new(tabula_web::ServerBots)));
     let app = tabula_web::app(service.clone());
     Site { dir, service, app }
 }
