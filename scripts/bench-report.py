@@ -347,6 +347,34 @@ if "mail_move" in med:
         proc_cmd,
     )
 
+# --- The long load test (scripts/load-test, run on its own) -------------------------
+load_test = {}
+load_minutes = []
+load_path = Path(__file__).resolve().parent.parent / "docs" / "benchmarks" / "load-test.txt"
+if load_path.exists():
+    for line in load_path.read_text().splitlines():
+        if line.startswith("minute="):
+            load_minutes.append(dict(kv.split("=", 1) for kv in line.split()))
+        elif "=" in line:
+            k, v = line.split("=", 1)
+            load_test[k.strip()] = v.strip()
+if load_test.get("requests"):
+    growth = float(load_test.get("rss_growth_percent", "nan"))
+    errors = int(load_test.get("errors", "1"))
+    minutes = float(load_test.get("seconds", "0")) / 60
+    row(
+        f"load test on loopback, {minutes:.0f} minutes of mixed reads and moves "
+        f"({load_test.get('date')}, a run of its own)",
+        f"{errors} errors in {int(load_test['requests']):,} requests; p50 {load_test.get('p50_ms')} ms, "
+        f"p99 {load_test.get('p99_ms')} ms; memory {growth:+.1f}% from the second minute to the last",
+        "—",
+        "—",
+        "10 minutes: 0 errors, no memory growth",
+        errors == 0 and growth <= 10 and minutes >= 10,
+        None,
+        "`scripts/load-test` (writes docs/benchmarks/load-test.txt, read by this page)",
+    )
+
 # --- Write -------------------------------------------------------------------------
 extra_causes = {}
 cause_file = Path(__file__).with_name("bench-causes.txt")
@@ -469,6 +497,33 @@ if med:
     for k, label in labels.items():
         if k in proc:
             print(f"| {label} | {med[k]:.2f} | {min(proc[k]):.2f} |")
+    print()
+if load_test.get("requests"):
+    print("## The load test in detail")
+    print()
+    print(
+        f"`scripts/load-test` ({load_test.get('date')}, load average {load_test.get('load_start')} at the "
+        f"start): `tabula serve` on a fresh SQLite database, {load_test.get('clients')} clients on one "
+        "keep-alive connection each, every client with its own two users and "
+        f"{load_test.get('games_per_client')} Intervalo games going (a new challenge when one ends); "
+        f"each request is a move with a share of {1 - float(load_test.get('read_share', '0')):.0%}, "
+        "otherwise one of five reads: the game as a player sees it, its history, its web page, the "
+        "user's running games, a `show` command. Latency by kind (ms):"
+    )
+    print()
+    print("| request | count | p50 | p99 | max |")
+    print("|---|---:|---:|---:|---:|")
+    for k, v in load_test.items():
+        if k.startswith("kind_"):
+            f = v.split()
+            print(f"| {k[5:]} | {f[1]} | {f[3]} | {f[5]} | {f[7]} |")
+    print()
+    print("Minute by minute (the server's resident size is the minute's mean):")
+    print()
+    print("| minute | requests | errors | p50 (ms) | p99 (ms) | RSS (KiB) |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for m in load_minutes:
+        print(f"| {m['minute']} | {m['requests']} | {m['errors']} | {m['p50_ms']} | {m['p99_ms']} | {m['rss_kib']} |")
     print()
 print("## Per area")
 print()
