@@ -3,6 +3,7 @@
 
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -11,6 +12,7 @@ use sqlx::sqlite::{
 };
 use sqlx::{AssertSqlSafe, Row, SqlitePool};
 use tabula_model::{Event, EventAction, Timestamp};
+use tokio::sync::Mutex as AsyncMutex;
 
 use super::*;
 
@@ -24,6 +26,12 @@ const TOKEN_USE_RESOLUTION_MS: i64 = 60_000;
 pub struct SqliteStore {
     pool: SqlitePool,
     appends: group_commit::GroupCommit,
+    /// Taken by every write of this process, the group commit's batches
+    /// included: writers then queue here in order instead of retrying in
+    /// SQLite's busy handler, whose growing sleeps let a steady stream of
+    /// batches starve a lone writer (a challenge, a chat line) for seconds.
+    /// Other processes on the same file still meet the busy handler.
+    writer: Arc<AsyncMutex<()>>,
 }
 
 impl SqliteStore {
@@ -38,7 +46,14 @@ impl SqliteStore {
             .foreign_keys(true);
         let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options).await?;
         sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
-        Ok(SqliteStore { pool, appends: group_commit::GroupCommit::default() })
+        Ok(SqliteStore { pool, appends: group_commit::GroupCommit::default(), writer: Arc::default() })
+    }
+}
+
+impl SqliteStore {
+    /// Wait for this process's turn to write (see the `writer` field).
+    async fn writing(&self) -> tokio::sync::MutexGuard<'_, ()> {
+        self.writer.lock().await
     }
 }
 
@@ -208,6 +223,7 @@ async fn write_append(
 #[async_trait]
 impl Store for SqliteStore {
     async fn create_user(&self, u: &UserRow) -> StoreResult<()> {
+        let _writing = self.writing().await;
         let r = sqlx::query(
             "INSERT INTO users (id, password_hash, emails, created, notify, vacation_until, game_limit, \
              challenge_policy, signed_off) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -236,6 +252,7 @@ impl Store for SqliteStore {
     }
 
     async fn update_user(&self, u: &UserRow) -> StoreResult<()> {
+        let _writing = self.writing().await;
         let r = sqlx::query(
             "UPDATE users SET password_hash = ?, emails = ?, notify = ?, vacation_until = ?, game_limit = ?, \
              challenge_policy = ?, signed_off = ? WHERE id = ?",
@@ -254,6 +271,7 @@ impl Store for SqliteStore {
     }
 
     async fn record_login(&self, id: &str, failed: bool, at: Timestamp) -> StoreResult<()> {
+        let _writing = self.writing().await;
         let q = if failed {
             "UPDATE users SET failed_logins = failed_logins + 1, last_failed_login = ? WHERE id = ?"
         } else {
@@ -273,6 +291,7 @@ impl Store for SqliteStore {
     }
 
     async fn create_game(&self, g: &NewGame) -> StoreResult<i64> {
+        let _writing = self.writing().await;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let id: i64 = sqlx::query(
             "INSERT INTO games (kind, options, players, seed, created, version, status, moves, to_move, updated, \
@@ -396,7 +415,7 @@ impl Store for SqliteStore {
             summary: s.clone(),
             effects: effects.to_vec(),
         };
-        self.appends.append(&self.pool, append).await
+        self.appends.append(&self.pool, &self.writer, append).await
     }
 
     async fn set_acceptance(
@@ -406,6 +425,7 @@ impl Store for SqliteStore {
         accepted: bool,
         status: GameStatus,
     ) -> StoreResult<()> {
+        let _writing = self.writing().await;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         sqlx::query("UPDATE game_players SET accepted = ? WHERE game_id = ? AND seat = ?")
             .bind(accepted as i64)
@@ -499,6 +519,7 @@ impl Store for SqliteStore {
     }
 
     async fn enqueue(&self, messages: &[OutboxMessage], now: Timestamp) -> StoreResult<usize> {
+        let _writing = self.writing().await;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let mut queued = 0;
         for m in messages {
@@ -526,6 +547,7 @@ impl Store for SqliteStore {
         lease_until: Timestamp,
         limit: i64,
     ) -> StoreResult<Vec<OutboxRow>> {
+        let _writing = self.writing().await;
         let rows = sqlx::query(
             "UPDATE outbox SET next_attempt = ? WHERE id IN (SELECT id FROM outbox WHERE sent_at IS NULL \
              AND gave_up_at IS NULL AND next_attempt <= ? ORDER BY id LIMIT ?) RETURNING *",
@@ -549,6 +571,7 @@ impl Store for SqliteStore {
     }
 
     async fn outbox_sent(&self, id: i64, at: Timestamp) -> StoreResult<()> {
+        let _writing = self.writing().await;
         sqlx::query(
             "UPDATE outbox SET sent_at = ?, attempts = attempts + 1 WHERE id = ? AND sent_at IS NULL",
         )
@@ -560,6 +583,7 @@ impl Store for SqliteStore {
     }
 
     async fn outbox_failed(&self, id: i64, error: &str, retry_at: Timestamp) -> StoreResult<()> {
+        let _writing = self.writing().await;
         sqlx::query(
             "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt = ? WHERE id = ?",
         )
@@ -572,6 +596,7 @@ impl Store for SqliteStore {
     }
 
     async fn outbox_gave_up(&self, id: i64, error: &str, at: Timestamp) -> StoreResult<()> {
+        let _writing = self.writing().await;
         sqlx::query(
             "UPDATE outbox SET attempts = attempts + 1, last_error = ?, gave_up_at = ?, next_attempt = ? \
              WHERE id = ? AND sent_at IS NULL",
@@ -586,6 +611,7 @@ impl Store for SqliteStore {
     }
 
     async fn claim_incoming(&self, key: &str, now: Timestamp, stale_before: Timestamp) -> StoreResult<bool> {
+        let _writing = self.writing().await;
         let inserted = sqlx::query("INSERT OR IGNORE INTO incoming_mail (key, claimed) VALUES (?, ?)")
             .bind(key)
             .bind(now)
@@ -608,6 +634,7 @@ impl Store for SqliteStore {
     }
 
     async fn finish_incoming(&self, key: &str, at: Timestamp) -> StoreResult<()> {
+        let _writing = self.writing().await;
         sqlx::query("UPDATE incoming_mail SET done_at = ? WHERE key = ? AND done_at IS NULL")
             .bind(at)
             .bind(key)
@@ -617,6 +644,7 @@ impl Store for SqliteStore {
     }
 
     async fn subscribe(&self, game: i64, user: &str, on: bool) -> StoreResult<()> {
+        let _writing = self.writing().await;
         let q = if on {
             "INSERT OR IGNORE INTO subscriptions (game_id, user_id) VALUES (?, ?)"
         } else {
@@ -635,6 +663,7 @@ impl Store for SqliteStore {
     }
 
     async fn queue_move(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()> {
+        let _writing = self.writing().await;
         sqlx::query("INSERT INTO queued_moves (game_id, user_id, move, created) VALUES (?, ?, ?, ?)")
             .bind(game)
             .bind(user)
@@ -658,6 +687,7 @@ impl Store for SqliteStore {
     }
 
     async fn set_pending(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()> {
+        let _writing = self.writing().await;
         sqlx::query(
             "INSERT INTO pending_moves (game_id, user_id, move, created) VALUES (?, ?, ?, ?) \
              ON CONFLICT (game_id, user_id) DO UPDATE SET move = excluded.move, created = excluded.created",
@@ -688,6 +718,7 @@ impl Store for SqliteStore {
         text: &str,
         messages: &[OutboxMessage],
     ) -> StoreResult<()> {
+        let _writing = self.writing().await;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         sqlx::query("INSERT INTO chats (game_id, user_id, at, text) VALUES (?, ?, ?, ?)")
             .bind(game)
@@ -716,6 +747,7 @@ impl Store for SqliteStore {
     }
 
     async fn create_token(&self, user: &str, name: &str, hash: &str, now: Timestamp) -> StoreResult<i64> {
+        let _writing = self.writing().await;
         let row =
             sqlx::query("INSERT INTO tokens (hash, user_id, name, created) VALUES (?, ?, ?, ?) RETURNING id")
                 .bind(hash)
@@ -741,6 +773,7 @@ impl Store for SqliteStore {
         // The use is noted to the minute: a write (and its fsync) on every
         // request of a busy client would cost as much as its moves.
         if last_used.is_none_or(|t| now - t >= TOKEN_USE_RESOLUTION_MS || now < t) {
+            let _writing = self.writing().await;
             sqlx::query("UPDATE tokens SET last_used = ? WHERE hash = ? AND revoked IS NULL")
                 .bind(now)
                 .bind(hash)
@@ -770,6 +803,7 @@ impl Store for SqliteStore {
     }
 
     async fn revoke_token(&self, user: &str, id: i64, now: Timestamp) -> StoreResult<bool> {
+        let _writing = self.writing().await;
         let r = sqlx::query("UPDATE tokens SET revoked = ? WHERE id = ? AND user_id = ? AND revoked IS NULL")
             .bind(now)
             .bind(id)
@@ -787,6 +821,7 @@ impl Store for SqliteStore {
         now: Timestamp,
         expires: Timestamp,
     ) -> StoreResult<()> {
+        let _writing = self.writing().await;
         sqlx::query("INSERT INTO sessions (hash, user_id, csrf, created, expires) VALUES (?, ?, ?, ?, ?)")
             .bind(hash)
             .bind(user)
@@ -815,6 +850,7 @@ impl Store for SqliteStore {
     }
 
     async fn delete_session(&self, hash: &str) -> StoreResult<()> {
+        let _writing = self.writing().await;
         sqlx::query("DELETE FROM sessions WHERE hash = ?").bind(hash).execute(&self.pool).await?;
         Ok(())
     }
@@ -826,6 +862,7 @@ impl Store for SqliteStore {
         config: &str,
         now: Timestamp,
     ) -> StoreResult<i64> {
+        let _writing = self.writing().await;
         sqlx::query(
             "INSERT OR IGNORE INTO tournaments (fingerprint, game, config, created) VALUES (?, ?, ?, ?)",
         )
@@ -851,6 +888,7 @@ impl Store for SqliteStore {
     }
 
     async fn save_tournament_game(&self, id: i64, index: i64, result: &str) -> StoreResult<()> {
+        let _writing = self.writing().await;
         sqlx::query("INSERT OR REPLACE INTO tournament_games (tournament_id, idx, result) VALUES (?, ?, ?)")
             .bind(id)
             .bind(index)
@@ -861,6 +899,7 @@ impl Store for SqliteStore {
     }
 
     async fn finish_tournament(&self, id: i64, report: &str, now: Timestamp) -> StoreResult<()> {
+        let _writing = self.writing().await;
         sqlx::query("UPDATE tournaments SET finished = ?, report = ? WHERE id = ?")
             .bind(now)
             .bind(report)

@@ -8,11 +8,17 @@
 //! the batch's `COMMIT` returned (or failed, and then every append of the
 //! batch fails). The batch runs in a task of its own, so a caller that stops
 //! waiting (a closed connection) never leaves a batch half done.
+//!
+//! Each batch holds the store's write lock (see `SqliteStore::writing`):
+//! with batches back to back, a writer outside the group commit would
+//! otherwise find the database locked again every time it retried, and
+//! SQLite's busy handler (sleeping longer at each retry) would keep it
+//! waiting for whole seconds.
 
 use std::sync::{Arc, Mutex};
 
 use sqlx::SqlitePool;
-use tokio::sync::oneshot;
+use tokio::sync::{Mutex as AsyncMutex, oneshot};
 
 use super::write_append;
 use crate::store::{GameSummary, SideEffect, StoreError, StoreResult};
@@ -56,7 +62,12 @@ impl std::fmt::Debug for GroupCommit {
 impl GroupCommit {
     /// Commit `append` (with whatever else arrives meanwhile) and return its
     /// own result once the commit is durable.
-    pub async fn append(&self, pool: &SqlitePool, append: Append) -> StoreResult<()> {
+    pub async fn append(
+        &self,
+        pool: &SqlitePool,
+        writer: &Arc<AsyncMutex<()>>,
+        append: Append,
+    ) -> StoreResult<()> {
         let (done, result) = oneshot::channel();
         let start = {
             let mut q = self.queue.lock().expect("append queue lock");
@@ -64,7 +75,7 @@ impl GroupCommit {
             !std::mem::replace(&mut q.running, true)
         };
         if start {
-            tokio::spawn(drain(self.queue.clone(), pool.clone()));
+            tokio::spawn(drain(self.queue.clone(), pool.clone(), writer.clone()));
         }
         result.await.unwrap_or_else(|_| {
             Err(StoreError::Database(sqlx::Error::Protocol("the commit of this move was abandoned".into())))
@@ -86,7 +97,7 @@ impl Drop for Running {
     }
 }
 
-async fn drain(queue: Arc<Mutex<Queue>>, pool: SqlitePool) {
+async fn drain(queue: Arc<Mutex<Queue>>, pool: SqlitePool, writer: Arc<AsyncMutex<()>>) {
     let running = Running(queue);
     loop {
         let batch: Vec<Waiting> = {
@@ -101,7 +112,10 @@ async fn drain(queue: Arc<Mutex<Queue>>, pool: SqlitePool) {
             q.waiting.drain(..n).collect()
         };
         let (appends, dones): (Vec<Append>, Vec<_>) = batch.into_iter().map(|w| (w.append, w.done)).unzip();
-        let results = commit_batch(&pool, &appends).await;
+        let results = {
+            let _writing = writer.lock().await;
+            commit_batch(&pool, &appends).await
+        };
         for (done, result) in dones.into_iter().zip(results) {
             let _ = done.send(result);
         }
