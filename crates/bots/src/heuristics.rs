@@ -54,14 +54,14 @@ fn lookahead(
     let mut best_value = f64::NEG_INFINITY;
     for mv in candidates {
         let mut guess = state.determinize(seat, rng);
-        if guess.apply(seat, &mv, &mut Ctx { now: 0, rng: &mut *rng }).is_err() {
+        if guess.apply(seat, &mv, &mut Ctx { now: 0, rng: &mut *rng, history: false }).is_err() {
             continue;
         }
         // Others still owing a secret move this round choose at random.
         while let Turn::Simultaneous(set) = guess.to_move() {
             let Some(&other) = set.iter().find(|&&o| o != seat) else { break };
             let Some(theirs) = guess.random_move(other, rng) else { break };
-            if guess.apply(other, &theirs, &mut Ctx { now: 0, rng: &mut *rng }).is_err() {
+            if guess.apply(other, &theirs, &mut Ctx { now: 0, rng: &mut *rng, history: false }).is_err() {
                 break;
             }
         }

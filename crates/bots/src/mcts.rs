@@ -303,7 +303,7 @@ pub fn search(
             let mut applied_all = true;
             for (&(actor, _), &mv) in chosen.iter().zip(&picked) {
                 let text = &interner.texts[mv as usize];
-                let mut ctx = Ctx { now: 0, rng: &mut *rng };
+                let mut ctx = Ctx { now: 0, rng: &mut *rng, history: false };
                 if !(clocked && text == PASS) && guess.apply(actor, text, &mut ctx).is_err() {
                     applied_all = false;
                     break;
@@ -314,7 +314,7 @@ pub fn search(
                 break;
             }
             if clocked && guess.to_move() == Turn::Clock {
-                let _ = guess.clock(&mut Ctx { now: 0, rng: &mut *rng });
+                let _ = guess.clock(&mut Ctx { now: 0, rng: &mut *rng, history: false });
             }
             let key: Vec<u32> = chosen.iter().map(|(_, i)| *i as u32).collect();
             path.push((node, chosen, at));
@@ -458,7 +458,7 @@ fn playout(
                 };
                 if let Some(mv) = mv
                     && mv != PASS
-                    && state.apply(actor, &mv, &mut Ctx { now: 0, rng: &mut *rng }).is_ok()
+                    && state.apply(actor, &mv, &mut Ctx { now: 0, rng: &mut *rng, history: false }).is_ok()
                 {
                     trail.push((actor, interner.id(&mv)));
                     moves += 1;
@@ -475,7 +475,7 @@ fn playout(
             let Some(mv) = informed.or_else(|| state.random_move(actor, rng)) else {
                 return vec![1.0 / players.max(1) as f64; players];
             };
-            let mut ctx = Ctx { now: 0, rng: &mut *rng };
+            let mut ctx = Ctx { now: 0, rng: &mut *rng, history: false };
             if state.apply(actor, &mv, &mut ctx).is_err() {
                 return vec![1.0 / players.max(1) as f64; players];
             }
@@ -483,7 +483,7 @@ fn playout(
             moves += 1;
         }
         if clocked && state.to_move() == Turn::Clock {
-            let _ = state.clock(&mut Ctx { now: 0, rng: &mut *rng });
+            let _ = state.clock(&mut Ctx { now: 0, rng: &mut *rng, history: false });
             clock_events += 1;
         }
     }

@@ -87,7 +87,7 @@ fn run_generations(life: &mut RtLife, generations: u64, rng: &mut GameRng) {
         if life.generation() >= target || Rules::outcome(life).is_some() {
             return;
         }
-        let _ = Rules::clock(life, &mut Ctx { now: 0, rng: &mut *rng });
+        let _ = Rules::clock(life, &mut Ctx { now: 0, rng: &mut *rng, history: false });
     }
 }
 
@@ -97,7 +97,7 @@ fn judge(life: &RtLife, seat: Seat, mv: Option<RtMove>, horizon: u64, rng: &mut 
     let mut copy = life.clone();
     if let Some(mv) = mv {
         Rules::check_move(&copy, seat, &mv).ok()?;
-        let _ = Rules::apply_move(&mut copy, seat, mv, &mut Ctx { now: 0, rng: &mut *rng });
+        let _ = Rules::apply_move(&mut copy, seat, mv, &mut Ctx { now: 0, rng: &mut *rng, history: false });
     }
     run_generations(&mut copy, horizon, rng);
     Some(match Rules::outcome(&copy) {
@@ -111,7 +111,7 @@ fn judge(life: &RtLife, seat: Seat, mv: Option<RtMove>, horizon: u64, rng: &mut 
 fn generation_next(life: &RtLife, rng: &mut GameRng) -> bool {
     let mut copy = life.clone();
     let before = copy.generation();
-    let _ = Rules::clock(&mut copy, &mut Ctx { now: 0, rng: &mut *rng });
+    let _ = Rules::clock(&mut copy, &mut Ctx { now: 0, rng: &mut *rng, history: false });
     copy.generation() > before
 }
 

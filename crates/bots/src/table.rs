@@ -138,7 +138,7 @@ impl Table {
             return Err(MoveError::illegal("you are no longer in this game"));
         }
         let mut rng = rng_for(bare.seed, bare.events + 1);
-        bare.state.apply(seat, &text, &mut Ctx { now: at, rng: &mut rng })?;
+        bare.state.apply(seat, &text, &mut Ctx { now: at, rng: &mut rng, history: false })?;
         bare.events += 1;
         Ok(())
     }
@@ -156,7 +156,7 @@ impl Table {
             return false;
         }
         let mut rng = rng_for(bare.seed, bare.events + 1);
-        bare.state.resign(seat, &mut Ctx { now: 0, rng: &mut rng });
+        bare.state.resign(seat, &mut Ctx { now: 0, rng: &mut rng, history: false });
         bare.events += 1;
         true
     }
@@ -170,7 +170,7 @@ impl Table {
         match bare.state.next_clock() {
             Some(next) if next <= due && bare.state.to_move() != Turn::Over => {
                 let mut rng = rng_for(bare.seed, bare.events + 1);
-                bare.state.clock(&mut Ctx { now: next, rng: &mut rng });
+                bare.state.clock(&mut Ctx { now: next, rng: &mut rng, history: false });
                 bare.events += 1;
                 bare.now = next;
                 true

@@ -85,7 +85,7 @@ fn nominations(c: &mut Criterion) {
         b.iter(|| {
             let mut next = game.clone();
             let mut rng = rng_for(1, 1);
-            next.apply_move(mover, chosen.clone(), &mut Ctx { now: 0, rng: &mut rng })
+            next.apply_move(mover, chosen.clone(), &mut Ctx { now: 0, rng: &mut rng, history: true })
         })
     });
     group.bench_function("legal_moves", |b| b.iter(|| game.legal_moves(black_box(mover))));

@@ -317,20 +317,25 @@ impl Rules for Intervalo {
         }
     }
 
-    fn apply_move(&mut self, seat: Seat, mv: usize, _ctx: &mut Ctx<'_>) -> Applied {
+    fn apply_move(&mut self, seat: Seat, mv: usize, ctx: &mut Ctx<'_>) -> Applied {
         let turn = self.turns.len() as u32 + 1;
         let name = &self.players[seat];
         let mut applied = Applied::default();
-        applied.push(LogEntry::secret(
-            seat,
-            format!("{name} chooses cell {}", mv + 1),
-            turn,
-            format!("{name} has chosen a cell"),
-        ));
+        if ctx.history {
+            applied.push(LogEntry::secret(
+                seat,
+                format!("{name} chooses cell {}", mv + 1),
+                turn,
+                format!("{name} has chosen a cell"),
+            ));
+        }
         self.pending[seat] = Some(mv);
         if let [Some(a), Some(b)] = self.pending {
             let record = self.resolve([a, b]);
             applied.reveals.push(turn);
+            if !ctx.history {
+                return applied;
+            }
             let [p0, p1] = &self.players;
             let [c0, c1] = record.choices;
             let what = if c0 == c1 {

@@ -213,7 +213,7 @@ fn determinize_hides_the_opponents_pending_choice() {
         let mut guess = g.state().determinize(0, &mut rng);
         assert_eq!(guess.view_json(Viewer::Player(0), 0), g.view_json(Viewer::Player(0), 0));
         let mut ctx_rng = rng_for(0, 0);
-        let mut ctx = tabula_model::Ctx { now: 0, rng: &mut ctx_rng };
+        let mut ctx = tabula_model::Ctx { now: 0, rng: &mut ctx_rng, history: true };
         guess.apply(0, "1", &mut ctx).unwrap();
         let s = guess.as_any().downcast_ref::<Intervalo>().unwrap();
         seen.insert(s.turns()[0].choices[1]);
@@ -223,7 +223,7 @@ fn determinize_hides_the_opponents_pending_choice() {
     let mut rng = rng_for(3, 3);
     let mut own = g.state().determinize(1, &mut rng);
     let mut ctx_rng = rng_for(0, 0);
-    own.apply(0, "1", &mut tabula_model::Ctx { now: 0, rng: &mut ctx_rng }).unwrap();
+    own.apply(0, "1", &mut tabula_model::Ctx { now: 0, rng: &mut ctx_rng, history: true }).unwrap();
     let s = own.as_any().downcast_ref::<Intervalo>().unwrap();
     assert_eq!(s.turns()[0].choices, [1, 40]);
 }

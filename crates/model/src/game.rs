@@ -329,7 +329,7 @@ impl Game {
 
     fn apply_event(&mut self, index: usize, event: &Event) -> Result<(), MoveError> {
         let mut rng = rng_for(self.record.seed, index as u64 + 1);
-        let mut ctx = Ctx { now: event.at, rng: &mut rng };
+        let mut ctx = Ctx { now: event.at, rng: &mut rng, history: true };
         match &event.action {
             EventAction::Clock => {
                 if event.seat.is_some() {
@@ -505,7 +505,7 @@ impl Game {
         for &i in &self.effective {
             let event = &self.record.events[i];
             let mut rng = rng_for(self.record.seed, i as u64 + 1);
-            let mut ctx = Ctx { now: event.at, rng: &mut rng };
+            let mut ctx = Ctx { now: event.at, rng: &mut rng, history: true };
             let applied = match (&event.action, event.seat) {
                 (EventAction::Move(text), Some(seat)) => state.apply(seat, text, &mut ctx).ok(),
                 (EventAction::Resign { .. }, Some(seat)) => Some(state.resign(seat, &mut ctx)),

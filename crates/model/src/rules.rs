@@ -22,6 +22,11 @@ pub struct Ctx<'a> {
     pub now: Timestamp,
     /// The event's random stream (see [`crate::rng_for`]).
     pub rng: &'a mut GameRng,
+    /// Whether the caller keeps the history lines of [`Applied`]. When it
+    /// does not (a search bot's playouts, games between built-in bots), the
+    /// rules may leave them out rather than format text no one reads; the
+    /// state must come out the same either way.
+    pub history: bool,
 }
 
 /// A line for the game's history. Secret lines show their `public` text to

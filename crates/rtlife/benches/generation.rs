@@ -34,7 +34,7 @@ fn soup(side: i64, percent: u32, players: usize, neutral: bool, gen_ticks: &str)
 
 fn clock(game: &mut RtLife) {
     let now = game.next_clock().unwrap();
-    game.clock(&mut Ctx { now, rng: &mut rng_for(1, 0) });
+    game.clock(&mut Ctx { now, rng: &mut rng_for(1, 0), history: true });
 }
 
 fn generation(c: &mut Criterion) {

@@ -44,14 +44,14 @@ fn fresh(words: &[&str], players: &[&str]) -> RtLife {
 fn tick(game: &mut RtLife, n: usize) {
     for _ in 0..n {
         let due = game.next_clock().expect("a tick is due");
-        game.clock(&mut Ctx { now: due, rng: &mut rng_for(1, 0) });
+        game.clock(&mut Ctx { now: due, rng: &mut rng_for(1, 0), history: true });
     }
 }
 
 fn play(game: &mut RtLife, seat: Seat, text: &str) -> Result<(), MoveError> {
     let mv = game.parse_move(seat, text)?;
     game.check_move(seat, &mv)?;
-    game.apply_move(seat, mv, &mut Ctx { now: 0, rng: &mut rng_for(1, 0) });
+    game.apply_move(seat, mv, &mut Ctx { now: 0, rng: &mut rng_for(1, 0), history: true });
     Ok(())
 }
 
@@ -439,7 +439,7 @@ fn resigning_leaves_neutral_cells_and_can_end_the_game() {
     cells.extend(block(6, 6, B));
     let mut game =
         position(&["-tick=1s", "-gen_ticks=5", "-width=10", "-height=10"], &["ann", "bob"], &cells);
-    let applied = game.resign(1, &mut Ctx { now: 0, rng: &mut rng_for(1, 0) });
+    let applied = game.resign(1, &mut Ctx { now: 0, rng: &mut rng_for(1, 0), history: true });
     assert_eq!(applied.entries.len(), 2);
     assert_eq!(game.at(p("g7")), Some(N));
     assert_eq!(game.outcome().unwrap().winners, vec![0]);
