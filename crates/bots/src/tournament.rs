@@ -306,6 +306,11 @@ pub fn effective_config(config: &TournamentConfig, kind: &'static dyn GameKind) 
     config
 }
 
+/// Most results a worker holds before handing them to be saved.
+const RESULT_BATCH: usize = 64;
+/// Longest a worker holds a finished game's result.
+const RESULT_DELAY: Duration = Duration::from_millis(50);
+
 /// Run (or resume) a tournament: games not yet in `store` are played on
 /// `config.threads` workers (each keeping its own bot processes alive
 /// across games), saved to `store` one by one, and reported to `progress`
@@ -349,20 +354,31 @@ pub fn run_tournament(
     let stop = AtomicBool::new(false);
     let mut store_error: Option<StoreError> = None;
     std::thread::scope(|scope| {
-        let (sender, receiver) = mpsc::channel::<GameResult>();
+        // Results go to the saving thread in batches: games between
+        // built-in bots take microseconds, and a wake-up of that thread per
+        // game would cost as much as the game.
+        let (sender, receiver) = mpsc::channel::<Vec<GameResult>>();
         for _ in 0..threads {
             let sender = sender.clone();
             let (pending, next, stop, names, options, settings) =
                 (&pending, &next, &stop, &names, &options, &settings);
             scope.spawn(move || {
                 let mut externals: HashMap<usize, ExternalBot> = HashMap::new();
+                let mut batch = Vec::new();
+                let mut last_sent = Instant::now();
                 while !stop.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(game) = pending.get(i) else { break };
-                    let result = play_scheduled(config, kind, options, settings, names, game, &mut externals);
-                    if sender.send(result).is_err() {
+                    batch.push(play_scheduled(config, kind, options, settings, names, game, &mut externals));
+                    if (batch.len() >= RESULT_BATCH || last_sent.elapsed() >= RESULT_DELAY)
+                        && sender.send(std::mem::take(&mut batch)).is_err()
+                    {
                         break;
                     }
+                    last_sent = if batch.is_empty() { Instant::now() } else { last_sent };
+                }
+                if !batch.is_empty() {
+                    let _ = sender.send(batch);
                 }
                 for bot in externals.values_mut() {
                     bot.quit(config.limits.quit_grace);
@@ -370,7 +386,7 @@ pub fn run_tournament(
             });
         }
         drop(sender);
-        for result in receiver {
+        for result in receiver.into_iter().flatten() {
             if store_error.is_some() {
                 continue;
             }
