@@ -12,23 +12,20 @@
 //! clients (one keep-alive connection each) play the first `--active` of
 //! them, each client on its own games. It prints `key=value` lines.
 
+mod support;
+
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use bytes::Bytes;
-use http_body_util::{BodyExt, Full};
-use hyper::Request;
-use hyper::client::conn::http1::SendRequest;
-use hyper_util::rt::TokioIo;
-use serde_json::{Value, json};
+use serde_json::Value;
 use sqlx::ConnectOptions;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
+use support::{Client, free_port, ok, parallel, percentile, rss_kib, signup_with_tokens, start_server};
 
 struct Config {
     tabula: PathBuf,
@@ -113,148 +110,6 @@ async fn anchor(dir: &Path, seconds: f64) -> Result<(f64, f64)> {
     Ok((rate, times[times.len() / 2] * 1000.0))
 }
 
-fn free_port() -> Result<u16> {
-    Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
-}
-
-/// Resident set size of a process, in KiB.
-fn rss_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().split(' ').next()?.parse().ok())
-}
-
-struct Client {
-    addr: SocketAddr,
-    sender: SendRequest<Full<Bytes>>,
-}
-
-impl Client {
-    async fn connect(addr: SocketAddr) -> Result<Self> {
-        let stream = tokio::net::TcpStream::connect(addr).await?;
-        stream.set_nodelay(true)?;
-        let (sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
-        tokio::spawn(conn);
-        Ok(Client { addr, sender })
-    }
-
-    async fn request(
-        &mut self,
-        method: &str,
-        path: &str,
-        token: Option<&str>,
-        body: Option<&Value>,
-    ) -> Result<Bytes> {
-        let mut req = Request::builder().method(method).uri(path).header("host", self.addr.to_string());
-        if let Some(t) = token {
-            req = req.header("authorization", format!("Bearer {t}"));
-        }
-        let body = match body {
-            Some(b) => {
-                req = req.header("content-type", "application/json");
-                Bytes::from(serde_json::to_vec(b)?)
-            }
-            None => Bytes::new(),
-        };
-        if self.sender.ready().await.is_err() {
-            *self = Client::connect(self.addr).await?;
-        }
-        let resp = self.sender.send_request(req.body(Full::new(body))?).await?;
-        Ok(resp.into_body().collect().await?.to_bytes())
-    }
-
-    async fn command(&mut self, line: &str, token: Option<&str>) -> Result<Bytes> {
-        self.request("POST", "/api/v1/commands", token, Some(&json!({ "line": line }))).await
-    }
-}
-
-fn ok(body: &[u8]) -> bool {
-    body.windows(9).any(|w| w == b"\"ok\":true")
-}
-
-/// Run `work(i)` for i in 0..n on `clients` connections.
-async fn parallel<F, Fut, T>(addr: SocketAddr, clients: usize, n: usize, work: F) -> Result<Vec<T>>
-where
-    F: Fn(Client, usize) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<(Client, T)>> + Send,
-    T: Send + 'static,
-{
-    let work = Arc::new(work);
-    let next = Arc::new(AtomicU64::new(0));
-    let mut tasks = Vec::new();
-    for _ in 0..clients.min(n) {
-        let (work, next) = (work.clone(), next.clone());
-        tasks.push(tokio::spawn(async move {
-            let mut client = Client::connect(addr).await?;
-            let mut out = Vec::new();
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed) as usize;
-                if i >= n {
-                    return Ok::<_, anyhow::Error>(out);
-                }
-                let (c, t) = work(client, i).await?;
-                client = c;
-                out.push((i, t));
-            }
-        }));
-    }
-    let mut all = Vec::new();
-    for t in tasks {
-        all.extend(t.await??);
-    }
-    all.sort_by_key(|(i, _)| *i);
-    Ok(all.into_iter().map(|(_, t)| t).collect())
-}
-
-struct Server {
-    child: Child,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-async fn start_server(c: &Config, addr: SocketAddr) -> Result<Server> {
-    let db = c.dir.join("server.db");
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(c.dir.join(format!("server.db{suffix}")));
-    }
-    let child = Command::new(&c.tabula)
-        .arg("--db")
-        .arg(&db)
-        .args(["serve", "--listen", &addr.to_string()])
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .with_context(|| format!("starting {}", c.tabula.display()))?;
-    let server = Server { child };
-    let start = Instant::now();
-    loop {
-        if let Ok(mut client) = Client::connect(addr).await
-            && client.request("GET", "/healthz", None, None).await.is_ok()
-        {
-            return Ok(server);
-        }
-        if start.elapsed() > Duration::from_secs(30) {
-            bail!("the server did not answer within 30 s");
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    sorted[((sorted.len() as f64 * p) as usize).min(sorted.len() - 1)]
-}
-
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<()> {
     let c = parse_args()?;
@@ -268,32 +123,13 @@ async fn main() -> Result<()> {
     println!("anchor_commit_ms={anchor_ms:.3}");
 
     let addr: SocketAddr = format!("127.0.0.1:{}", free_port()?).parse()?;
-    let mut server = start_server(&c, addr).await?;
+    let mut server = start_server(&c.tabula, &c.dir, addr).await?;
     let pid = server.child.id();
     println!("rss_started_kib={}", rss_kib(pid).unwrap_or(0));
 
     let setup = Instant::now();
     let users = c.users;
-    let tokens: Vec<String> = parallel(addr, c.clients, users, |mut client, i| async move {
-        let user = format!("u{i}");
-        let pw = format!("pw-{user}-secret");
-        let r = client.command(&format!("signup {user} {pw} {user}@example.org"), None).await?;
-        if !ok(&r) {
-            bail!("signup {user}: {}", String::from_utf8_lossy(&r));
-        }
-        let r = client
-            .request(
-                "POST",
-                "/api/v1/tokens",
-                None,
-                Some(&json!({"user": user, "password": pw, "name": "bench"})),
-            )
-            .await?;
-        let v: Value = serde_json::from_slice(&r)?;
-        let token = v["token"].as_str().with_context(|| format!("token for {user}: {v}"))?.to_string();
-        Ok((client, token))
-    })
-    .await?;
+    let tokens = signup_with_tokens(addr, c.clients, users).await?;
     let seats = move |g: usize| ((2 * g) % users, (2 * g + 1) % users);
     let boards: Vec<i64> = parallel(addr, c.clients, c.stored, move |mut client, g| async move {
         let (a, b) = seats(g);
