@@ -366,7 +366,7 @@ if load_test.get("requests"):
         f"load test on loopback, {minutes:.0f} minutes of mixed reads and moves "
         f"({load_test.get('date')}, a run of its own)",
         f"{errors} errors in {int(load_test['requests']):,} requests; p50 {load_test.get('p50_ms')} ms, "
-        f"p99 {load_test.get('p99_ms')} ms; memory {growth:+.1f}% from the second minute to the last",
+        f"p99 {load_test.get('p99_ms')} ms; memory {growth:+.1f}% from the middle minute to the last (the first half fills the caches)",
         "—",
         "—",
         "10 minutes: 0 errors, no memory growth",
