@@ -192,11 +192,13 @@ pub fn play_game(
     let mut used = vec![Duration::ZERO; n];
     // Built-in bots draw from their own streams, apart from the game's.
     let mut rngs: Vec<GameRng> = (0..n).map(|s| rng_for(seed ^ 0x0b07_5eed, s as u64 + 1)).collect();
-    let name_of = |seat: usize| names.get(seat).cloned().unwrap_or_else(|| format!("seat {}", seat + 1));
+    let seat_names: Vec<String> =
+        (0..n).map(|seat| names.get(seat).cloned().unwrap_or_else(|| format!("seat {}", seat + 1))).collect();
+    let name_of = |seat: usize| seat_names.get(seat).map_or("", String::as_str);
 
     for (seat, player) in players.iter_mut().enumerate() {
         if let Player::External(bot) = player
-            && let Err(f) = start(bot, game.game(), seat, &name_of(seat), settings)
+            && let Err(f) = start(bot, game.game(), seat, name_of(seat), settings)
         {
             failures.push(f);
             failed[seat] = true;
@@ -237,7 +239,7 @@ pub fn play_game(
                     let answer = match &mut players[seat] {
                         Player::Builtin(bot) => Ok(bot.choose_at(game.position(), seat, &mut rngs[seat])),
                         Player::External(bot) => {
-                            ask(bot, game.game(), seat, &name_of(seat), &mut used[seat], settings)
+                            ask(bot, game.game(), seat, name_of(seat), &mut used[seat], settings)
                                 .map(|text| (!text.eq_ignore_ascii_case(protocol::PASS)).then_some(text))
                         }
                     };
@@ -245,7 +247,7 @@ pub fn play_game(
                         Ok(None) => None,
                         Ok(Some(text)) => {
                             let failure =
-                                submit_move(&mut game, &mut players[seat], seat, &name_of(seat), text, now);
+                                submit_move(&mut game, &mut players[seat], seat, name_of(seat), text, now);
                             moves += usize::from(failure.is_none());
                             failure
                         }
@@ -296,20 +298,20 @@ pub fn play_game(
                     };
                     choice.ok_or_else(|| Failure {
                         seat,
-                        bot: name_of(seat),
+                        bot: name_of(seat).to_string(),
                         kind: FailureKind::NoMove,
                         message: format!("{} found no move", name_of(seat)),
                         stderr: String::new(),
                     })
                 }
                 Player::External(bot) => {
-                    ask(bot, game.game(), seat, &name_of(seat), &mut used[seat], settings)
+                    ask(bot, game.game(), seat, name_of(seat), &mut used[seat], settings)
                 }
             };
             let failure = match answer {
                 Ok(text) => {
                     let failure =
-                        submit_move(&mut game, &mut players[seat], seat, &name_of(seat), text, moves as i64);
+                        submit_move(&mut game, &mut players[seat], seat, name_of(seat), text, moves as i64);
                     moves += usize::from(failure.is_none());
                     failure
                 }
@@ -338,7 +340,7 @@ pub fn play_game(
         })
         .collect();
     let winner = match results.iter().filter(|r| **r == SeatResult::Win).count() {
-        1 => results.iter().position(|r| *r == SeatResult::Win).map(name_of),
+        1 => results.iter().position(|r| *r == SeatResult::Win).map(|s| name_of(s).to_string()),
         _ => None,
     };
     let scores = outcome.as_ref().map(|o| o.scores.clone()).unwrap_or_default();
@@ -361,7 +363,7 @@ pub fn play_game(
     }
     Ok(GameResult {
         index: 0,
-        seats: (0..n).map(name_of).collect(),
+        seats: seat_names,
         bots: (0..n).collect(),
         seed,
         winner,
@@ -383,8 +385,8 @@ fn submit_move(
     text: String,
     at: i64,
 ) -> Option<Failure> {
+    let error = game.submit_move(seat, &text, at).err()?;
     let shown = clip(&text);
-    let error = game.submit_move(seat, text, at).err()?;
     if let Player::External(bot) = player {
         bot.kill();
     }

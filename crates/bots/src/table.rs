@@ -117,11 +117,11 @@ impl Table {
     }
 
     /// `seat`'s move at time `at`, checked as [`Game::submit`] checks it.
-    pub(crate) fn submit_move(&mut self, seat: Seat, text: String, at: i64) -> Result<(), MoveError> {
+    pub(crate) fn submit_move(&mut self, seat: Seat, text: &str, at: i64) -> Result<(), MoveError> {
         let bare = match self {
             Table::Full(game) => {
                 return game
-                    .submit(Event { at, seat: Some(seat), action: EventAction::Move(text) })
+                    .submit(Event { at, seat: Some(seat), action: EventAction::Move(text.to_string()) })
                     .map(|_| ());
             }
             Table::Bare(bare) => bare,
@@ -138,7 +138,7 @@ impl Table {
             return Err(MoveError::illegal("you are no longer in this game"));
         }
         let mut rng = rng_for(bare.seed, bare.events + 1);
-        bare.state.apply(seat, &text, &mut Ctx { now: at, rng: &mut rng, history: false })?;
+        bare.state.apply(seat, text, &mut Ctx { now: at, rng: &mut rng, history: false })?;
         bare.events += 1;
         Ok(())
     }
