@@ -6,7 +6,8 @@
 //! Run by the scheduler. Each reminder has an idempotency key tied to the
 //! game's version, and a forfeit is an append checked against that version,
 //! so running the scheduler twice, or in several processes, does each
-//! thing once.
+//! thing once. The same run deletes the outbox's copies of mail sent more
+//! than [`OUTBOX_KEEP_DAYS`] ago.
 
 use serde::Serialize;
 use tabula_model::{EventAction, Turn, Viewer};
@@ -16,6 +17,10 @@ use crate::service::Service;
 use crate::store::{GameFilter, GameStatus, OutboxMessage, Work};
 
 const DAY_MS: i64 = 86_400_000;
+
+/// How long the copy of a mail sent (or given up) stays in the outbox, for
+/// `tabula outbox` and for a player asking what was sent.
+pub const OUTBOX_KEEP_DAYS: i64 = 30;
 
 /// What one run of the time limits did.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -30,6 +35,9 @@ pub struct LimitReport {
     pub forfeits: usize,
     /// Daily digests of real-time games queued.
     pub digests: usize,
+    /// Outbox rows of mail sent or given up more than
+    /// [`OUTBOX_KEEP_DAYS`] ago, deleted.
+    pub pruned: u64,
 }
 
 impl Service {
@@ -52,6 +60,7 @@ impl Service {
             checked?;
         }
         report.digests = self.run_digests().await?;
+        report.pruned = self.store().prune_outbox(now.saturating_sub(OUTBOX_KEEP_DAYS * DAY_MS)).await?;
         Ok(report)
     }
 

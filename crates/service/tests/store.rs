@@ -561,3 +561,28 @@ async fn next(rx: &mut tokio::sync::mpsc::Receiver<store::GameChange>) -> store:
         .expect("heard in time")
         .expect("feed open")
 }
+
+#[tokio::test]
+async fn pruning_deletes_only_old_mail_that_is_done() {
+    for b in backends().await {
+        let s = &b.store;
+        let msgs: Vec<OutboxMessage> =
+            ["sent", "sent-late", "given-up", "waiting", "retrying"].iter().map(|k| message(k)).collect();
+        s.enqueue(&msgs, T0).await.unwrap();
+        let id = |rows: &[tabula_service::store::OutboxRow], key: &str| {
+            rows.iter().find(|r| r.message.key == key).map(|r| r.id).unwrap()
+        };
+        let rows = s.outbox(10).await.unwrap();
+        s.outbox_sent(id(&rows, "sent"), T0 + 1).await.unwrap();
+        s.outbox_sent(id(&rows, "sent-late"), T0 + 100).await.unwrap();
+        s.outbox_gave_up(id(&rows, "given-up"), "no such user", T0 + 2).await.unwrap();
+        s.outbox_failed(id(&rows, "retrying"), "try later", T0 + 3).await.unwrap();
+        assert_eq!(s.prune_outbox(T0 + 50).await.unwrap(), 2, "{}", b.name);
+        let mut left: Vec<String> = s.outbox(10).await.unwrap().into_iter().map(|r| r.message.key).collect();
+        left.sort();
+        assert_eq!(left, ["retrying", "sent-late", "waiting"], "{}", b.name);
+        // Mail not yet out is kept however old it is.
+        assert_eq!(s.prune_outbox(i64::MAX).await.unwrap(), 1, "{}", b.name);
+        assert_eq!(s.outbox(10).await.unwrap().len(), 2, "{}", b.name);
+    }
+}

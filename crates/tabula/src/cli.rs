@@ -264,8 +264,8 @@ fn cron(global: &Global, args: &[String]) -> Result<ExitCode> {
             println!("{}", serde_json::json!({"clock_games": clocks, "limits": limits}));
         } else {
             println!(
-                "clocks caught up on {clocks} games; {} games checked: {} reminders, {} forfeit warnings, {} forfeits, {} digests",
-                limits.games, limits.nags, limits.warnings, limits.forfeits, limits.digests
+                "clocks caught up on {clocks} games; {} games checked: {} reminders, {} forfeit warnings, {} forfeits, {} digests; {} old outbox rows deleted",
+                limits.games, limits.nags, limits.warnings, limits.forfeits, limits.digests, limits.pruned
             );
         }
         Ok(ExitCode::SUCCESS)

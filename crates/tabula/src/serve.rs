@@ -102,12 +102,13 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
                     if limits_due.elapsed() >= Duration::from_secs(60) {
                         limits_due = std::time::Instant::now();
                         match service.run_time_limits().await {
-                            Ok(r) if r.nags + r.warnings + r.forfeits + r.digests > 0 => {
+                            Ok(r) if r.nags + r.warnings + r.forfeits + r.digests > 0 || r.pruned > 0 => {
                                 tracing::info!(
                                     nags = r.nags,
                                     warnings = r.warnings,
                                     forfeits = r.forfeits,
                                     digests = r.digests,
+                                    pruned = r.pruned,
                                     "time limits"
                                 )
                             }

@@ -484,6 +484,11 @@ pub trait Store: Send + Sync {
     async fn outbox_failed(&self, id: i64, error: &str, retry_at: Timestamp) -> StoreResult<()>;
     /// Record a last failed attempt: the message is given up and never tried again.
     async fn outbox_gave_up(&self, id: i64, error: &str, at: Timestamp) -> StoreResult<()>;
+    /// Delete the rows of messages sent or given up before `before`, and
+    /// return how many: every notification carries a whole board, so
+    /// keeping them all would grow the database by kilobytes a move for
+    /// ever. Rows still to be sent are kept whatever their age.
+    async fn prune_outbox(&self, before: Timestamp) -> StoreResult<u64>;
 
     /// Claim an incoming message (by its Message-ID or digest) before its
     /// commands run: `true` if it is new, or if an earlier claim was left

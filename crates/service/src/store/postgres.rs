@@ -659,6 +659,17 @@ impl Store for PostgresStore {
         Ok(())
     }
 
+    async fn prune_outbox(&self, before: Timestamp) -> StoreResult<u64> {
+        let r = sqlx::query(
+            "DELETE FROM outbox WHERE (sent_at IS NOT NULL AND sent_at < $1) \
+             OR (gave_up_at IS NOT NULL AND gave_up_at < $1)",
+        )
+        .bind(before)
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected())
+    }
+
     async fn claim_incoming(&self, key: &str, now: Timestamp, stale_before: Timestamp) -> StoreResult<bool> {
         let inserted = sqlx::query(
             "INSERT INTO incoming_mail (key, claimed) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",

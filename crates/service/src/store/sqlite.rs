@@ -610,6 +610,19 @@ impl Store for SqliteStore {
         Ok(())
     }
 
+    async fn prune_outbox(&self, before: Timestamp) -> StoreResult<u64> {
+        let _writing = self.writing().await;
+        let r = sqlx::query(
+            "DELETE FROM outbox WHERE (sent_at IS NOT NULL AND sent_at < ?) \
+             OR (gave_up_at IS NOT NULL AND gave_up_at < ?)",
+        )
+        .bind(before)
+        .bind(before)
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected())
+    }
+
     async fn claim_incoming(&self, key: &str, now: Timestamp, stale_before: Timestamp) -> StoreResult<bool> {
         let _writing = self.writing().await;
         let inserted = sqlx::query("INSERT OR IGNORE INTO incoming_mail (key, claimed) VALUES (?, ?)")

@@ -1,6 +1,8 @@
 //! What the load programs of `examples/` share: a keep-alive HTTP/1.1
 //! client, a way to run numbered work on many connections, starting a
 //! `tabula serve` on a fresh database, and reading a process's memory.
+// Each example compiles its own copy and uses only part of it.
+#![allow(dead_code)]
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
