@@ -157,26 +157,26 @@ pub fn center(state: &dyn DynState, _seat: Seat, rng: &mut GameRng) -> Option<St
 fn center_of_cells(state: &Intervalo, rng: &mut GameRng) -> Option<usize> {
     let cells = state.cells();
     let n = cells.len();
-    let distance = |i: usize| (2 * i + 1).abs_diff(n);
-    let mut best = usize::MAX;
-    let mut ties = [0usize; 2];
-    let mut count = 0;
-    for (i, cell) in cells.iter().enumerate() {
-        if *cell != tabula_intervalo::Cell::Empty {
-            continue;
-        }
-        let d = distance(i);
-        if d < best {
-            best = d;
-            count = 0;
-        }
-        if d == best && count < 2 {
-            ties[count] = i;
-            count += 1;
-        }
+    if n == 0 {
+        return None;
     }
-    // One draw even without a tie, as `intervalo_center` makes.
-    (count > 0).then(|| ties[rng.random_range(0..count)])
+    // Outwards from the middle: the cells at the k-th distance from the
+    // centre are `low - k` and `high + k` (one cell when they meet), so the
+    // first ring with an empty cell holds the nearest, lower index first.
+    let (low, high) = ((n - 1) / 2, n / 2);
+    let empty = |i: usize| cells[i] == tabula_intervalo::Cell::Empty;
+    for k in 0..=low {
+        let (a, b) = (low - k, high + k);
+        let ties: ([usize; 2], usize) = match (empty(a), b < n && b != a && empty(b)) {
+            (true, true) => ([a, b], 2),
+            (true, false) => ([a, a], 1),
+            (false, true) => ([b, b], 1),
+            (false, false) => continue,
+        };
+        // One draw even without a tie, as `intervalo_center` makes.
+        return Some(ties.0[rng.random_range(0..ties.1)]);
+    }
+    None
 }
 
 /// The empty cells (0-based) of a static strip nearest its centre (one, or
@@ -370,20 +370,23 @@ mod tests {
     #[test]
     fn the_typed_centre_agrees_with_the_strip_centre() {
         use tabula_model::{Event, EventAction, GameKind, Options};
-        let options = Options::parse(tabula_intervalo::KIND.info(), &["-cells=15"]).unwrap();
-        let mut game =
-            Game::create(&tabula_intervalo::KIND, options, vec!["a".into(), "b".into()], 1, 0).unwrap();
-        let mut rng = GameRng::seed_from_u64(9);
-        while !game.is_over() {
-            let state = game.state().as_any().downcast_ref::<Intervalo>().unwrap();
-            for seed in 0..4 {
-                let typed = center_of_cells(state, &mut GameRng::seed_from_u64(seed));
-                let text = intervalo_center(&state.strip_for(0), &mut GameRng::seed_from_u64(seed));
-                assert_eq!(typed, text);
-            }
-            for seat in 0..2 {
-                let mv = game.state().random_move(seat, &mut rng).unwrap();
-                game.submit(Event { at: 0, seat: Some(seat), action: EventAction::Move(mv) }).unwrap();
+        for cells in [2, 3, 4, 15, 16] {
+            let option = format!("-cells={cells}");
+            let options = Options::parse(tabula_intervalo::KIND.info(), &[option.as_str()]).unwrap();
+            let mut game =
+                Game::create(&tabula_intervalo::KIND, options, vec!["a".into(), "b".into()], 1, 0).unwrap();
+            let mut rng = GameRng::seed_from_u64(9);
+            while !game.is_over() {
+                let state = game.state().as_any().downcast_ref::<Intervalo>().unwrap();
+                for seed in 0..4 {
+                    let typed = center_of_cells(state, &mut GameRng::seed_from_u64(seed));
+                    let text = intervalo_center(&state.strip_for(0), &mut GameRng::seed_from_u64(seed));
+                    assert_eq!(typed, text, "{cells} cells, strip {}", state.strip_for(0));
+                }
+                for seat in 0..2 {
+                    let mv = game.state().random_move(seat, &mut rng).unwrap();
+                    game.submit(Event { at: 0, seat: Some(seat), action: EventAction::Move(mv) }).unwrap();
+                }
             }
         }
     }
