@@ -586,3 +586,52 @@ async fn pruning_deletes_only_old_mail_that_is_done() {
         assert_eq!(s.outbox(10).await.unwrap().len(), 2, "{}", b.name);
     }
 }
+
+/// An append that fails part way through (here a trigger refuses its mail
+/// after its event was written) fails alone: the appends committed with it
+/// in one batch are all stored, and nothing of the failed one is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_append_failing_part_way_fails_alone_in_its_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.db");
+    let s: Arc<dyn Store> = store::open(&path.display().to_string()).await.unwrap();
+    {
+        use sqlx::ConnectOptions;
+        let mut conn = sqlx::sqlite::SqliteConnectOptions::new().filename(&path).connect().await.unwrap();
+        sqlx::query(
+            "CREATE TRIGGER refuse_poison BEFORE INSERT ON outbox WHEN NEW.key = 'poison' \
+             BEGIN SELECT RAISE(ABORT, 'poisoned'); END",
+        )
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    }
+    let mut ids = Vec::new();
+    for _ in 0..24 {
+        ids.push(s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap());
+    }
+    let tasks: Vec<_> = ids
+        .iter()
+        .enumerate()
+        .map(|(n, &id)| {
+            let s = s.clone();
+            tokio::spawn(async move {
+                let key = if n == 7 { "poison".to_string() } else { format!("m{n}") };
+                let effects = [SideEffect::Outbox(message(&key))];
+                s.append(0, &[mv(T0, 0, &format!("move {n}"))], &summary(id, 1, &[]), &effects).await
+            })
+        })
+        .collect();
+    for (n, t) in tasks.into_iter().enumerate() {
+        let result = t.await.unwrap();
+        let game = s.game(ids[n]).await.unwrap().unwrap();
+        if n == 7 {
+            assert!(result.is_err(), "the poisoned append fails");
+            assert_eq!((game.summary.version, game.events.len()), (0, 0), "nothing of it is stored");
+        } else {
+            result.unwrap();
+            assert_eq!((game.summary.version, game.events.len()), (1, 1), "append {n} is stored");
+        }
+    }
+    assert_eq!(s.outbox(100).await.unwrap().len(), 23);
+}

@@ -187,18 +187,20 @@ async fn write_append(
             .execute(&mut *conn)
             .await?;
     }
-    for (seat, user) in s.players.iter().enumerate() {
-        sqlx::query(
-            "INSERT INTO game_players (game_id, seat, user_id, accepted, result) VALUES (?, ?, ?, 1, ?) \
+    // The seats, in one statement (one round trip to SQLite's thread).
+    if !s.players.is_empty() {
+        let rows = vec!["(?, ?, ?, 1, ?)"; s.players.len()].join(", ");
+        let sql = format!(
+            "INSERT INTO game_players (game_id, seat, user_id, accepted, result) VALUES {rows} \
              ON CONFLICT (game_id, seat) DO UPDATE SET result = excluded.result \
-             WHERE game_players.result IS NOT excluded.result",
-        )
-        .bind(s.id)
-        .bind(seat as i64)
-        .bind(user)
-        .bind(s.seat_results.get(seat).cloned().flatten())
-        .execute(&mut *conn)
-        .await?;
+             WHERE game_players.result IS NOT excluded.result"
+        );
+        // Only fixed fragments are concatenated; every value is bound.
+        let mut q = sqlx::query(AssertSqlSafe(sql));
+        for (seat, user) in s.players.iter().enumerate() {
+            q = q.bind(s.id).bind(seat as i64).bind(user).bind(s.seat_results.get(seat).cloned().flatten());
+        }
+        q.execute(&mut *conn).await?;
     }
     for effect in effects {
         match effect {
