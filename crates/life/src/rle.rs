@@ -30,6 +30,14 @@ pub enum RleError {
         /// The character.
         found: char,
     },
+    /// A multi-state letter past the last state a pattern can hold.
+    #[error("line {line}: state {state} is past 255, the last state a pattern can hold")]
+    BadState {
+        /// The line.
+        line: usize,
+        /// The state the letters name.
+        state: u16,
+    },
     /// A cell outside the announced size.
     #[error("line {line}: a cell at ({x},{y}) lies outside the pattern's {width}x{height}")]
     OutOfBounds {
@@ -108,7 +116,7 @@ impl Rle {
                     }
                     '!' => break 'lines,
                     '$' => {
-                        y += run.take().unwrap_or(1);
+                        y = y.saturating_add(run.take().unwrap_or(1));
                         x = 0;
                     }
                     'p'..='y' if prefix.is_none() => prefix = Some(c as u8 - b'p' + 1),
@@ -116,14 +124,19 @@ impl Rle {
                         let state = match c {
                             'b' | '.' => 0,
                             'o' => 1,
-                            _ => c as u8 - b'A' + 1 + prefix.take().unwrap_or(0) * 24,
+                            _ => {
+                                let prefix = u16::from(prefix.take().unwrap_or(0));
+                                let state = u16::from(c as u8 - b'A' + 1) + prefix * 24;
+                                u8::try_from(state)
+                                    .map_err(|_| RleError::BadState { line: line_no, state })?
+                            }
                         };
                         let n = run.take().unwrap_or(1);
                         if state != 0 {
-                            if x + n > rle.width || y >= rle.height {
+                            if x.saturating_add(n) > rle.width || y >= rle.height {
                                 return Err(RleError::OutOfBounds {
                                     line: line_no,
-                                    x: x + n - 1,
+                                    x: x.saturating_add(n.max(1)) - 1,
                                     y,
                                     width: rle.width,
                                     height: rle.height,
@@ -131,7 +144,7 @@ impl Rle {
                             }
                             rle.cells.extend((x..x + n).map(|cx| (cx, y, state)));
                         }
-                        x += n;
+                        x = x.saturating_add(n);
                     }
                     c if c.is_whitespace() => {}
                     c => return Err(RleError::BadChar { line: line_no, found: c }),
