@@ -216,11 +216,23 @@ pub fn greedy_move(life: &RtLife, seat: Seat, rng: &mut GameRng) -> Option<RtMov
     chosen
 }
 
-/// Whether a move of `seat` now can matter: before it has placed, or on
-/// the tick before a generation with points to spend (other games: always).
+/// Whether `seat` should move now rather than pass: with points to spend,
+/// on the tick before a generation; before it has placed, once every other
+/// player has placed or on the tick before the next generation (other
+/// games: always).
+///
+/// A placement is best made last: the later placer sees the others' cells
+/// and can place where they leave room, and a score counts only the
+/// generations since one's placement, so waiting costs nothing until a
+/// generation would pass without one's cells.
 pub fn time_to_act(state: &dyn DynState, seat: Seat, rng: &mut GameRng) -> bool {
     let Some(life) = game_of(state) else { return true };
-    !life.has_placed(seat) || (life.points(seat) > 0 && generation_next(life, rng))
+    if !life.has_placed(seat) {
+        let others_waiting =
+            (0..life.player_count()).any(|s| s != seat && Rules::is_active(life, s) && !life.has_placed(s));
+        return !others_waiting || generation_next(life, rng);
+    }
+    life.points(seat) > 0 && generation_next(life, rng)
 }
 
 /// [`greedy_move`] as text, for any state (`None` for other games, or a pass).
