@@ -29,6 +29,17 @@ pub const MAX_LENGTH: usize = 1 << 28;
 /// The most rule sets in one rules file (each is one pass over the string).
 pub const MAX_RULE_SETS: usize = 10_000;
 
+/// The largest trace or JSON report, in bytes, as estimated before it is
+/// written (every pass's input and output, and a line or object for each
+/// application of a rule): a plain run keeps only the string of the moment,
+/// a report all of them.
+pub const MAX_REPORT_BYTES: usize = 1 << 26;
+
+/// A report's size for `text`: JSON may escape a byte as six (`\u0000`).
+fn report_bytes(text: &str, json: bool) -> usize {
+    if json { text.len().saturating_mul(6) } else { text.len() }
+}
+
 /// One pass as the tool reports it.
 struct PassReport {
     set: usize,
@@ -56,6 +67,8 @@ fn run(start: &str, rules_file: &str, trace: bool, json: bool, limit: usize) -> 
     }
     let mut text = start.to_string();
     let mut passes = Vec::new();
+    let report = trace || json;
+    let mut reported = 0usize;
     for (k, set) in compiled.iter().enumerate().rev() {
         let pass = set.pass(text.as_bytes(), limit);
         if pass.cut {
@@ -66,7 +79,30 @@ fn run(start: &str, rules_file: &str, trace: bool, json: bool, limit: usize) -> 
         }
         let output = String::from_utf8(pass.output)
             .map_err(|_| format!("rule set {} produced text that is not UTF-8", k + 1))?;
+        if !report {
+            text = output;
+            continue;
+        }
         let applications = character_positions(&text, &pass.applications);
+        let rules = set.rules();
+        let listed = applications.iter().fold(0usize, |sum, &(rule, _)| {
+            let r = &rules[rule];
+            let texts =
+                report_bytes(&r.owner, json) + report_bytes(&r.lhs, json) + report_bytes(&r.rhs, json);
+            sum.saturating_add(64 + texts)
+        });
+        reported = reported
+            .saturating_add(report_bytes(&text, json))
+            .saturating_add(report_bytes(&output, json))
+            .saturating_add(listed);
+        if reported > MAX_REPORT_BYTES {
+            let what = if json { "the JSON report" } else { "the trace" };
+            return Err(format!(
+                "rule set {}: {what} would be longer than {MAX_REPORT_BYTES} bytes; \
+                 run without it for the result alone",
+                k + 1
+            ));
+        }
         passes.push(PassReport { set: k + 1, input: text, output: output.clone(), applications });
         text = output;
     }
@@ -283,6 +319,30 @@ mod tests {
         assert_eq!(run("a", &doubling, false, false, 4096).unwrap(), format!("{}\n", "a".repeat(4096)));
         let err = run("a", &doubling, false, false, 4095).unwrap_err();
         assert_eq!(err, "rule set 1 makes the string longer than 4095 bytes; the calculator stops there");
+    }
+
+    #[test]
+    fn a_report_holds_a_bounded_amount_of_intermediate_strings() {
+        // Two passes to 64 MiB: the plain result is fine, a report of both
+        // passes' strings and applications would be longer than its limit.
+        let rules = ["a=>aaaaaaaaaaaaaaaa"; 2].join("\n---\n");
+        let start = "a".repeat(1 << 18);
+        let plain = rewrite_tool(&start, &rules, false, false).map(|r| r.len());
+        assert_eq!(plain, Ok((1 << 26) + 1));
+        // A small run is reported in full.
+        assert!(rewrite_tool("aa", &rules, true, false).is_ok());
+        // The JSON report counts escapes and objects, so it stops a pass
+        // earlier (the newest set, 2, runs first).
+        for (trace, json, set, what) in [(true, false, 1, "the trace"), (false, true, 2, "the JSON report")] {
+            let err = rewrite_tool(&start, &rules, trace, json).map(|r| r.len());
+            assert_eq!(
+                err,
+                Err(format!(
+                    "rule set {set}: {what} would be longer than {MAX_REPORT_BYTES} bytes; run without it \
+                     for the result alone"
+                ))
+            );
+        }
     }
 
     #[test]
