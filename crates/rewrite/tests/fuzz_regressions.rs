@@ -14,9 +14,6 @@ fn a_report_of_a_growing_run_is_refused_for_its_size() {
     assert!(plain.is_ok(), "{plain:?}");
     for (trace, json) in [(true, false), (false, true)] {
         let report = rewrite_tool(start, rules, trace, json).map(|out| out.len());
-        assert!(
-            matches!(&report, Err(e) if e.contains("would be longer than 67108864 bytes")),
-            "{report:?}"
-        );
+        assert!(matches!(&report, Err(e) if e.contains("would be longer than 67108864 bytes")), "{report:?}");
     }
 }
