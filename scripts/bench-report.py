@@ -230,10 +230,12 @@ if m_rust and m_py:
         f"{ratio:.0f}x by CPU time ({wall:.0f}x by wall clock on the shared machine)",
         "at least 100x",
         ratio >= 100,
-        "Every tournament game is kept as a replayable record: each choice goes through the game "
-        "model's `Game::submit`, which writes a secret history line per choice and a public one per "
-        "turn, the move texts and the list of seats to move; perf puts a third of the time in these "
-        "allocations, the bots' own choices at a few percent. See [Bots](benchmarks/bots.md).",
+        "Games between built-in bots are played on the bare state, with no history lines written "
+        "(`Ctx::history`) and results handed over in batches; perf still puts about a quarter of "
+        "the time in the allocator: the list of seats to move that every `to_move` builds (several "
+        "times a move), the move texts that bots write and the rules parse back (one textual "
+        "interface for built-in and external bots), and each game's new state; then a ChaCha "
+        "generator seeded per event (about 6%). See [Bots](benchmarks/bots.md).",
         bots_cmd,
     )
 m_pipe = re.search(r"bare pipe round trip: ([\d.]+) us", bots_text)
