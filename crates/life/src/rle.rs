@@ -206,7 +206,8 @@ impl Rle {
                 (true, s) if s <= 24 => ((b'A' + s - 1) as char).to_string(),
                 (true, s) => {
                     let hi = (s - 25) / 24;
-                    format!("{}{}", (b'p' + hi) as char, (b'A' + s - (hi + 1) * 24 - 1) as char)
+                    // The letter's offset first: `b'A' + s` overflows past state 190.
+                    format!("{}{}", (b'p' + hi) as char, (b'A' - 1 + (s - (hi + 1) * 24)) as char)
                 }
             }
         };

@@ -22,3 +22,15 @@ fn a_zero_run_below_the_pattern_is_out_of_bounds_without_underflow() {
     let err = Rle::parse("x = 1, y = 1, rule = B3/S23\n$0o!").unwrap_err();
     assert!(matches!(err, RleError::OutOfBounds { x: 0, y: 1, .. }), "{err:?}");
 }
+
+#[test]
+fn high_states_print_back_as_they_were_read() {
+    // States past 190 overflowed while their letters were written.
+    for (letters, state) in [("pA", 25), ("xX", 240), ("yA", 241), ("yO", 255)] {
+        let rle = Rle::parse(&format!("x = 2, y = 1, rule = B3/S23\n{letters}A!")).unwrap();
+        assert_eq!(rle.cells, [(0, 0, state), (1, 0, 1)]);
+        let printed = rle.to_text(true);
+        assert!(printed.contains(&format!("{letters}A!")), "{printed}");
+        assert_eq!(Rle::parse(&printed).unwrap().cells, rle.cells);
+    }
+}
