@@ -216,10 +216,10 @@ m_cpu = re.search(r"ratio \(CPU time, all cores against one\): (\d+)x", bots_tex
 m_rust_cpu = re.search(r"= (\d+) games per CPU second, x (\d+) cores", bots_text)
 m_py_cpu = re.search(r"^\s+(\d+) games per CPU second$", bots_text, re.M)
 if m_rust and m_py:
-    wall = int(m_rust.group(2)) / int(m_py.group(2))
+    wall = int(m_rust.group(2)) / int(m_py.group(1))
     ratio = int(m_cpu.group(1)) if m_cpu else wall
     measured = f"{int(m_rust.group(2)):,} games/s wall clock"
-    anchor = f"Python referee, same bots' logic, one core: {int(m_py.group(2)):,} games/s"
+    anchor = f"Python referee, same bots' logic, one core: {int(m_py.group(1)):,} games/s"
     if m_rust_cpu and m_py_cpu:
         measured += f"; {int(m_rust_cpu.group(1)):,} games per CPU second x {m_rust_cpu.group(2)} cores"
         anchor += f"; {int(m_py_cpu.group(1)):,} games per CPU second"
