@@ -135,20 +135,19 @@ fn failed(e: &StoreError) -> StoreError {
 /// through, is the batch rolled back and written again with each append in
 /// a savepoint of its own, so that the others still commit.
 async fn commit_batch(pool: &SqlitePool, appends: &[Append]) -> Vec<StoreResult<()>> {
-    match write_batch(pool, appends, false).await {
-        Some(results) => results,
-        None => write_batch(pool, appends, true).await.unwrap_or_else(|| unreachable_isolated(appends)),
+    let mut isolate = false;
+    loop {
+        match write_batch(pool, appends, isolate).await {
+            Some(results) => return results,
+            // With savepoints there is always an answer: this runs twice at most.
+            None => isolate = true,
+        }
     }
 }
 
-/// With savepoints, `write_batch` always has an answer; this is never used.
-fn unreachable_isolated(appends: &[Append]) -> Vec<StoreResult<()>> {
-    let e = StoreError::Database(sqlx::Error::Protocol("the batch could not be isolated".into()));
-    appends.iter().map(|_| Err(failed(&e))).collect()
-}
-
-/// Write and commit one batch; `None` when, without `isolate`, an append
-/// failed after writing part of itself (the transaction is rolled back).
+/// Write and commit one batch; `None` only when, without `isolate`, an
+/// append failed after writing part of itself (the transaction is then
+/// rolled back).
 async fn write_batch(pool: &SqlitePool, appends: &[Append], isolate: bool) -> Option<Vec<StoreResult<()>>> {
     let all_fail = |e: StoreError| Some(appends.iter().map(|_| Err(failed(&e))).collect());
     let mut tx = match pool.begin_with("BEGIN IMMEDIATE").await {
