@@ -270,9 +270,9 @@ async fn main() -> Result<()> {
         );
     }
     // Memory: the first half is warm-up. The server's caches fill then (the
-    // replayed games, up to 4,096 of them, and SQLite's page caches), and a
-    // client makes about a hundred new games a minute, so the size climbs
-    // until the game cache is full and then levels off. The growth is the
+    // replayed games, up to 4,096 of them, and SQLite's page caches), and
+    // sixteen clients make about a thousand new games a minute, so the size
+    // climbs until the game cache is full and then levels off. The growth is the
     // last minute's mean size against the middle minute's: a leak keeps
     // growing in the second half, a cache does not.
     let mean_in = |from: f64, to: f64| {
