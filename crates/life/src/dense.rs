@@ -166,7 +166,7 @@ fn step_band(
     let nplanes = planes.len();
     let forms = codes.forms();
     let mut band = Band {
-        sums: std::array::from_fn(|_| (0..nplanes).map(|_| Sums::new(words)).collect()),
+        sums: std::array::from_fn(|_| (0..nplanes).map(|p| Sums::for_plane(p, words)).collect()),
         forms: std::array::from_fn(|_| forms.iter().map(|_| Parity::new(words)).collect()),
         form_rows: forms.iter().map(|_| vec![0; stride]).collect(),
     };
@@ -176,7 +176,12 @@ fn step_band(
         let at = stored * stride;
         for (p, plane) in planes.iter().enumerate() {
             let row = &plane[at..at + stride];
-            kernel::hsums(&row[..words], &row[1..words + 1], &row[2..], &mut band.sums[slot][p]);
+            let sums = &mut band.sums[slot][p];
+            if p == 0 {
+                kernel::hsums(&row[..words], &row[1..words + 1], &row[2..], sums);
+            } else {
+                kernel::hsums_centre(&row[..words], &row[1..words + 1], &row[2..], sums);
+            }
         }
         if !forms.is_empty() {
             kernel::form_rows(&planes[1..], at, stride, codes, &mut band.form_rows);

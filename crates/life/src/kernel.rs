@@ -35,19 +35,28 @@ impl Sums {
     pub(crate) fn new(n: usize) -> Sums {
         Sums { p0: vec![0; n], p1: vec![0; n], s0: vec![0; n], s1: vec![0; n] }
     }
+
+    /// Sums for [`hsums_centre`]: no room for the sums without the centre,
+    /// which keeps the scratch of a row small enough for the L1 cache.
+    pub(crate) fn centre_only(n: usize) -> Sums {
+        Sums { p0: Vec::new(), p1: Vec::new(), s0: vec![0; n], s1: vec![0; n] }
+    }
+
+    /// Sums for plane `p` (0 is alive, the others owner-code bits).
+    pub(crate) fn for_plane(p: usize, n: usize) -> Sums {
+        if p == 0 { Sums::new(n) } else { Sums::centre_only(n) }
+    }
 }
 
-/// Per-cell parities of one form plane over a strip: `p` without the centre,
-/// `s` with it.
+/// Per-cell parities of one form plane over a strip, centre included.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Parity {
-    p: Vec<u64>,
     s: Vec<u64>,
 }
 
 impl Parity {
     pub(crate) fn new(n: usize) -> Parity {
-        Parity { p: vec![0; n], s: vec![0; n] }
+        Parity { s: vec![0; n] }
     }
 }
 
@@ -71,16 +80,35 @@ pub(crate) fn hsums(left: &[u64], centre: &[u64], right: &[u64], out: &mut Sums)
     }
 }
 
-/// The horizontal parities of a strip (see [`hsums`]).
-pub(crate) fn hparity(left: &[u64], centre: &[u64], right: &[u64], out: &mut Parity) {
+/// The horizontal sums of a strip with the centre only (`s`), for the
+/// owner-code planes: a birth's centre is dead and has no code bits, so the
+/// vertical step can use the middle strip's sums with the centre, and the
+/// sums without it are never read.
+pub(crate) fn hsums_centre(left: &[u64], centre: &[u64], right: &[u64], out: &mut Sums) {
     let n = centre.len();
     let (left, right) = (&left[..n], &right[..n]);
-    let (p, s) = (&mut out.p[..n], &mut out.s[..n]);
+    let (s0, s1) = (&mut out.s0[..n], &mut out.s1[..n]);
     for k in 0..n {
         let c = centre[k];
         let l = (c << 1) | (left[k] >> 63);
         let r = (c >> 1) | (right[k] << 63);
-        p[k] = l ^ r;
+        let a = l ^ r;
+        s0[k] = a ^ c;
+        s1[k] = (l & r) | (a & c);
+    }
+}
+
+/// The horizontal parities of a strip with the centre (see [`hsums`] and
+/// [`hsums_centre`]): forms of a dead cell are zero, so births need no
+/// parities without the centre.
+pub(crate) fn hparity(left: &[u64], centre: &[u64], right: &[u64], out: &mut Parity) {
+    let n = centre.len();
+    let (left, right) = (&left[..n], &right[..n]);
+    let s = &mut out.s[..n];
+    for k in 0..n {
+        let c = centre[k];
+        let l = (c << 1) | (left[k] >> 63);
+        let r = (c >> 1) | (right[k] << 63);
         s[k] = l ^ r ^ c;
     }
 }
@@ -248,11 +276,14 @@ fn vertical_for<const B: usize, const SKIP: bool>(
         sums: std::array::from_fn(|p| {
             if p <= B {
                 let (t, m, b) = (&around.sums[0][p], &around.sums[1][p], &around.sums[2][p]);
+                // The code planes have only sums with the centre (see
+                // `hsums_centre`).
+                let (m0, m1) = if p == 0 { (&m.p0, &m.p1) } else { (&m.s0, &m.s1) };
                 [
                     &t.s0[ot..ot + n],
                     &t.s1[ot..ot + n],
-                    &m.p0[om..om + n],
-                    &m.p1[om..om + n],
+                    &m0[om..om + n],
+                    &m1[om..om + n],
                     &b.s0[ob..ob + n],
                     &b.s1[ob..ob + n],
                 ]
@@ -265,7 +296,7 @@ fn vertical_for<const B: usize, const SKIP: bool>(
             if f < forms {
                 [
                     &around.forms[0][f].s[ot..ot + n],
-                    &around.forms[1][f].p[om..om + n],
+                    &around.forms[1][f].s[om..om + n],
                     &around.forms[2][f].s[ob..ob + n],
                 ]
             } else {

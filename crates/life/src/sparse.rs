@@ -80,7 +80,7 @@ impl Window {
         let forms = codes.forms().len();
         Window {
             strips: (0..planes).map(|_| std::array::from_fn(|_| vec![0; 66])).collect(),
-            sums: (0..planes).map(|_| Sums::new(66)).collect(),
+            sums: (0..planes).map(|p| Sums::for_plane(p, 66)).collect(),
             forms: (0..forms).map(|_| Parity::new(66)).collect(),
             form_strips: std::array::from_fn(|_| (0..forms).map(|_| vec![0; 66]).collect()),
         }
@@ -154,7 +154,11 @@ impl SparsePlane {
         }
         for p in 0..planes {
             let [l, c, r] = &window.strips[p];
-            kernel::hsums(l, c, r, &mut window.sums[p]);
+            if p == 0 {
+                kernel::hsums(l, c, r, &mut window.sums[p]);
+            } else {
+                kernel::hsums_centre(l, c, r, &mut window.sums[p]);
+            }
         }
         if !codes.forms().is_empty() {
             for column in 0..3 {
