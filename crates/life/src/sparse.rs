@@ -253,8 +253,12 @@ impl Life for SparsePlane {
             Some(owner) => {
                 let code = self.palette.ensure(owner.check()?);
                 let planes = self.planes();
-                for tile in self.tiles.values_mut() {
-                    tile.planes.resize(planes, [0; 64]);
+                // Every tile has the same planes, so one tells whether a new
+                // owner added a plane to all of them.
+                if self.tiles.values().next().is_some_and(|t| t.planes.len() < planes) {
+                    for tile in self.tiles.values_mut() {
+                        tile.planes.resize(planes, [0; 64]);
+                    }
                 }
                 let tile = self.tiles.entry(key).or_insert_with(|| Tile { planes: vec![[0; 64]; planes] });
                 tile.planes[0][row] |= bit;
