@@ -810,8 +810,15 @@ impl<'a> Writer<'a> {
     #[inline(never)]
     fn grow(buf: &mut Vec<u8>, need: usize, limit: usize) {
         let most = limit.saturating_add(SLACK);
-        let target = buf.len().saturating_mul(2).max(1 << 16).min(most).max(need);
-        buf.reserve_exact(target - buf.len());
+        // The allocation doubles, but only a little more than is needed is
+        // initialised: a reused buffer keeps its allocation across passes
+        // while its length is cut back to each pass's output, and zeroing
+        // up to twice that again on every pass costs as much as a copy.
+        if buf.capacity() < need {
+            let capacity = buf.capacity().saturating_mul(2).max(1 << 16).min(most).max(need);
+            buf.reserve_exact(capacity - buf.len());
+        }
+        let target = need.saturating_add(1 << 16).min(most).max(need);
         buf.resize(target, 0);
     }
 
