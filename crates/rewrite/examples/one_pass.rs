@@ -65,6 +65,30 @@ fn warm_up(set: Option<&RuleSet<usize>>, input: &[u8], out: &mut Vec<u8>) {
     }
 }
 
+/// The CPU time of the calling thread, in nanoseconds.
+fn thread_cpu_ns() -> u64 {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid, writable timespec for the call.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+}
+
+/// With `ONE_PASS_REPS=n` in the environment, the median CPU time of `n`
+/// more runs of the case, in milliseconds, for quick comparisons.
+fn timed(set: Option<&RuleSet<usize>>, input: &[u8], out: &mut Vec<u8>) -> Option<f64> {
+    let reps: usize = std::env::var("ONE_PASS_REPS").ok()?.parse().ok()?;
+    let mut times: Vec<u64> = (0..reps.max(1))
+        .map(|_| {
+            let started = thread_cpu_ns();
+            one_case(set, input, out);
+            thread_cpu_ns() - started
+        })
+        .collect();
+    times.sort_unstable();
+    Some(times[times.len() / 2] as f64 / 1e6)
+}
+
 fn checksum(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
 }
@@ -78,6 +102,9 @@ fn main() {
     if wanted("memcpy") {
         warm_up(None, &dna, &mut out);
         one_case(None, &dna, &mut out);
+        if let Some(ms) = timed(None, &dna, &mut out) {
+            println!("memcpy: {ms:.3} ms cpu");
+        }
     }
     let letters: Vec<u8> = (b'a'..=b'z').collect();
     let text = random_string(&mut rng, &letters, LEN);
@@ -100,6 +127,9 @@ fn main() {
                 out.len(),
                 checksum(&out)
             );
+            if let Some(ms) = timed(Some(&set), input, &mut out) {
+                println!("{name}: {ms:.3} ms cpu");
+            }
         }
     }
 }
