@@ -435,19 +435,17 @@ impl<O> RuleSet<O> {
             }
             w += gap;
             pos = found;
-            if found == end || advance == 0 {
+            if advance == 0 {
+                // The end of the block, or of one interleaved scan.
                 continue;
             }
+            // The table has no code for a tied left side (see
+            // `ReverseTable::build`), so every code here is a rule applied.
             let pattern = &self.patterns[(code & PATTERN_MASK) as usize];
-            if pattern.rule == BLOCKED {
-                out[w] = input[found];
-                w += 1;
-            } else {
-                applications += 1;
-                on_apply(Application { rule: pattern.rule as usize, pos: found });
-                out[w..w + CHUNK].copy_from_slice(&pattern.chunk);
-                w += pattern.rhs_len as usize;
-            }
+            applications += 1;
+            on_apply(Application { rule: pattern.rule as usize, pos: found });
+            out[w..w + CHUNK].copy_from_slice(&pattern.chunk);
+            w += pattern.rhs_len as usize;
             pos = found + advance;
         }
         writer.len = w;
@@ -671,15 +669,15 @@ impl ReverseTable {
         }
         // The longest left side matched in each state (its match set holds
         // every reversed left side that ends there, failure matches included).
+        // Where that side is tied, a pass copies one byte and moves on, just
+        // as where no side starts at all: so the table gives no code there,
+        // and the forward rewrite never meets a tied side.
         let longest = |sid: StateID| -> u32 {
             (0..nfa.match_len(sid))
                 .map(|k| nfa.match_pattern(sid, k))
                 .max_by_key(|&pid| nfa.pattern_len(pid))
-                .map_or(NONE, |pid| {
-                    let advance =
-                        if patterns[pid.as_usize()].rule == BLOCKED { 1 } else { lhs[pid.as_usize()].len() };
-                    ((advance as u32) << PATTERN_BITS) | pid.as_u32()
-                })
+                .filter(|pid| patterns[pid.as_usize()].rule != BLOCKED)
+                .map_or(NONE, |pid| ((lhs[pid.as_usize()].len() as u32) << PATTERN_BITS) | pid.as_u32())
         };
         let mut trans = vec![0u64; states.len() * stride];
         for (from, &sid) in states.iter().enumerate() {
