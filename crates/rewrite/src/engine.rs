@@ -819,11 +819,13 @@ impl<'a> Writer<'a> {
         // initialised: a reused buffer keeps its allocation across passes
         // while its length is cut back to each pass's output, and zeroing
         // up to twice that again on every pass costs as much as a copy.
-        if buf.capacity() < need {
-            let capacity = buf.capacity().saturating_mul(2).max(1 << 16).min(most).max(need);
+        let target = need.saturating_add(1 << 16).min(most).max(need);
+        if buf.capacity() < target {
+            // Reserved exactly, so that `resize` does not grow the
+            // allocation past the limit on its own.
+            let capacity = buf.capacity().saturating_mul(2).min(most).max(target);
             buf.reserve_exact(capacity - buf.len());
         }
-        let target = need.saturating_add(1 << 16).min(most).max(need);
         buf.resize(target, 0);
     }
 
@@ -988,6 +990,24 @@ mod tests {
         // Deletions after the limit is reached still happen and are no cut.
         let pass = set(&[("a", "bb"), ("c", "")]).pass(b"acc", 2);
         assert_eq!((pass.output.as_slice(), pass.cut, pass.applications.len()), (&b"bb"[..], false, 3));
+    }
+
+    #[test]
+    fn the_allocation_stays_within_the_limit_while_the_output_grows_in_steps() {
+        let input = vec![b'a'; 50_000];
+        for limit in [70_000, 100_000, 150_000, 199_999] {
+            let pass = set(&[("a", "aaaa")]).pass(&input, limit);
+            assert_eq!((pass.output.len(), pass.cut), (limit, true));
+            assert!(pass.output.capacity() <= limit + SLACK, "{limit}: {}", pass.output.capacity());
+        }
+        // A reused buffer keeps its allocation and gives the same output.
+        let mut out = Vec::new();
+        let rules = set(&[("a", "aaaa")]);
+        for _ in 0..2 {
+            rules.run(&input, usize::MAX, &mut out, |_| {});
+            assert_eq!(out.len(), 200_000);
+            assert!(out.iter().all(|&b| b == b'a'));
+        }
     }
 
     #[test]
