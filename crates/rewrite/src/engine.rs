@@ -157,8 +157,10 @@ const BLOCK_MAX_ENTRIES: usize = 1 << 22;
 const STREAMS: usize = 4;
 /// The length of each interleaved scan.
 const STREAM_LEN: usize = 4096;
-/// "No left side starts here."
-const NONE: u32 = u32::MAX;
+/// "No left side starts here": a scan code is never 0 otherwise, since its
+/// advance is at least 1. Zero lets the scan test for a code with the flags
+/// of the instruction that extracts it.
+const NONE: u32 = 0;
 /// A scan code packs a pattern id in its low bits (there are at most
 /// [`MAX_RULES`] < 2^20 patterns) and how far the scan advances past the
 /// pattern's position in the bits above ([`BLOCK_MAX_LHS`] < 2^11).
@@ -201,8 +203,8 @@ const SPARSE_WINDOW: usize = 1 << 14;
 
 /// A complete automaton over the reversed distinct left sides, as a table:
 /// each entry packs the next state (premultiplied by the stride) in its low
-/// 32 bits and the longest left side matched there (or [`NONE`]) in its high
-/// 32 bits.
+/// 32 bits and the scan code of the longest left side matched there (or
+/// [`NONE`]) in its high 32 bits.
 #[derive(Clone, Debug)]
 struct ReverseTable {
     classes: [u16; 256],
@@ -420,8 +422,8 @@ impl<O> RuleSet<O> {
         let mut applications = 0;
         while pos < end {
             let packed = next[pos - start];
-            let found = start + (packed >> 32) as usize;
-            let code = packed as u32;
+            let found = start + packed as u32 as usize;
+            let code = (packed >> 32) as u32;
             let advance = ((code >> PATTERN_BITS) & ADVANCE_MASK) as usize;
             let gap = found - pos;
             if gap <= CHUNK {
@@ -433,19 +435,17 @@ impl<O> RuleSet<O> {
             }
             w += gap;
             pos = found;
-            if found == end || advance == 0 {
+            if advance == 0 {
+                // The end of the block, or of one interleaved scan.
                 continue;
             }
+            // The table has no code for a tied left side (see
+            // `ReverseTable::build`), so every code here is a rule applied.
             let pattern = &self.patterns[(code & PATTERN_MASK) as usize];
-            if pattern.rule == BLOCKED {
-                out[w] = input[found];
-                w += 1;
-            } else {
-                applications += 1;
-                on_apply(Application { rule: pattern.rule as usize, pos: found });
-                out[w..w + CHUNK].copy_from_slice(&pattern.chunk);
-                w += pattern.rhs_len as usize;
-            }
+            applications += 1;
+            on_apply(Application { rule: pattern.rule as usize, pos: found });
+            out[w..w + CHUNK].copy_from_slice(&pattern.chunk);
+            w += pattern.rhs_len as usize;
             pos = found + advance;
         }
         writer.len = w;
@@ -589,8 +589,8 @@ impl<O> RuleSet<O> {
             while pos < end {
                 // One dependent load per step keeps the critical path short.
                 let packed = next[pos - start];
-                let found = start + (packed >> 32) as usize;
-                let code = packed as u32;
+                let found = start + packed as u32 as usize;
+                let code = (packed >> 32) as u32;
                 let advance = ((code >> PATTERN_BITS) & ADVANCE_MASK) as usize;
                 // Copying an empty gap is cheaper than a branch that is
                 // hard to predict when matches are dense.
@@ -669,15 +669,15 @@ impl ReverseTable {
         }
         // The longest left side matched in each state (its match set holds
         // every reversed left side that ends there, failure matches included).
+        // Where that side is tied, a pass copies one byte and moves on, just
+        // as where no side starts at all: so the table gives no code there,
+        // and the forward rewrite never meets a tied side.
         let longest = |sid: StateID| -> u32 {
             (0..nfa.match_len(sid))
                 .map(|k| nfa.match_pattern(sid, k))
                 .max_by_key(|&pid| nfa.pattern_len(pid))
-                .map_or(NONE, |pid| {
-                    let advance =
-                        if patterns[pid.as_usize()].rule == BLOCKED { 1 } else { lhs[pid.as_usize()].len() };
-                    ((advance as u32) << PATTERN_BITS) | pid.as_u32()
-                })
+                .filter(|pid| patterns[pid.as_usize()].rule != BLOCKED)
+                .map_or(NONE, |pid| ((lhs[pid.as_usize()].len() as u32) << PATTERN_BITS) | pid.as_u32())
         };
         let mut trans = vec![0u64; states.len() * stride];
         for (from, &sid) in states.iter().enumerate() {
@@ -695,19 +695,22 @@ impl ReverseTable {
     }
 
     #[inline(always)]
-    fn step(&self, trans: &[u64], state: u32, byte: u8) -> u64 {
-        trans[(state as usize + usize::from(self.classes[usize::from(byte)])) & self.mask]
+    /// The entry after `entry`'s state reads `byte`. The whole entry serves
+    /// as the state: the mask (below 2^32) drops its code, and the state
+    /// plus a class stays below 2^32, so no instruction has to cut it.
+    fn step(&self, trans: &[u64], entry: u64, byte: u8) -> u64 {
+        trans[(entry as usize + usize::from(self.classes[usize::from(byte)])) & self.mask]
     }
 
     /// The state after reading `input[from..to]` backwards from the start.
-    fn warm_up(&self, input: &[u8], from: usize, to: usize) -> u32 {
+    fn warm_up(&self, input: &[u8], from: usize, to: usize) -> u64 {
         let trans = &self.trans[..=self.mask];
-        input[from..to].iter().rev().fold(self.start, |state, &b| self.step(trans, state, b) as u32)
+        input[from..to].iter().rev().fold(u64::from(self.start), |state, &b| self.step(trans, state, b))
     }
 
     /// Fill `next[i]` with the packed `next` entry of position `start + i`:
     /// the offset of the nearest position at or after it where a left side
-    /// starts (in the high 32 bits) and that position's scan code (low
+    /// starts (in the low 32 bits) and that position's scan code (high
     /// bits); or, where none starts before the end of its interleaved scan,
     /// that end with a code of 0 (advance 0).
     fn scan(&self, input: &[u8], start: usize, end: usize, next: &mut [u64]) {
@@ -724,11 +727,10 @@ impl ReverseTable {
         let trans = &self.trans[..=self.mask];
         let len = end - start;
         let mut state = self.warm_up(input, end, self.lookahead(input, end));
-        let mut nearest = (len as u64) << 32;
+        let mut nearest = len as u64;
         for i in (0..len).rev() {
-            let t = self.step(trans, state, input[start + i]);
-            state = t as u32;
-            nearest = next_entry((t >> 32) as u32, i, nearest);
+            state = self.step(trans, state, input[start + i]);
+            nearest = next_entry(state, i, nearest);
             next[i] = nearest;
         }
     }
@@ -746,23 +748,19 @@ impl ReverseTable {
             self.warm_up(input, to, self.lookahead(input, to))
         };
         let (mut s0, mut s1, mut s2, mut s3) = (warm(0), warm(1), warm(2), warm(3));
-        let sentinel = |k: usize| (((k + 1) * S) as u64) << 32;
+        let sentinel = |k: usize| ((k + 1) * S) as u64;
         let (mut m0, mut m1, mut m2, mut m3) = (sentinel(0), sentinel(1), sentinel(2), sentinel(3));
         let input = &input[start..start + STREAMS * S];
         let next = &mut next[..STREAMS * S];
         for i in (0..S).rev() {
-            let t0 = self.step(trans, s0, input[i]);
-            let t1 = self.step(trans, s1, input[i + S]);
-            let t2 = self.step(trans, s2, input[i + 2 * S]);
-            let t3 = self.step(trans, s3, input[i + 3 * S]);
-            s0 = t0 as u32;
-            s1 = t1 as u32;
-            s2 = t2 as u32;
-            s3 = t3 as u32;
-            m0 = next_entry((t0 >> 32) as u32, i, m0);
-            m1 = next_entry((t1 >> 32) as u32, i + S, m1);
-            m2 = next_entry((t2 >> 32) as u32, i + 2 * S, m2);
-            m3 = next_entry((t3 >> 32) as u32, i + 3 * S, m3);
+            s0 = self.step(trans, s0, input[i]);
+            s1 = self.step(trans, s1, input[i + S]);
+            s2 = self.step(trans, s2, input[i + 2 * S]);
+            s3 = self.step(trans, s3, input[i + 3 * S]);
+            m0 = next_entry(s0, i, m0);
+            m1 = next_entry(s1, i + S, m1);
+            m2 = next_entry(s2, i + 2 * S, m2);
+            m3 = next_entry(s3, i + 3 * S, m3);
             next[i] = m0;
             next[i + S] = m1;
             next[i + 2 * S] = m2;
@@ -771,10 +769,17 @@ impl ReverseTable {
     }
 }
 
-/// The `next` entry at offset `at`, given its scan code and the entry after it.
+/// The `next` entry at offset `at`, given the table entry that led there and
+/// the `next` entry after it. Both keep the scan code in the high half, so
+/// the code is masked out once and the offset added to it (one `lea` with
+/// the interleaved scan's offset as a constant), and the mask's zero flag
+/// says whether there is a code at all: no per-scan offset and no constant
+/// has to live in a register, which the four interleaved scans lack.
 #[inline(always)]
-fn next_entry(code: u32, at: usize, after: u64) -> u64 {
-    if code != NONE { ((at as u64) << 32) | u64::from(code) } else { after }
+fn next_entry(entry: u64, at: usize, after: u64) -> u64 {
+    let code = entry & !u64::from(u32::MAX);
+    // `+` rather than `|` (the same here) so that it can be an `lea`.
+    if code != 0 { code + at as u64 } else { after }
 }
 
 /// Bytes kept initialised past the logical end of the output, so that a
@@ -810,8 +815,17 @@ impl<'a> Writer<'a> {
     #[inline(never)]
     fn grow(buf: &mut Vec<u8>, need: usize, limit: usize) {
         let most = limit.saturating_add(SLACK);
-        let target = buf.len().saturating_mul(2).max(1 << 16).min(most).max(need);
-        buf.reserve_exact(target - buf.len());
+        // The allocation doubles, but only a little more than is needed is
+        // initialised: a reused buffer keeps its allocation across passes
+        // while its length is cut back to each pass's output, and zeroing
+        // up to twice that again on every pass costs as much as a copy.
+        let target = need.saturating_add(1 << 16).min(most).max(need);
+        if buf.capacity() < target {
+            // Reserved exactly, so that `resize` does not grow the
+            // allocation past the limit on its own.
+            let capacity = buf.capacity().saturating_mul(2).min(most).max(target);
+            buf.reserve_exact(capacity - buf.len());
+        }
         buf.resize(target, 0);
     }
 
@@ -976,6 +990,24 @@ mod tests {
         // Deletions after the limit is reached still happen and are no cut.
         let pass = set(&[("a", "bb"), ("c", "")]).pass(b"acc", 2);
         assert_eq!((pass.output.as_slice(), pass.cut, pass.applications.len()), (&b"bb"[..], false, 3));
+    }
+
+    #[test]
+    fn the_allocation_stays_within_the_limit_while_the_output_grows_in_steps() {
+        let input = vec![b'a'; 50_000];
+        for limit in [70_000, 100_000, 150_000, 199_999] {
+            let pass = set(&[("a", "aaaa")]).pass(&input, limit);
+            assert_eq!((pass.output.len(), pass.cut), (limit, true));
+            assert!(pass.output.capacity() <= limit + SLACK, "{limit}: {}", pass.output.capacity());
+        }
+        // A reused buffer keeps its allocation and gives the same output.
+        let mut out = Vec::new();
+        let rules = set(&[("a", "aaaa")]);
+        for _ in 0..2 {
+            rules.run(&input, usize::MAX, &mut out, |_| {});
+            assert_eq!(out.len(), 200_000);
+            assert!(out.iter().all(|&b| b == b'a'));
+        }
     }
 
     #[test]
