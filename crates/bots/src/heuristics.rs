@@ -59,7 +59,7 @@ fn lookahead(
         }
         // Others still owing a secret move this round choose at random.
         while let Turn::Simultaneous(set) = guess.to_move() {
-            let Some(&other) = set.iter().find(|&&o| o != seat) else { break };
+            let Some(other) = set.iter().find(|&o| o != seat) else { break };
             let Some(theirs) = guess.random_move(other, rng) else { break };
             if guess.apply(other, &theirs, &mut Ctx { now: 0, rng: &mut *rng, history: false }).is_err() {
                 break;

@@ -215,7 +215,7 @@ pub fn play_game(
         let askees = match game.to_move() {
             Turn::Over => break,
             Turn::Player(p) => vec![p],
-            Turn::Simultaneous(set) => set,
+            Turn::Simultaneous(set) => set.to_vec(),
             Turn::Clock => {
                 // Simulated time: every seat still in the game may move (or
                 // pass) once, in seat order, each seeing the moves made
