@@ -26,7 +26,7 @@ pub use error::{MoveError, ReplayError, SetupError};
 pub use game::{Event, EventAction, Game, HistoryEntry, Proposal, ProposalKind, Record};
 pub use info::{COMMON_OPTIONS, Dynamics, GameInfo, OptionKind, OptionSpec};
 pub use options::{OptionError, OptionValue, Options, format_duration, parse_duration};
-pub use rng::{GameRng, rng_for};
+pub use rng::{GameRng, GameStreams, rng_for};
 pub use rules::{Applied, Ctx, DynState, Erased, GameKind, Hidden, Kind, LogEntry, Rules, Setup};
 pub use seats::{Seats, SeatsIter};
 
