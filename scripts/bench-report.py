@@ -231,11 +231,12 @@ if m_rust and m_py:
         "at least 100x",
         ratio >= 100,
         "Games between built-in bots are played on the bare state, with no history lines written "
-        "(`Ctx::history`) and results handed over in batches; perf still puts about a quarter of "
-        "the time in the allocator: the list of seats to move that every `to_move` builds (several "
-        "times a move), the move texts that bots write and the rules parse back (one textual "
-        "interface for built-in and external bots), and each game's new state; then a ChaCha "
-        "generator seeded per event (about 6%). See [Bots](benchmarks/bots.md).",
+        "(`Ctx::history`), the seats to move in a one-word set (`Seats`), each move written into "
+        "one buffer per seat, one event generator a game reset to each event's stream, and results "
+        "handed over in batches. What is left (perf): the rules and the centre bot, the generator's "
+        "reset (about 9%), the allocator (about 12%: each game's new state and result), the move "
+        "texts written and parsed back. A loaded machine slows the Python anchor more than the "
+        "games, so loaded ratios run about 1.2x high. See [Bots](benchmarks/bots.md).",
         bots_cmd,
     )
 m_pipe = re.search(r"bare pipe round trip: ([\d.]+) us", bots_text)

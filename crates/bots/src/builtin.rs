@@ -77,21 +77,40 @@ impl BuiltinBot {
 
     /// [`BuiltinBot::choose`] on a bare position.
     pub fn choose_at(&self, position: Position<'_>, seat: Seat, rng: &mut GameRng) -> Option<String> {
+        let mut out = String::new();
+        self.choose_into(position, seat, rng, &mut out).then_some(out)
+    }
+
+    /// [`BuiltinBot::choose_at`] written into `out` (emptied first): false,
+    /// and `out` empty, when the seat has no move to make. The same choice
+    /// from the same draws; a referee playing many games between built-in
+    /// bots reuses one buffer for every move instead of a string for each.
+    pub fn choose_into(
+        &self,
+        position: Position<'_>,
+        seat: Seat,
+        rng: &mut GameRng,
+        out: &mut String,
+    ) -> bool {
+        out.clear();
         let state = position.state;
         let turn = state.to_move();
         if !turn.includes(seat) || !state.is_active(seat) {
-            return None;
+            return false;
         }
         let clocked = turn == Turn::Clock;
         let kind = position.info.kind;
-        match self.bot {
-            Builtin::Random => state.random_move(seat, rng),
+        let chosen = match self.bot {
+            Builtin::Random => return state.random_move_into(seat, rng, out),
             // On the clock the heuristic passes when it sees nothing better.
             Builtin::Greedy if clocked => heuristics::greedy(state, kind, seat, rng),
             Builtin::Greedy => {
                 heuristics::greedy(state, kind, seat, rng).or_else(|| state.random_move(seat, rng))
             }
-            Builtin::Center => heuristics::center(state, seat, rng).or_else(|| state.random_move(seat, rng)),
+            Builtin::Center => {
+                return heuristics::center_into(state, seat, rng, out)
+                    || state.random_move_into(seat, rng, out);
+            }
             // Real-Time Life moves pay off at a generation: between two, the
             // search bot keeps its points for the tick before the next.
             Builtin::Mcts(_) if clocked && !crate::rtlife::time_to_act(state, seat, rng) => None,
@@ -99,6 +118,13 @@ impl BuiltinBot {
                 let config = mcts_config(position, seat, budget);
                 mcts::search(state, position.players, seat, &config, rng)
             }
+        };
+        match chosen {
+            Some(text) => {
+                out.push_str(&text);
+                true
+            }
+            None => false,
         }
     }
 }

@@ -59,7 +59,7 @@ fn lookahead(
         }
         // Others still owing a secret move this round choose at random.
         while let Turn::Simultaneous(set) = guess.to_move() {
-            let Some(&other) = set.iter().find(|&&o| o != seat) else { break };
+            let Some(other) = set.iter().find(|&o| o != seat) else { break };
             let Some(theirs) = guess.random_move(other, rng) else { break };
             if guess.apply(other, &theirs, &mut Ctx { now: 0, rng: &mut *rng, history: false }).is_err() {
                 break;
@@ -147,9 +147,23 @@ fn dna_playout(state: &dyn DynState, seat: Seat, rng: &mut GameRng) -> Option<St
 }
 
 /// Intervalo: the empty cell nearest the centre of the strip.
-pub fn center(state: &dyn DynState, _seat: Seat, rng: &mut GameRng) -> Option<String> {
-    let state = state.as_any().downcast_ref::<Intervalo>()?;
-    center_of_cells(state, rng).map(|c| (c + 1).to_string())
+pub fn center(state: &dyn DynState, seat: Seat, rng: &mut GameRng) -> Option<String> {
+    let mut out = String::new();
+    center_into(state, seat, rng, &mut out).then_some(out)
+}
+
+/// [`center`] written into `out` (emptied first); false, and `out` empty,
+/// when there is no empty cell or the game is not Intervalo.
+pub fn center_into(state: &dyn DynState, _seat: Seat, rng: &mut GameRng, out: &mut String) -> bool {
+    out.clear();
+    let Some(state) = state.as_any().downcast_ref::<Intervalo>() else { return false };
+    match center_of_cells(state, rng) {
+        Some(c) => {
+            tabula_intervalo::write_cell(c, out);
+            true
+        }
+        None => false,
+    }
 }
 
 /// [`intervalo_center`] on the typed strip, without writing it out (the

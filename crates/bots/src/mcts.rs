@@ -251,7 +251,7 @@ pub fn search(
         loop {
             let actors = match guess.to_move() {
                 Turn::Player(p) => vec![p],
-                Turn::Simultaneous(set) => set,
+                Turn::Simultaneous(set) => set.to_vec(),
                 Turn::Clock if guess.next_clock().is_some() => {
                     // Seats before `seat` have had their say in the real
                     // position's step already.
@@ -443,7 +443,7 @@ fn playout(
         let clocked = state.to_move() == Turn::Clock;
         let actors = match state.to_move() {
             Turn::Player(p) => vec![p],
-            Turn::Simultaneous(set) => set,
+            Turn::Simultaneous(set) => set.to_vec(),
             Turn::Clock if state.next_clock().is_some() && clock_events < config.clock_horizon => {
                 (0..players).filter(|&s| state.is_active(s)).collect()
             }

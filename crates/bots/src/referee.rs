@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use tabula_model::{Game, GameKind, GameRng, MoveError, Options, SeatResult, Turn, rng_for};
+use tabula_model::{Game, GameKind, GameRng, MoveError, Options, SeatResult, Seats, Turn, rng_for};
 
 use crate::builtin::BuiltinBot;
 use crate::process::{BotLimits, BotProcess, ReadError};
@@ -195,6 +195,10 @@ pub fn play_game(
     let seat_names: Vec<String> =
         (0..n).map(|seat| names.get(seat).cloned().unwrap_or_else(|| format!("seat {}", seat + 1))).collect();
     let name_of = |seat: usize| seat_names.get(seat).map_or("", String::as_str);
+    // Each seat's move text, one buffer for the whole game: built-in bots
+    // write their choices into it rather than into a new string a move.
+    let mut texts: Vec<String> = vec![String::new(); n];
+    let mut chosen_first = vec![false; n];
 
     for (seat, player) in players.iter_mut().enumerate() {
         if let Player::External(bot) = player
@@ -214,7 +218,7 @@ pub fn play_game(
     'game: while moves < MAX_MOVES {
         let askees = match game.to_move() {
             Turn::Over => break,
-            Turn::Player(p) => vec![p],
+            Turn::Player(p) => Seats::from([p]),
             Turn::Simultaneous(set) => set,
             Turn::Clock => {
                 // Simulated time: every seat still in the game may move (or
@@ -247,7 +251,7 @@ pub fn play_game(
                         Ok(None) => None,
                         Ok(Some(text)) => {
                             let failure =
-                                submit_move(&mut game, &mut players[seat], seat, name_of(seat), text, now);
+                                submit_move(&mut game, &mut players[seat], seat, name_of(seat), &text, now);
                             moves += usize::from(failure.is_none());
                             failure
                         }
@@ -270,17 +274,22 @@ pub fn play_game(
                 continue;
             }
         };
+        if askees.is_empty() {
+            // A seat past what a set of seats holds: no game seats so many.
+            stuck = true;
+            break;
+        }
         // Built-in bots of one simultaneous round all choose on the
         // position before anyone's choice, as they would at one table.
-        let mut chosen_first: Vec<Option<String>> = vec![None; n];
-        if askees.len() > 1 {
-            for &seat in &askees {
+        let simultaneous = askees.len() > 1;
+        if simultaneous {
+            for seat in askees {
                 if let Some(Player::Builtin(bot)) = players.get(seat) {
-                    chosen_first[seat] = bot.choose_at(game.position(), seat, &mut rngs[seat]);
+                    chosen_first[seat] =
+                        bot.choose_into(game.position(), seat, &mut rngs[seat], &mut texts[seat]);
                 }
             }
         }
-        let simultaneous = askees.len() > 1;
         for seat in askees {
             if game.is_over() {
                 break 'game;
@@ -292,11 +301,11 @@ pub fn play_game(
             let answer = match &mut players[seat] {
                 Player::Builtin(bot) => {
                     let choice = if simultaneous {
-                        chosen_first[seat].take()
+                        std::mem::take(&mut chosen_first[seat])
                     } else {
-                        bot.choose_at(game.position(), seat, &mut rngs[seat])
+                        bot.choose_into(game.position(), seat, &mut rngs[seat], &mut texts[seat])
                     };
-                    choice.ok_or_else(|| Failure {
+                    choice.then_some(()).ok_or_else(|| Failure {
                         seat,
                         bot: name_of(seat).to_string(),
                         kind: FailureKind::NoMove,
@@ -306,10 +315,12 @@ pub fn play_game(
                 }
                 Player::External(bot) => {
                     ask(bot, game.game(), seat, name_of(seat), &mut used[seat], settings)
+                        .map(|text| texts[seat] = text)
                 }
             };
             let failure = match answer {
-                Ok(text) => {
+                Ok(()) => {
+                    let text = &texts[seat];
                     let failure =
                         submit_move(&mut game, &mut players[seat], seat, name_of(seat), text, moves as i64);
                     moves += usize::from(failure.is_none());
@@ -382,11 +393,11 @@ fn submit_move(
     player: &mut Player<'_>,
     seat: usize,
     name: &str,
-    text: String,
+    text: &str,
     at: i64,
 ) -> Option<Failure> {
-    let error = game.submit_move(seat, &text, at).err()?;
-    let shown = clip(&text);
+    let error = game.submit_move(seat, text, at).err()?;
+    let shown = clip(text);
     if let Player::External(bot) = player {
         bot.kill();
     }

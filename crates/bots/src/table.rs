@@ -4,58 +4,58 @@
 //! the same either way) without writing a record or history lines.
 
 use tabula_model::{
-    Ctx, DynState, Event, EventAction, Game, GameInfo, GameKind, MoveError, Options, Outcome, Seat, Setup,
-    SetupError, Turn, rng_for,
+    Ctx, DynState, Event, EventAction, Game, GameInfo, GameKind, GameRng, GameStreams, MoveError, Options,
+    Outcome, Seat, Setup, SetupError, Turn,
 };
 
 use crate::builtin::Position;
 
 /// A refereed game.
-pub(crate) enum Table {
+pub(crate) enum Table<'a> {
     /// With its record: external bots are shown views of it.
     Full(Box<Game>),
-    /// The state alone.
-    Bare(Bare),
+    /// The state alone (boxed: it holds the event generator's buffer).
+    Bare(Box<Bare<'a>>),
 }
 
 /// A game's state without a record: what [`Game`] keeps that changes the
 /// play (the seed, the number of events so far for each event's random
-/// stream, the time of the last clock event).
-pub(crate) struct Bare {
+/// stream, the time of the last clock event). The options are the
+/// caller's, not a copy: a game between built-in bots takes microseconds,
+/// and copying them cost a good part of that.
+pub(crate) struct Bare<'a> {
     state: Box<dyn DynState>,
     info: &'static GameInfo,
-    options: Options,
+    options: &'a Options,
     players: usize,
-    seed: u64,
+    /// The random streams of the game's seed, one per event.
+    streams: GameStreams,
+    /// The last event's generator, reset to the next event's stream.
+    rng: GameRng,
     events: u64,
     now: i64,
 }
 
-impl Table {
+impl<'a> Table<'a> {
     /// A new game of `kind`; bare when `bare`.
     pub(crate) fn create(
         kind: &'static dyn GameKind,
-        options: &Options,
+        options: &'a Options,
         players: usize,
         seed: u64,
         bare: bool,
-    ) -> Result<Table, SetupError> {
+    ) -> Result<Table<'a>, SetupError> {
         let ids: Vec<String> = (0..players).map(|i| format!("seat{}", i + 1)).collect();
         if !bare {
             return Game::create(kind, options.clone(), ids, seed, 0).map(|game| Table::Full(Box::new(game)));
         }
         // As `Game::create` sets a game up.
         let setup = Setup { options, players: &ids, start: 0 };
-        let state = kind.new_state(&setup, &mut rng_for(seed, 0))?;
-        Ok(Table::Bare(Bare {
-            state,
-            info: kind.info(),
-            options: options.clone(),
-            players,
-            seed,
-            events: 0,
-            now: 0,
-        }))
+        let streams = GameStreams::new(seed);
+        let mut rng = streams.stream(0);
+        let state = kind.new_state(&setup, &mut rng)?;
+        let bare = Bare { state, info: kind.info(), options, players, streams, rng, events: 0, now: 0 };
+        Ok(Table::Bare(Box::new(bare)))
     }
 
     /// The full game, when kept.
@@ -81,7 +81,7 @@ impl Table {
             Table::Bare(bare) => Position {
                 state: &*bare.state,
                 info: bare.info,
-                options: &bare.options,
+                options: bare.options,
                 players: bare.players,
             },
         }
@@ -137,8 +137,8 @@ impl Table {
         if !bare.state.is_active(seat) {
             return Err(MoveError::illegal("you are no longer in this game"));
         }
-        let mut rng = rng_for(bare.seed, bare.events + 1);
-        bare.state.apply(seat, text, &mut Ctx { now: at, rng: &mut rng, history: false })?;
+        bare.streams.reset(&mut bare.rng, bare.events + 1);
+        bare.state.apply(seat, text, &mut Ctx { now: at, rng: &mut bare.rng, history: false })?;
         bare.events += 1;
         Ok(())
     }
@@ -155,8 +155,8 @@ impl Table {
         if seat >= bare.players || bare.state.to_move() == Turn::Over || !bare.state.is_active(seat) {
             return false;
         }
-        let mut rng = rng_for(bare.seed, bare.events + 1);
-        bare.state.resign(seat, &mut Ctx { now: 0, rng: &mut rng, history: false });
+        bare.streams.reset(&mut bare.rng, bare.events + 1);
+        bare.state.resign(seat, &mut Ctx { now: 0, rng: &mut bare.rng, history: false });
         bare.events += 1;
         true
     }
@@ -169,8 +169,8 @@ impl Table {
         };
         match bare.state.next_clock() {
             Some(next) if next <= due && bare.state.to_move() != Turn::Over => {
-                let mut rng = rng_for(bare.seed, bare.events + 1);
-                bare.state.clock(&mut Ctx { now: next, rng: &mut rng, history: false });
+                bare.streams.reset(&mut bare.rng, bare.events + 1);
+                bare.state.clock(&mut Ctx { now: next, rng: &mut bare.rng, history: false });
                 bare.events += 1;
                 bare.now = next;
                 true

@@ -38,7 +38,7 @@ fn builtin_move_serves_the_server() {
         let mut rng: GameRng = rng_for(1, 1);
         let seat = match game.to_move() {
             tabula_model::Turn::Player(p) => p,
-            tabula_model::Turn::Simultaneous(set) => set[0],
+            tabula_model::Turn::Simultaneous(set) => set.first().unwrap(),
             other => panic!("{other:?}"),
         };
         for bot in ["random", "greedy", "mcts:10"] {

@@ -747,7 +747,7 @@ impl Rules for Dna {
 
     fn to_move(&self) -> Turn {
         match self.phase {
-            Phase::SetUp => Turn::Simultaneous(self.waiting_for_sequences()),
+            Phase::SetUp => Turn::Simultaneous(self.waiting_for_sequences().into_iter().collect()),
             Phase::Play => Turn::Player(self.next),
             Phase::Over => Turn::Over,
         }

@@ -121,10 +121,10 @@ fn base_limits_the_letters() {
 #[test]
 fn manual_lets_players_set_hidden_sequences() {
     let mut game = create(&["-manual"], &["ned", "ted"]);
-    assert_eq!(game.to_move(), Turn::Simultaneous(vec![0, 1]));
+    assert_eq!(game.to_move(), Turn::Simultaneous([0, 1].into()));
     assert_eq!(board(&game), "ned: no sequence yet\nted: no sequence yet\n");
     play(&mut game, 1, TED).unwrap();
-    assert_eq!(game.to_move(), Turn::Simultaneous(vec![0]));
+    assert_eq!(game.to_move(), Turn::Simultaneous([0].into()));
     assert_eq!(game.render_text(Viewer::Player(0), 0), "ned: no sequence yet\nted (36): hidden\n");
     assert_eq!(game.render_text(Viewer::Player(1), 0), format!("ned: no sequence yet\nted (36): {TED}\n"));
     let without = create(&[], &["ned", "ted"]);

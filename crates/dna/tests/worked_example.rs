@@ -8,7 +8,7 @@ use tabula_model::{MoveError, Turn, Viewer};
 #[test]
 fn the_seed_game_move_by_move() {
     let mut game = create(&["-manual"], &["ned", "ted", "jed"]);
-    assert_eq!(game.to_move(), Turn::Simultaneous(vec![0, 1, 2]));
+    assert_eq!(game.to_move(), Turn::Simultaneous([0, 1, 2].into()));
     play(&mut game, 0, NED).unwrap();
     play(&mut game, 1, TED).unwrap();
     play(&mut game, 2, JED).unwrap();

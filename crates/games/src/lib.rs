@@ -20,3 +20,16 @@ static REGISTRY: &[&dyn GameKind] = &[
 pub fn find(kind: &str) -> Option<&'static dyn GameKind> {
     all().iter().copied().find(|k| k.info().kind.eq_ignore_ascii_case(kind))
 }
+
+#[cfg(test)]
+mod tests {
+    use tabula_model::Seats;
+
+    #[test]
+    fn every_game_seats_no_more_than_a_set_of_seats_holds() {
+        // `Turn::Simultaneous` lists the seats to move in a `Seats`.
+        for kind in super::all() {
+            assert!(kind.info().max_players <= Seats::CAPACITY, "{}", kind.info().kind);
+        }
+    }
+}

@@ -10,7 +10,7 @@ mod render;
 mod rules;
 mod view;
 
-pub use rules::{Cell, Intervalo, MAX_CELLS, TurnRecord};
+pub use rules::{Cell, Intervalo, MAX_CELLS, TurnRecord, write_cell};
 pub use view::{IntervaloView, TurnView};
 
 use tabula_model::Kind;

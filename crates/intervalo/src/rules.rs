@@ -213,6 +213,27 @@ impl Intervalo {
     }
 }
 
+/// Append the move text of the 0-based cell `cell` (its 1-based number) to
+/// `out`: what [`Rules::format_move`] writes, digit by digit, without the
+/// formatting machinery (built-in bots write a move this way many thousand
+/// times a second).
+pub fn write_cell(cell: usize, out: &mut String) {
+    let mut n = cell.wrapping_add(1);
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[start..] {
+        out.push(char::from(d));
+    }
+}
+
 /// The numbers 1 to `n` in the order of their decimal text (1, 10, 100,
 /// 11, ..., 2, 20, ...), without building the texts.
 fn text_order(n: usize) -> impl Iterator<Item = usize> {
@@ -260,7 +281,9 @@ impl Rules for Intervalo {
             empty: n,
             pending: [None, None],
             scores: [0, 0],
-            turns: Vec::new(),
+            // A turn fills one or two cells, so there are at most n turns:
+            // reserved at once rather than regrown through a game.
+            turns: Vec::with_capacity(n),
             resigned: None,
         })
     }
@@ -292,6 +315,10 @@ impl Rules for Intervalo {
 
     fn format_move(&self, mv: &usize) -> String {
         (mv + 1).to_string()
+    }
+
+    fn write_move(&self, mv: &usize, out: &mut String) {
+        write_cell(*mv, out);
     }
 
     fn check_move(&self, seat: Seat, mv: &usize) -> Result<(), MoveError> {
@@ -332,10 +359,11 @@ impl Rules for Intervalo {
         self.pending[seat] = Some(mv);
         if let [Some(a), Some(b)] = self.pending {
             let record = self.resolve([a, b]);
-            applied.reveals.push(turn);
+            // The reveal group only names the history lines above.
             if !ctx.history {
                 return applied;
             }
+            applied.reveals.push(turn);
             let [p0, p1] = &self.players;
             let [c0, c1] = record.choices;
             let what = if c0 == c1 {
@@ -424,6 +452,15 @@ impl Rules for Intervalo {
 #[cfg(test)]
 mod tests {
     use super::text_order;
+
+    #[test]
+    fn a_written_cell_is_its_formatted_number() {
+        for cell in [0, 8, 9, 10, 63, 98, 99, 4095, usize::MAX - 1] {
+            let mut out = String::from("x");
+            super::write_cell(cell, &mut out);
+            assert_eq!(out, format!("x{}", cell + 1));
+        }
+    }
 
     #[test]
     fn text_order_sorts_like_text() {

@@ -31,7 +31,7 @@ fn defaults_to_64_cells_and_both_choose_at_once() {
     let options = Options::parse::<&str>(<Intervalo as Rules>::info(), &[]).unwrap();
     let g = Game::create(&KIND, options, vec!["ned".into(), "ted".into()], 1, 0).unwrap();
     assert_eq!(state(&g).len(), 64);
-    assert_eq!(g.to_move(), Turn::Simultaneous(vec![0, 1]));
+    assert_eq!(g.to_move(), Turn::Simultaneous([0, 1].into()));
     assert_eq!(g.state().legal_moves(0).unwrap().len(), 64);
 }
 
@@ -80,7 +80,7 @@ fn interval_counts_both_ends_inclusive() {
     assert_eq!(state(&g).scores(), [0, 0]);
     turn(&mut g, 5, 7); // cells 5..=7: ned 5, ted 7: no point
     // One cell is left: both must choose it, and it becomes neutral.
-    assert_eq!(g.to_move(), Turn::Simultaneous(vec![0, 1]));
+    assert_eq!(g.to_move(), Turn::Simultaneous([0, 1].into()));
     assert_eq!(g.state().legal_moves(0).unwrap(), vec!["6".to_string()]);
     turn(&mut g, 6, 6);
     assert!(g.is_over());
@@ -105,7 +105,7 @@ fn a_point_for_the_side_with_more_pieces() {
 fn choices_are_secret_until_both_are_in_and_cannot_change() {
     let mut g = game(10);
     choose(&mut g, 0, "5").unwrap();
-    assert_eq!(g.to_move(), Turn::Simultaneous(vec![1]));
+    assert_eq!(g.to_move(), Turn::Simultaneous([1].into()));
     let e = choose(&mut g, 0, "6").unwrap_err();
     assert!(e.to_string().contains("cannot be changed"), "{e}");
     // ted and observers see that ned has chosen, not what.

@@ -18,6 +18,7 @@ mod info;
 mod options;
 mod rng;
 mod rules;
+mod seats;
 pub mod svg;
 pub mod testing;
 
@@ -25,8 +26,9 @@ pub use error::{MoveError, ReplayError, SetupError};
 pub use game::{Event, EventAction, Game, HistoryEntry, Proposal, ProposalKind, Record};
 pub use info::{COMMON_OPTIONS, Dynamics, GameInfo, OptionKind, OptionSpec};
 pub use options::{OptionError, OptionValue, Options, format_duration, parse_duration};
-pub use rng::{GameRng, rng_for};
+pub use rng::{GameRng, GameStreams, rng_for};
 pub use rules::{Applied, Ctx, DynState, Erased, GameKind, Hidden, Kind, LogEntry, Rules, Setup};
+pub use seats::{Seats, SeatsIter};
 
 use serde::{Deserialize, Serialize};
 
@@ -38,13 +40,13 @@ pub type Seat = usize;
 pub type Timestamp = i64;
 
 /// Who must act now.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Turn {
     /// One player moves (turn-based games).
     Player(Seat),
-    /// Every listed player still owes a secret move (simultaneous games);
-    /// the list shrinks as moves arrive and is never empty.
-    Simultaneous(Vec<Seat>),
+    /// Every seat in the set still owes a secret move (simultaneous games);
+    /// the set shrinks as moves arrive and is never empty.
+    Simultaneous(Seats),
     /// Nobody is required to move: the game advances on the clock, and any
     /// player may act at any time.
     Clock,
@@ -58,7 +60,7 @@ impl Turn {
     pub fn includes(&self, seat: Seat) -> bool {
         match self {
             Turn::Player(p) => *p == seat,
-            Turn::Simultaneous(set) => set.contains(&seat),
+            Turn::Simultaneous(set) => set.contains(seat),
             Turn::Clock => true,
             Turn::Over => false,
         }

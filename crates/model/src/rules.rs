@@ -24,8 +24,8 @@ pub struct Ctx<'a> {
     pub rng: &'a mut GameRng,
     /// Whether the caller keeps the history lines of [`Applied`]. When it
     /// does not (a search bot's playouts, games between built-in bots), the
-    /// rules may leave them out rather than format text no one reads; the
-    /// state must come out the same either way.
+    /// rules may leave them and their reveal groups out rather than format
+    /// text no one reads; the state must come out the same either way.
     pub history: bool,
 }
 
@@ -113,6 +113,13 @@ pub trait Rules: Clone + Send + Sync + 'static {
     /// The canonical text of a move; `parse_move` of it gives the move back.
     fn format_move(&self, mv: &Self::Move) -> String;
 
+    /// [`Rules::format_move`] appended to `out`. Games whose moves are
+    /// written often (a tournament between built-in bots writes every move
+    /// a bot chooses) write them in place, without a new string each time.
+    fn write_move(&self, mv: &Self::Move, out: &mut String) {
+        out.push_str(&self.format_move(mv));
+    }
+
     /// Whether `seat` may make `mv` now, and if not which rule forbids it.
     fn check_move(&self, seat: Seat, mv: &Self::Move) -> Result<(), MoveError>;
 
@@ -187,6 +194,10 @@ pub trait DynState: Send + Sync {
     fn legal_moves(&self, seat: Seat) -> Option<Vec<String>>;
     /// A random legal move as text.
     fn random_move(&self, seat: Seat, rng: &mut GameRng) -> Option<String>;
+    /// [`DynState::random_move`] written into `out` (emptied first), for a
+    /// caller that reuses one buffer for every move; false (and `out`
+    /// empty) when there is none.
+    fn random_move_into(&self, seat: Seat, rng: &mut GameRng, out: &mut String) -> bool;
     /// The outcome once over.
     fn outcome(&self) -> Option<Outcome>;
     /// Whether `seat` is still in the game.
@@ -309,6 +320,17 @@ impl<R: Rules> DynState for Erased<R> {
 
     fn random_move(&self, seat: Seat, rng: &mut GameRng) -> Option<String> {
         Rules::random_move(&self.0, seat, rng).map(|m| self.0.format_move(&m))
+    }
+
+    fn random_move_into(&self, seat: Seat, rng: &mut GameRng, out: &mut String) -> bool {
+        out.clear();
+        match Rules::random_move(&self.0, seat, rng) {
+            Some(m) => {
+                self.0.write_move(&m, out);
+                true
+            }
+            None => false,
+        }
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -63,7 +63,7 @@ pub fn random_sim(kind: &'static dyn GameKind, config: &SimConfig) {
             let seat: Seat = match game.to_move() {
                 Turn::Over => break,
                 Turn::Player(p) => p,
-                Turn::Simultaneous(set) => set[rng.random_range(0..set.len())],
+                Turn::Simultaneous(set) => set.nth(rng.random_range(0..set.len())).unwrap_or_default(),
                 Turn::Clock => {
                     let active: Vec<Seat> =
                         (0..game.players().len()).filter(|&s| game.state().is_active(s)).collect();

@@ -61,7 +61,7 @@ impl Rules for Pile {
         if self.winner.is_some() {
             return Turn::Over;
         }
-        let missing: Vec<Seat> = (0..2).filter(|&s| self.lucky[s].is_none()).collect();
+        let missing: Seats = (0..2).filter(|&s| self.lucky[s].is_none()).collect();
         if missing.is_empty() { Turn::Player(self.next) } else { Turn::Simultaneous(missing) }
     }
     fn parse_move(&self, _seat: Seat, text: &str) -> Result<u32, MoveError> {
@@ -72,7 +72,7 @@ impl Rules for Pile {
     }
     fn check_move(&self, seat: Seat, mv: &u32) -> Result<(), MoveError> {
         match self.to_move() {
-            Turn::Simultaneous(set) if !set.contains(&seat) => Err(MoveError::NotYourTurn(String::new())),
+            Turn::Simultaneous(set) if !set.contains(seat) => Err(MoveError::NotYourTurn(String::new())),
             Turn::Simultaneous(_) => Ok(()),
             _ if !(1..=3).contains(mv) || *mv > self.pile => Err(MoveError::illegal("take 1 to 3")),
             _ => Ok(()),

@@ -523,7 +523,7 @@ impl Rules for Rewrite {
     fn to_move(&self) -> Turn {
         match self.phase {
             Phase::Over => Turn::Over,
-            _ => Turn::Simultaneous(self.waiting()),
+            _ => Turn::Simultaneous(self.waiting().into_iter().collect()),
         }
     }
 

@@ -175,7 +175,7 @@ fn secrets_stay_hidden_until_revealed() {
     assert!(g.render_text(Viewer::Player(0), 0).contains("Your goal: acc"));
     assert!(!g.render_text(Viewer::Player(1), 0).contains("acc"));
     // Replace before the others are in: allowed while the round is open.
-    assert_eq!(g.to_move(), Turn::Simultaneous(vec![1, 2]));
+    assert_eq!(g.to_move(), Turn::Simultaneous([1, 2].into()));
     play(&mut g, 0, "g=>ac").unwrap();
     play(&mut g, 1, "at=>ta").unwrap();
     assert!(!history(&g, Viewer::Player(2)).iter().any(|l| l.contains("g=>ac") || l.contains("at=>ta")));
@@ -286,7 +286,7 @@ fn resigned_players_submit_nothing_and_the_round_goes_on() {
     }
     // cat resigns before choosing a goal: the rounds start without her.
     resign(&mut g, 2);
-    assert_eq!(g.to_move(), Turn::Simultaneous(vec![0, 1]));
+    assert_eq!(g.to_move(), Turn::Simultaneous([0, 1].into()));
     play(&mut g, 0, "t=>ac").unwrap();
     assert_eq!(play(&mut g, 2, "g=>a").unwrap_err().to_string(), "you are no longer in this game");
     // bob resigns with the round open: ann is the last player standing.

@@ -75,7 +75,7 @@ impl Service {
         let (game, version) = snapshot;
         let waiting: Vec<usize> = match game.to_move() {
             Turn::Player(p) => vec![p],
-            Turn::Simultaneous(set) => set,
+            Turn::Simultaneous(set) => set.to_vec(),
             Turn::Clock | Turn::Over => return Ok(()),
         };
         let options = &game.record().options;

@@ -24,7 +24,7 @@ pub fn to_move_users(game: &Game) -> Vec<String> {
     let players = game.players();
     match game.to_move() {
         Turn::Player(p) => vec![players[p].clone()],
-        Turn::Simultaneous(set) => set.iter().map(|&s| players[s].clone()).collect(),
+        Turn::Simultaneous(set) => set.iter().map(|s| players[s].clone()).collect(),
         Turn::Clock | Turn::Over => Vec::new(),
     }
 }

@@ -957,7 +957,7 @@ impl Service {
             let mut acted = false;
             let candidates: Vec<Seat> = match game.to_move() {
                 Turn::Player(p) => vec![p],
-                Turn::Simultaneous(set) => set,
+                Turn::Simultaneous(set) => set.to_vec(),
                 Turn::Clock => (0..game.players().len()).collect(),
                 Turn::Over => return,
             };

@@ -52,7 +52,7 @@ async fn play_random_games(seed: u64) {
             let seat = match game.to_move() {
                 Turn::Over => break,
                 Turn::Player(p) => p,
-                Turn::Simultaneous(set) => set[rng.random_range(0..set.len())],
+                Turn::Simultaneous(set) => set.nth(rng.random_range(0..set.len())).unwrap_or_default(),
                 Turn::Clock => rng.random_range(0..game.players().len()),
             };
             let user = game.players()[seat].clone();
