@@ -82,8 +82,11 @@ impl Service {
         if token.len() > 200 {
             return Err(CommandError::new(ErrorCode::WrongPassword, "invalid or revoked token"));
         }
-        match self.store().token_user(&secret_hash(token), self.now()).await? {
-            Some(user) => Ok(Caller::User(user)),
+        // Read on every request, never kept: a revoked token is refused as
+        // soon as the revocation is committed, whichever server made it.
+        match self.store().token_account(&secret_hash(token), self.now()).await? {
+            Some((_, Some(account))) => Ok(Caller::Account(Box::new(account))),
+            Some((user, None)) => Ok(Caller::User(user)),
             None => Err(CommandError::new(ErrorCode::WrongPassword, "invalid or revoked token")),
         }
     }

@@ -141,15 +141,28 @@ pub fn board_text(
     now: Timestamp,
     waiting_for: &[String],
 ) -> BoardText {
+    board_text_with(game, id, status, viewer, now, waiting_for, &game.history_for(viewer))
+}
+
+/// [`board_text`] with the history `viewer` sees given: a reply that also
+/// reports the history needs not build it twice.
+pub fn board_text_with(
+    game: &Game,
+    id: i64,
+    status: GameStatus,
+    viewer: Viewer,
+    now: Timestamp,
+    waiting_for: &[String],
+    history: &[HistoryEntry],
+) -> BoardText {
     let mut body = String::new();
     for line in status_lines(game, status, waiting_for) {
         body.push_str(&line);
         body.push('\n');
     }
-    let history = game.history_for(viewer);
     if !history.is_empty() {
         body.push_str("\nMoves:\n");
-        for line in move_list(&history, MOVE_LIST_LINES) {
+        for line in move_list(history, MOVE_LIST_LINES) {
             body.push_str(&line);
             body.push('\n');
         }

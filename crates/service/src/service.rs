@@ -16,8 +16,8 @@ use crate::error::{CommandError, ErrorCode};
 use crate::help;
 use crate::reply::{self, BoardText};
 use crate::store::{
-    GameFilter, GameStatus, GameSummary, NewGame, OutboxMessage, SideEffect, Store, StoreError, StoredGame,
-    UserRow,
+    GameFilter, GameHead, GameStatus, GameSummary, NewGame, OutboxMessage, Recipient, SideEffect, Store,
+    StoreError, StoredGame, UserRow,
 };
 use crate::users;
 
@@ -48,6 +48,10 @@ pub enum Caller {
     /// Authenticated by the front end (bearer token, web session, or a
     /// signed mail gateway): the password word may be `-`.
     User(String),
+    /// Authenticated by a bearer token, with the owner's account as it was
+    /// read with the token: as [`Caller::User`], without reading the
+    /// account a second time.
+    Account(Box<UserRow>),
 }
 
 /// Plays the moves of built-in bots (`bot:NAME` players).
@@ -148,13 +152,33 @@ pub struct Service {
     store: Arc<dyn Store>,
     clock: Clock,
     bots: Option<Arc<dyn BotPlayer>>,
-    cache: Mutex<HashMap<i64, (i64, Game)>>,
+    /// Replayed games by board, with their versions; shared, so that a
+    /// hit costs no copy under the lock.
+    cache: Mutex<HashMap<i64, (i64, Arc<Game>)>>,
     updates: tokio::sync::broadcast::Sender<GameUpdate>,
 }
 
 struct Loaded {
     game: Game,
     stored: StoredGame,
+    mail: Mail,
+}
+
+/// Who a game's changes are mailed to, read with its head (see
+/// [`GameHead`]), so that a move's notifications need no query per reader.
+#[derive(Clone, Debug, Default)]
+struct Mail {
+    subscribers: Vec<String>,
+    recipients: Vec<Recipient>,
+}
+
+impl Mail {
+    fn of(head: &mut GameHead) -> Mail {
+        Mail {
+            subscribers: std::mem::take(&mut head.subscribers),
+            recipients: std::mem::take(&mut head.recipients),
+        }
+    }
 }
 
 impl Service {
@@ -336,6 +360,15 @@ impl Service {
     pub async fn authenticate(&self, auth: &Credentials, caller: &Caller) -> Result<UserRow, CommandError> {
         let id =
             users::canonical_user_id(&auth.user).map_err(|m| CommandError::new(ErrorCode::UnknownUser, m))?;
+        if let Caller::Account(account) = caller
+            && account.id == id
+            && auth.password == "-"
+        {
+            if account.signed_off {
+                return Err(CommandError::new(ErrorCode::UnknownUser, format!("there is no user {id}")));
+            }
+            return Ok((**account).clone());
+        }
         let user = self
             .store
             .user(&id)
@@ -426,7 +459,7 @@ impl Service {
                 }
                 self.play_automatic(board).await;
                 let (game, stored) = match self.load(board).await {
-                    Ok(l) => (l.game, l.stored),
+                    Ok(l) => (Arc::new(l.game), l.stored),
                     Err(_) => (game, stored),
                 };
                 Ok(self.board_reply(&game, &stored, Some(&user.id)))
@@ -774,7 +807,7 @@ impl Service {
     /// `user` joins the open game `board` with the first move `text`.
     async fn join(&self, board: i64, user: &str, text: &str) -> Result<(), CommandError> {
         for _ in 0..CONFLICT_RETRIES {
-            let Loaded { mut game, stored } = self.load(board).await?;
+            let Loaded { mut game, stored, mail } = self.load(board).await?;
             if stored.summary.status != GameStatus::Active || game.is_over() {
                 return Err(CommandError::new(ErrorCode::GameOver, format!("board {board} is not running")));
             }
@@ -785,7 +818,10 @@ impl Service {
                 action: EventAction::Join { user: user.to_string(), text: text.to_string() },
             };
             let added = game.submit(event.clone())?;
-            match self.commit(&game, &stored, version, vec![event], &added, Some(user), Vec::new()).await {
+            match self
+                .commit(game, &stored, &mail, version, vec![event], &added, Some(user), Vec::new())
+                .await
+            {
                 Ok(_) => return Ok(()),
                 Err(StoreError::Conflict) => {
                     self.forget(board);
@@ -804,7 +840,7 @@ impl Service {
         board: i64,
         user: &str,
         make: F,
-    ) -> Result<(Game, StoredGame), CommandError>
+    ) -> Result<(Arc<Game>, StoredGame), CommandError>
     where
         F: Fn(&Game, Seat) -> Result<(EventAction, Seat), CommandError>,
     {
@@ -818,14 +854,14 @@ impl Service {
         make: F,
         effects: Vec<SideEffect>,
         loaded: Option<Loaded>,
-    ) -> Result<(Game, StoredGame), CommandError>
+    ) -> Result<(Arc<Game>, StoredGame), CommandError>
     where
         F: Fn(&Game, Seat) -> Result<(EventAction, Seat), CommandError>,
     {
         // The caller's fresh load serves the first attempt; a retry reloads.
         let mut loaded = loaded;
         for _ in 0..CONFLICT_RETRIES {
-            let Loaded { mut game, stored } = match loaded.take() {
+            let Loaded { mut game, stored, mail } = match loaded.take() {
                 Some(l) => l,
                 None => self.load(board).await?,
             };
@@ -856,9 +892,11 @@ impl Service {
             let version = stored.summary.version;
             let event = Event { at: self.now(), seat: Some(seat), action };
             let added = game.submit(event.clone())?;
-            match self.commit(&game, &stored, version, vec![event], &added, Some(user), effects.clone()).await
+            match self
+                .commit(game, &stored, &mail, version, vec![event], &added, Some(user), effects.clone())
+                .await
             {
-                Ok(stored) => return Ok((game, stored)),
+                Ok(done) => return Ok(done),
                 Err(StoreError::Conflict) => {
                     self.forget(board);
                     continue;
@@ -870,21 +908,22 @@ impl Service {
     }
 
     /// Store new events of `game` (already applied to it) with their
-    /// notifications, against `version`.
+    /// notifications, against `version`; the game is then the cached one.
     #[allow(clippy::too_many_arguments)]
     async fn commit(
         &self,
-        game: &Game,
+        game: Game,
         stored: &StoredGame,
+        mail: &Mail,
         version: i64,
         events: Vec<Event>,
         added: &[HistoryEntry],
         actor: Option<&str>,
         mut effects: Vec<SideEffect>,
-    ) -> Result<StoredGame, StoreError> {
+    ) -> Result<(Arc<Game>, StoredGame), StoreError> {
         let board = stored.summary.id;
         let summary =
-            summarize(game, board, version + events.len() as i64, self.now(), stored.summary.status);
+            summarize(&game, board, version + events.len() as i64, self.now(), stored.summary.status);
         let mut new_stored = stored.clone();
         new_stored.summary = summary.clone();
         new_stored.events.extend(events.iter().cloned());
@@ -894,12 +933,17 @@ impl Service {
             && events.iter().any(|e| !matches!(e.action, EventAction::Clock))
             && (!crate::digest::sends_digests(game.kind().info().dynamics) || game.is_over());
         if notify {
-            for (reader, viewer) in self.readers(game, board).await? {
+            for (reader, viewer) in readers(&game, &mail.subscribers) {
                 if Some(reader.as_str()) == actor {
                     continue;
                 }
-                if let Some(addr) = self.notify_address(&reader).await? {
-                    let t = self.board_text(game, &new_stored, viewer);
+                let address = match mail.recipients.iter().find(|r| r.user == reader) {
+                    Some(r) => r.address.clone(),
+                    // A reader the head did not list (a player who joined since).
+                    None => self.notify_address(&reader).await?,
+                };
+                if let Some(addr) = address {
+                    let t = self.board_text(&game, &new_stored, viewer);
                     effects.push(SideEffect::Outbox(OutboxMessage {
                         key: format!("game:{board}:v{}:{reader}", summary.version),
                         recipient: addr,
@@ -911,20 +955,11 @@ impl Service {
             }
         }
         self.store.append(version, &events, &summary, &effects).await?;
+        let game = Arc::new(game);
+        // Cached before the notice goes out, so that listeners reloading find it.
         self.remember(board, summary.version, game.clone());
         let _ = self.updates.send(GameUpdate { board, version: summary.version });
-        Ok(new_stored)
-    }
-
-    async fn readers(&self, game: &Game, board: i64) -> Result<Vec<(String, Viewer)>, StoreError> {
-        let mut out: Vec<(String, Viewer)> =
-            game.players().iter().enumerate().map(|(s, u)| (u.clone(), Viewer::Player(s))).collect();
-        for s in self.store.subscribers(board).await? {
-            if !out.iter().any(|(u, _)| *u == s) {
-                out.push((s, Viewer::Observer));
-            }
-        }
-        Ok(out)
+        Ok((game, new_stored))
     }
 
     async fn mail_address(&self, user: &str) -> Result<Option<String>, StoreError> {
@@ -950,7 +985,7 @@ impl Service {
     /// moves, each committed on its own.
     pub async fn play_automatic(&self, board: i64) {
         for _ in 0..10_000 {
-            let Ok(Loaded { game, stored }) = self.load(board).await else { return };
+            let Ok(Loaded { game, stored, .. }) = self.load(board).await else { return };
             if stored.summary.status != GameStatus::Active || game.is_over() {
                 return;
             }
@@ -1040,7 +1075,8 @@ impl Service {
         let no_board = || CommandError::new(ErrorCode::UnknownBoard, format!("there is no board {board}"));
         // The summary alone tells whether the cached replay is current; the
         // events are read only to replay.
-        let head = self.store.game_head(board).await?.ok_or_else(no_board)?;
+        let mut head = self.store.game_head(board).await?.ok_or_else(no_board)?;
+        let mail = Mail::of(&mut head);
         let cached = self
             .cache
             .lock()
@@ -1050,6 +1086,7 @@ impl Service {
             .map(|(_, g)| g.clone());
         let (mut game, stored) = match cached {
             Some(g) => {
+                let g = Game::clone(&g);
                 let record = g.record();
                 let stored = StoredGame {
                     options: record.options.clone(),
@@ -1076,7 +1113,7 @@ impl Service {
                     events: stored.events.clone(),
                 };
                 let g = Game::replay(kind, record).map_err(|e| internal(&e))?;
-                self.remember(board, stored.summary.version, g.clone());
+                self.remember(board, stored.summary.version, Arc::new(g.clone()));
                 (g, stored)
             }
         };
@@ -1095,8 +1132,11 @@ impl Service {
                 break;
             }
             let added = game.history_for(Viewer::Observer)[history_before..].to_vec();
-            match self.commit(&game, &stored, version, events, &added, None, Vec::new()).await {
-                Ok(s) => stored = s,
+            match self.commit(game, &stored, &mail, version, events, &added, None, Vec::new()).await {
+                Ok((g, s)) => {
+                    game = Arc::unwrap_or_clone(g);
+                    stored = s;
+                }
                 // Someone else caught the clock up first: theirs is the record.
                 Err(StoreError::Conflict) => {
                     self.forget(board);
@@ -1105,7 +1145,7 @@ impl Service {
                 Err(e) => return Err(e.into()),
             }
         }
-        Ok(Loaded { game, stored })
+        Ok(Loaded { game, stored, mail })
     }
 
     async fn load_kind(&self, kind: &'static dyn GameKind, board: i64) -> Result<Loaded, CommandError> {
@@ -1130,7 +1170,7 @@ impl Service {
         Ok(copy)
     }
 
-    fn remember(&self, board: i64, version: i64, game: Game) {
+    fn remember(&self, board: i64, version: i64, game: Arc<Game>) {
         let mut cache = self.cache.lock().expect("cache lock");
         if cache.len() >= CACHE_GAMES && !cache.contains_key(&board) {
             // Drop an arbitrary entry: replay rebuilds it when needed.
@@ -1157,11 +1197,20 @@ impl Service {
     }
 
     fn board_text_reply(&self, game: &Game, stored: &StoredGame, viewer: Viewer) -> Reply {
-        let t = self.board_text(game, stored, viewer);
+        let history = game.history_for(viewer);
+        let t = reply::board_text_with(
+            game,
+            stored.summary.id,
+            stored.summary.status,
+            viewer,
+            self.now(),
+            &waiting_for(stored),
+            &history,
+        );
         Reply {
             subject: t.heading,
             text: t.body,
-            game: Some(self.report(game, stored, viewer)),
+            game: Some(self.report_with(game, stored, viewer, history)),
             data: Value::Null,
         }
     }
@@ -1171,7 +1220,13 @@ impl Service {
         self.board_text_reply(game, stored, viewer)
     }
 
-    fn report(&self, game: &Game, stored: &StoredGame, viewer: Viewer) -> GameReport {
+    fn report_with(
+        &self,
+        game: &Game,
+        stored: &StoredGame,
+        viewer: Viewer,
+        history: Vec<HistoryEntry>,
+    ) -> GameReport {
         GameReport {
             id: stored.summary.id,
             kind: stored.summary.kind.clone(),
@@ -1189,7 +1244,7 @@ impl Service {
             }),
             options: game.record().options.given().to_vec(),
             view: game.view_json(viewer, self.now()),
-            history: game.history_for(viewer),
+            history,
         }
     }
 
@@ -1454,6 +1509,18 @@ fn summarize(game: &Game, id: i64, version: i64, now: Timestamp, status: GameSta
         seat_results,
         next_clock: if over { None } else { game.state().next_clock() },
     }
+}
+
+/// Who reads a game's changes: its players, then its other subscribers.
+fn readers(game: &Game, subscribers: &[String]) -> Vec<(String, Viewer)> {
+    let mut out: Vec<(String, Viewer)> =
+        game.players().iter().enumerate().map(|(s, u)| (u.clone(), Viewer::Player(s))).collect();
+    for s in subscribers {
+        if !out.iter().any(|(u, _)| u == s) {
+            out.push((s.clone(), Viewer::Observer));
+        }
+    }
+    out
 }
 
 fn waiting_for(stored: &StoredGame) -> Vec<String> {

@@ -118,3 +118,64 @@ async fn a_stale_append_fails_and_changes_nothing() {
     ));
     assert_eq!(store.game(id).await.unwrap().unwrap().events.len(), 1);
 }
+
+/// Appends to many games arriving together are written with one statement
+/// per table: each stale one still fails alone, and each other one is
+/// stored whole (summary, event, seats, mail).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_of_many_games_keeps_each_append_whole_or_absent() {
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.path().join("t.db")).await.unwrap());
+    let mut ids = Vec::new();
+    for n in 0..60 {
+        ids.push((store.create_game(&new_game(n)).await.unwrap(), new_game(n).players));
+    }
+    let tasks: Vec<_> = ids
+        .iter()
+        .enumerate()
+        .map(|(n, (id, players))| {
+            let (store, id) = (store.clone(), *id);
+            let mut s = summary(id, 1, players);
+            if n % 3 == 0 {
+                s.status = GameStatus::Finished;
+                s.result = Some(format!("won by {}", players[0]));
+                s.seat_results = vec![Some("win".into()), Some("loss".into())];
+            }
+            let stale = n % 5 == 0;
+            let mail = [tabula_service::store::SideEffect::Outbox(tabula_service::store::OutboxMessage {
+                key: format!("game:{id}:v1"),
+                recipient: format!("{}@example.org", players[1]),
+                subject: format!("board {id}"),
+                body: format!("move on \"board\" {id}\n\u{e9}"),
+                game_id: Some(id),
+            })];
+            tokio::spawn(async move {
+                let expected = if stale { 3 } else { 0 };
+                (n, id, s.clone(), store.append(expected, &[choice(n + 1)], &s, &mail).await)
+            })
+        })
+        .collect();
+    let mut stored = 0;
+    for t in tasks {
+        let (n, id, s, result) = t.await.unwrap();
+        let g = store.game(id).await.unwrap().unwrap();
+        let head = store.game_head(id).await.unwrap().unwrap();
+        if n % 5 == 0 {
+            assert!(matches!(result, Err(StoreError::Conflict)), "game {id}: {result:?}");
+            assert_eq!((g.summary.version, g.events.len()), (0, 0), "game {id}");
+            assert_eq!(head.summary.seat_results, vec![None, None], "game {id}");
+            continue;
+        }
+        result.unwrap();
+        stored += 1;
+        assert_eq!(g.events, [choice(n + 1)], "game {id}");
+        assert_eq!(head.summary, s, "game {id}");
+    }
+    let outbox = store.outbox(100).await.unwrap();
+    assert_eq!(outbox.len(), stored);
+    for row in &outbox {
+        let id = row.message.game_id.unwrap();
+        assert_eq!(row.message.body, format!("move on \"board\" {id}\n\u{e9}"));
+        assert_eq!(row.created, 1_700_000_000_001);
+    }
+}

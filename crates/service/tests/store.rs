@@ -422,6 +422,63 @@ async fn tokens_and_sessions() {
 }
 
 #[tokio::test]
+async fn a_token_comes_with_its_owners_account() {
+    for b in backends().await {
+        let s = &b.store;
+        s.create_user(&user("ann")).await.unwrap();
+        let t = s.create_token("ann", "laptop", "h1", T0).await.unwrap();
+        s.create_token("zed", "orphan", "h2", T0).await.unwrap();
+        assert_eq!(
+            s.token_account("h1", T0 + 5).await.unwrap(),
+            Some(("ann".to_string(), Some(user("ann")))),
+            "{}",
+            b.name
+        );
+        assert_eq!(s.tokens("ann").await.unwrap()[0].last_used, Some(T0 + 5), "{}: use noted", b.name);
+        assert_eq!(s.token_account("h2", T0).await.unwrap(), Some(("zed".to_string(), None)), "{}", b.name);
+        assert_eq!(s.token_account("nope", T0).await.unwrap(), None, "{}", b.name);
+        s.revoke_token("ann", t, T0 + 6).await.unwrap();
+        assert_eq!(s.token_account("h1", T0 + 7).await.unwrap(), None, "{}: revoked", b.name);
+    }
+}
+
+#[tokio::test]
+async fn a_game_head_says_where_each_readers_mail_goes() {
+    for b in backends().await {
+        let s = &b.store;
+        let quiet = UserRow { notify: false, ..user("bob") };
+        let gone = UserRow { signed_off: true, ..user("cy") };
+        let mute = UserRow { emails: Vec::new(), ..user("dee") };
+        for u in [user("ann"), quiet, gone, mute] {
+            s.create_user(&u).await.unwrap();
+        }
+        let id = s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
+        for sub in ["eve", "dee", "ann", "cy"] {
+            s.subscribe(id, sub, true).await.unwrap();
+        }
+        let head = s.game_head(id).await.unwrap().unwrap();
+        assert_eq!(head.summary.players, ["ann", "bob"], "{}", b.name);
+        assert_eq!(head.accepted, [true, true], "{}", b.name);
+        assert_eq!(head.summary.seat_results, [None, None], "{}", b.name);
+        assert_eq!(head.subscribers, ["ann", "cy", "dee", "eve"], "{}", b.name);
+        let recipients: Vec<(&str, Option<&str>)> =
+            head.recipients.iter().map(|r| (r.user.as_str(), r.address.as_deref())).collect();
+        assert_eq!(
+            recipients,
+            [("ann", Some("ann@example.org")), ("bob", None), ("cy", None), ("dee", None), ("eve", None)],
+            "{}",
+            b.name
+        );
+        let lone = s.create_game(&new_game(&["bot:x", "ann"], None)).await.unwrap();
+        let head = s.game_head(lone).await.unwrap().unwrap();
+        assert!(head.subscribers.is_empty(), "{}", b.name);
+        assert_eq!(head.recipients.len(), 2, "{}", b.name);
+        assert_eq!(head.recipients[0].address, None, "{}: a bot gets no mail", b.name);
+        assert!(s.game_head(lone + 100).await.unwrap().is_none(), "{}", b.name);
+    }
+}
+
+#[tokio::test]
 async fn tournaments_resume_by_fingerprint() {
     for b in backends().await {
         let s = &b.store;

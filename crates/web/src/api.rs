@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use tabula_service::store::{GameFilter, GameStatus};
 use tabula_service::{Caller, Command, GameCommand, GameUpdate, Reply, Service, Snapshot};
 
-use crate::auth::{api_user, bearer, token_user};
+use crate::auth::{api_user, bearer};
 use crate::boards::click_map;
 use crate::error::ApiError;
 use crate::{Web, events, openapi};
@@ -110,7 +110,9 @@ async fn command(
 ) -> Result<Response, ApiError> {
     let body = json_body(body, r#"{"line": "COMMAND"}"#)?;
     let caller = match bearer(&headers)? {
-        Some(token) => Caller::User(token_user(&web.service, token).await?),
+        // The caller with the account read along with the token, so the
+        // command needs not read it again.
+        Some(token) => web.service.token_caller(token).await?,
         None => Caller::Anonymous,
     };
     let reply = web.service.execute(&body.line, &caller).await?;

@@ -55,6 +55,7 @@ pub fn bearer(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
 pub async fn token_user(service: &Service, token: &str) -> Result<String, ApiError> {
     match service.token_caller(token).await? {
         tabula_service::Caller::User(user) => Ok(user),
+        tabula_service::Caller::Account(account) => Ok(account.id),
         tabula_service::Caller::Anonymous => Err(ApiError::unauthorized("invalid or revoked token")),
     }
 }

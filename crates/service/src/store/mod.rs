@@ -242,13 +242,39 @@ pub struct StoredGame {
     pub accepted: Vec<bool>,
 }
 
-/// A game's summary and per-seat acceptances, without its record.
+/// A game's summary and per-seat acceptances, without its record, and
+/// who its changes are mailed to.
 #[derive(Clone, Debug)]
 pub struct GameHead {
     /// Summary (id, version, status, seat results ...).
     pub summary: GameSummary,
     /// Per seat: whether the player accepted the challenge.
     pub accepted: Vec<bool>,
+    /// The game's subscribers, by user id.
+    pub subscribers: Vec<String>,
+    /// Where the notifications of the seated players and the subscribers go.
+    pub recipients: Vec<Recipient>,
+}
+
+/// Where one reader's notifications go, as read with the game's head, so
+/// that a move needs no query per reader.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recipient {
+    /// User id.
+    pub user: String,
+    /// The account's first address if the account is open and takes
+    /// notifications; `None` otherwise (or if there is no such account).
+    pub address: Option<String>,
+}
+
+impl Recipient {
+    /// Where `user`'s notifications go, given the account as stored.
+    pub fn of(user: &str, account: Option<&UserRow>) -> Recipient {
+        Recipient {
+            user: user.to_string(),
+            address: account.filter(|u| !u.signed_off && u.notify).and_then(|u| u.emails.first().cloned()),
+        }
+    }
 }
 
 /// A message for the outbox.
@@ -434,7 +460,15 @@ pub trait Store: Send + Sync {
     /// A game's summary and acceptances without its events (cheap: what a
     /// command needs when it has the game replayed in memory already).
     async fn game_head(&self, id: i64) -> StoreResult<Option<GameHead>> {
-        Ok(self.game(id).await?.map(|g| GameHead { summary: g.summary, accepted: g.accepted }))
+        let Some(g) = self.game(id).await? else { return Ok(None) };
+        let subscribers = self.subscribers(id).await?;
+        let mut recipients = Vec::new();
+        for user in g.summary.players.iter().chain(&subscribers) {
+            if !recipients.iter().any(|r: &Recipient| r.user == *user) {
+                recipients.push(Recipient::of(user, self.user(user).await?.as_ref()));
+            }
+        }
+        Ok(Some(GameHead { summary: g.summary, accepted: g.accepted, subscribers, recipients }))
     }
     /// Events of a game from `from_seq` on.
     async fn events_since(&self, id: i64, from_seq: i64) -> StoreResult<Vec<Event>>;
@@ -527,6 +561,18 @@ pub trait Store: Send + Sync {
     /// The owner of an unrevoked token, noting its use (at most once a
     /// minute: a busy client's requests need not each be a write).
     async fn token_user(&self, hash: &str, now: Timestamp) -> StoreResult<Option<String>>;
+    /// As [`Store::token_user`], with the owner's account as it stands
+    /// (`None` if there is no such account): what a request authenticated
+    /// by a token needs, read in one query where the store can.
+    async fn token_account(
+        &self,
+        hash: &str,
+        now: Timestamp,
+    ) -> StoreResult<Option<(String, Option<UserRow>)>> {
+        let Some(user) = self.token_user(hash, now).await? else { return Ok(None) };
+        let account = self.user(&user).await?;
+        Ok(Some((user, account)))
+    }
     /// A user's tokens.
     async fn tokens(&self, user: &str) -> StoreResult<Vec<TokenRow>>;
     /// Revoke a user's token; false if there is no such unrevoked token.

@@ -62,6 +62,25 @@ impl PostgresStore {
         &self.pool
     }
 
+    /// Record the use of token `hash`, last recorded at `last_used`.
+    async fn note_token_use(
+        &self,
+        hash: &str,
+        last_used: Option<Timestamp>,
+        now: Timestamp,
+    ) -> StoreResult<()> {
+        // The use is noted to the minute: a write on every request of a busy
+        // client would cost as much as its moves.
+        if last_used.is_none_or(|t| now - t >= TOKEN_USE_RESOLUTION_MS || now < t) {
+            sqlx::query("UPDATE tokens SET last_used = $1 WHERE hash = $2 AND revoked IS NULL")
+                .bind(now)
+                .bind(hash)
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(())
+    }
+
     async fn notify(&self, conn: &mut sqlx::PgConnection, board: i64, version: i64) -> StoreResult<()> {
         sqlx::query("SELECT pg_notify($1, $2)")
             .bind(&self.channel)
@@ -366,6 +385,56 @@ impl Store for PostgresStore {
         let joins = events.iter().filter(|e| matches!(e.action, EventAction::Join { .. })).count();
         let initial_players = summary.players[..summary.players.len().saturating_sub(joins)].to_vec();
         Ok(Some(StoredGame { summary, options, seed, created, initial_players, events, accepted }))
+    }
+
+    async fn game_head(&self, id: i64) -> StoreResult<Option<GameHead>> {
+        // One statement (one snapshot, one round trip) for the summary, the
+        // seats and the subscribers, with the mail settings of each.
+        let rows = sqlx::query(
+            "SELECT g.id, g.kind, g.players, g.status, g.moves, g.to_move, g.version, g.updated, g.result, \
+             g.next_clock, 0 AS part, p.seat, p.accepted, p.result AS seat_result, p.user_id AS reader, \
+             u.emails, u.notify, u.signed_off FROM games g \
+             LEFT JOIN game_players p ON p.game_id = g.id LEFT JOIN users u ON u.id = p.user_id \
+             WHERE g.id = $1 \
+             UNION ALL \
+             SELECT g.id, g.kind, g.players, g.status, g.moves, g.to_move, g.version, g.updated, g.result, \
+             g.next_clock, 1, NULL::bigint, NULL::bigint, NULL::text, s.user_id, u.emails, u.notify, \
+             u.signed_off FROM games g \
+             JOIN subscriptions s ON s.game_id = g.id LEFT JOIN users u ON u.id = s.user_id \
+             WHERE g.id = $1 \
+             ORDER BY part, seat, reader",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        let Some(first) = rows.first() else { return Ok(None) };
+        let mut head = GameHead {
+            summary: summary_from_row(first)?,
+            accepted: Vec::with_capacity(rows.len()),
+            subscribers: Vec::new(),
+            recipients: Vec::with_capacity(rows.len()),
+        };
+        for row in &rows {
+            let Some(reader) = row.try_get::<Option<String>, _>("reader")? else { continue };
+            match row.try_get::<Option<i64>, _>("accepted")? {
+                Some(a) => {
+                    head.accepted.push(a != 0);
+                    head.summary.seat_results.push(row.try_get("seat_result")?);
+                }
+                None => head.subscribers.push(reader.clone()),
+            }
+            if !head.recipients.iter().any(|r| r.user == reader) {
+                let emails: Option<String> = row.try_get("emails")?;
+                let open = row.try_get::<Option<i64>, _>("signed_off")? == Some(0);
+                let notify = row.try_get::<Option<i64>, _>("notify")?.is_some_and(|n| n != 0);
+                let address = match emails {
+                    Some(e) if open && notify => unjson::<Vec<String>>(&e, "emails")?.into_iter().next(),
+                    _ => None,
+                };
+                head.recipients.push(Recipient { user: reader, address });
+            }
+        }
+        Ok(Some(head))
     }
 
     async fn game_version(&self, id: i64) -> StoreResult<Option<i64>> {
@@ -836,16 +905,36 @@ impl Store for PostgresStore {
         };
         let user: String = row.try_get("user_id")?;
         let last_used: Option<Timestamp> = row.try_get("last_used")?;
-        // The use is noted to the minute: a write on every request of a busy
-        // client would cost as much as its moves.
-        if last_used.is_none_or(|t| now - t >= TOKEN_USE_RESOLUTION_MS || now < t) {
-            sqlx::query("UPDATE tokens SET last_used = $1 WHERE hash = $2 AND revoked IS NULL")
-                .bind(now)
-                .bind(hash)
-                .execute(&self.pool)
-                .await?;
-        }
+        self.note_token_use(hash, last_used, now).await?;
         Ok(Some(user))
+    }
+
+    async fn token_account(
+        &self,
+        hash: &str,
+        now: Timestamp,
+    ) -> StoreResult<Option<(String, Option<UserRow>)>> {
+        // The token and its owner's account in one statement (one snapshot):
+        // a revoked token is refused as soon as the revocation committed, on
+        // every server, since nothing of it is kept between requests.
+        let Some(row) = sqlx::query(
+            "SELECT t.user_id AS token_owner, t.last_used AS token_last_used, u.* FROM tokens t \
+             LEFT JOIN users u ON u.id = t.user_id WHERE t.hash = $1 AND t.revoked IS NULL",
+        )
+        .bind(hash)
+        .fetch_optional(&self.pool)
+        .await?
+        else {
+            return Ok(None);
+        };
+        let owner: String = row.try_get("token_owner")?;
+        let last_used: Option<Timestamp> = row.try_get("token_last_used")?;
+        let account = match row.try_get::<Option<String>, _>("id")? {
+            Some(_) => Some(user_from_row(&row)?),
+            None => None,
+        };
+        self.note_token_use(hash, last_used, now).await?;
+        Ok(Some((owner, account)))
     }
 
     async fn tokens(&self, user: &str) -> StoreResult<Vec<TokenRow>> {

@@ -8,9 +8,10 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
+    SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePoolOptions, SqliteRow,
+    SqliteSynchronous,
 };
-use sqlx::{AssertSqlSafe, Row, SqlitePool};
+use sqlx::{AssertSqlSafe, ConnectOptions, Row, SqlitePool};
 use tabula_model::{Event, EventAction, Timestamp};
 use tokio::sync::Mutex as AsyncMutex;
 
@@ -21,10 +22,83 @@ mod group_commit;
 /// How precisely a token's last use is recorded.
 const TOKEN_USE_RESOLUTION_MS: i64 = 60_000;
 
+/// Connections to read with apart from the pool, for the reads every
+/// request makes (its token, its game's head). The pool tests a connection
+/// when lending it, and again in a task of its own when it comes back, each
+/// test a round trip to the connection's thread: three hops and a task for
+/// every statement, more than the reads themselves cost.
+#[derive(Debug)]
+struct Readers {
+    options: SqliteConnectOptions,
+    idle: std::sync::Mutex<Vec<SqliteConnection>>,
+    permits: tokio::sync::Semaphore,
+}
+
+/// Connections kept for [`Readers`]: a few, as each has a thread, and a
+/// read takes tens of microseconds.
+const READERS: usize = 4;
+
+impl Readers {
+    fn new(options: SqliteConnectOptions) -> Self {
+        Readers { options, idle: std::sync::Mutex::default(), permits: tokio::sync::Semaphore::new(READERS) }
+    }
+
+    /// A connection until the guard is dropped (opened if none is idle).
+    async fn get(&self) -> StoreResult<Reader<'_>> {
+        let permit =
+            self.permits.acquire().await.map_err(|_| StoreError::Database(sqlx::Error::PoolClosed))?;
+        let idle = self.idle.lock().expect("readers lock").pop();
+        let conn = match idle {
+            Some(conn) => conn,
+            None => self.options.connect().await?,
+        };
+        Ok(Reader { readers: self, conn: Some(conn), _permit: permit })
+    }
+}
+
+/// A connection of [`Readers`], given back when dropped.
+struct Reader<'a> {
+    readers: &'a Readers,
+    conn: Option<SqliteConnection>,
+    _permit: tokio::sync::SemaphorePermit<'a>,
+}
+
+impl Reader<'_> {
+    fn conn(&mut self) -> &mut SqliteConnection {
+        self.conn.as_mut().expect("a reader holds its connection until dropped")
+    }
+
+    /// Close the connection instead of giving it back: after an error, it
+    /// may be broken (its thread gone), and a new one is opened when needed.
+    fn discard(mut self) {
+        self.conn = None;
+    }
+
+    /// `result`, discarding the connection if it is an error.
+    fn checked<T>(self, result: Result<T, sqlx::Error>) -> StoreResult<T> {
+        match result {
+            Ok(v) => Ok(v),
+            Err(e) => {
+                self.discard();
+                Err(e.into())
+            }
+        }
+    }
+}
+
+impl Drop for Reader<'_> {
+    fn drop(&mut self) {
+        if let Some(conn) = self.conn.take() {
+            self.readers.idle.lock().expect("readers lock").push(conn);
+        }
+    }
+}
+
 /// The SQLite implementation of [`Store`].
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
     pool: SqlitePool,
+    readers: Arc<Readers>,
     appends: group_commit::GroupCommit,
     /// Taken by every write of this process, the group commit's batches
     /// included: writers then queue here in order instead of retrying in
@@ -44,9 +118,21 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Full)
             .busy_timeout(Duration::from_secs(30))
             .foreign_keys(true);
-        let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options).await?;
+        // A connection to a file is tested by using it: the pool's test (a
+        // round trip to the connection's thread) before every loan is
+        // dropped; an error still discards the connection on its return.
+        let pool = SqlitePoolOptions::new()
+            .max_connections(8)
+            .test_before_acquire(false)
+            .connect_with(options.clone())
+            .await?;
         sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
-        Ok(SqliteStore { pool, appends: group_commit::GroupCommit::default(), writer: Arc::default() })
+        Ok(SqliteStore {
+            pool,
+            readers: Arc::new(Readers::new(options)),
+            appends: group_commit::GroupCommit::default(),
+            writer: Arc::default(),
+        })
     }
 }
 
@@ -54,6 +140,26 @@ impl SqliteStore {
     /// Wait for this process's turn to write (see the `writer` field).
     async fn writing(&self) -> tokio::sync::MutexGuard<'_, ()> {
         self.writer.lock().await
+    }
+
+    /// Record the use of token `hash`, last recorded at `last_used`.
+    async fn note_token_use(
+        &self,
+        hash: &str,
+        last_used: Option<Timestamp>,
+        now: Timestamp,
+    ) -> StoreResult<()> {
+        // The use is noted to the minute: a write (and its fsync) on every
+        // request of a busy client would cost as much as its moves.
+        if last_used.is_none_or(|t| now - t >= TOKEN_USE_RESOLUTION_MS || now < t) {
+            let _writing = self.writing().await;
+            sqlx::query("UPDATE tokens SET last_used = ? WHERE hash = ? AND revoked IS NULL")
+                .bind(now)
+                .bind(hash)
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(())
     }
 }
 
@@ -79,6 +185,19 @@ fn user_from_row(row: &SqliteRow) -> StoreResult<UserRow> {
         failed_logins: row.try_get("failed_logins")?,
         last_failed_login: row.try_get("last_failed_login")?,
     })
+}
+
+/// Where `user`'s notifications go, from a row with the account's
+/// `emails`, `notify` and `signed_off` (all null if there is no account).
+fn recipient_from_row(row: &SqliteRow, user: String) -> StoreResult<Recipient> {
+    let emails: Option<String> = row.try_get("emails")?;
+    let open = row.try_get::<Option<i64>, _>("signed_off")? == Some(0);
+    let notify = row.try_get::<Option<i64>, _>("notify")?.is_some_and(|n| n != 0);
+    let address = match emails {
+        Some(e) if open && notify => unjson::<Vec<String>>(&e, "emails")?.into_iter().next(),
+        _ => None,
+    };
+    Ok(Recipient { user, address })
 }
 
 const SUMMARY_COLUMNS: &str =
@@ -367,24 +486,47 @@ impl Store for SqliteStore {
     }
 
     async fn game_head(&self, id: i64) -> StoreResult<Option<GameHead>> {
-        let rows = sqlx::query(
+        // One statement for the summary, the seats and the subscribers, with
+        // the mail settings of every one of them: each statement is a round
+        // trip to the connection's thread, and a move needs all of this.
+        let q = sqlx::query(
             "SELECT g.id, g.kind, g.players, g.status, g.moves, g.to_move, g.version, g.updated, g.result, \
-             g.next_clock, p.accepted, p.result AS seat_result FROM games g \
-             LEFT JOIN game_players p ON p.game_id = g.id WHERE g.id = ? ORDER BY p.seat",
+             g.next_clock, 0 AS part, p.seat, p.accepted, p.result AS seat_result, p.user_id AS reader, \
+             u.emails, u.notify, u.signed_off FROM games g \
+             LEFT JOIN game_players p ON p.game_id = g.id LEFT JOIN users u ON u.id = p.user_id \
+             WHERE g.id = ?1 \
+             UNION ALL \
+             SELECT g.id, g.kind, g.players, g.status, g.moves, g.to_move, g.version, g.updated, g.result, \
+             g.next_clock, 1, NULL, NULL, NULL, s.user_id, u.emails, u.notify, u.signed_off FROM games g \
+             JOIN subscriptions s ON s.game_id = g.id LEFT JOIN users u ON u.id = s.user_id \
+             WHERE g.id = ?1 \
+             ORDER BY part, seat, reader",
         )
-        .bind(id)
-        .fetch_all(&self.pool)
-        .await?;
+        .bind(id);
+        let mut reader = self.readers.get().await?;
+        let rows = q.fetch_all(reader.conn()).await;
+        let rows = reader.checked(rows)?;
         let Some(first) = rows.first() else { return Ok(None) };
-        let mut summary = summary_from_row(first)?;
-        let mut accepted = Vec::with_capacity(rows.len());
+        let mut head = GameHead {
+            summary: summary_from_row(first)?,
+            accepted: Vec::with_capacity(rows.len()),
+            subscribers: Vec::new(),
+            recipients: Vec::with_capacity(rows.len()),
+        };
         for row in &rows {
-            if let Some(a) = row.try_get::<Option<i64>, _>("accepted")? {
-                accepted.push(a != 0);
-                summary.seat_results.push(row.try_get("seat_result")?);
+            let Some(reader) = row.try_get::<Option<String>, _>("reader")? else { continue };
+            match row.try_get::<Option<i64>, _>("accepted")? {
+                Some(a) => {
+                    head.accepted.push(a != 0);
+                    head.summary.seat_results.push(row.try_get("seat_result")?);
+                }
+                None => head.subscribers.push(reader.clone()),
+            }
+            if !head.recipients.iter().any(|r| r.user == reader) {
+                head.recipients.push(recipient_from_row(row, reader)?);
             }
         }
-        Ok(Some(GameHead { summary, accepted }))
+        Ok(Some(head))
     }
 
     async fn game_version(&self, id: i64) -> StoreResult<Option<i64>> {
@@ -785,17 +927,33 @@ impl Store for SqliteStore {
         };
         let user: String = row.try_get("user_id")?;
         let last_used: Option<Timestamp> = row.try_get("last_used")?;
-        // The use is noted to the minute: a write (and its fsync) on every
-        // request of a busy client would cost as much as its moves.
-        if last_used.is_none_or(|t| now - t >= TOKEN_USE_RESOLUTION_MS || now < t) {
-            let _writing = self.writing().await;
-            sqlx::query("UPDATE tokens SET last_used = ? WHERE hash = ? AND revoked IS NULL")
-                .bind(now)
-                .bind(hash)
-                .execute(&self.pool)
-                .await?;
-        }
+        self.note_token_use(hash, last_used, now).await?;
         Ok(Some(user))
+    }
+
+    async fn token_account(
+        &self,
+        hash: &str,
+        now: Timestamp,
+    ) -> StoreResult<Option<(String, Option<UserRow>)>> {
+        let q = sqlx::query(
+            "SELECT t.user_id AS token_owner, t.last_used AS token_last_used, u.* FROM tokens t \
+             LEFT JOIN users u ON u.id = t.user_id WHERE t.hash = ? AND t.revoked IS NULL",
+        )
+        .bind(hash);
+        let mut reader = self.readers.get().await?;
+        let row = q.fetch_optional(reader.conn()).await;
+        let Some(row) = reader.checked(row)? else {
+            return Ok(None);
+        };
+        let owner: String = row.try_get("token_owner")?;
+        let last_used: Option<Timestamp> = row.try_get("token_last_used")?;
+        let account = match row.try_get::<Option<String>, _>("id")? {
+            Some(_) => Some(user_from_row(&row)?),
+            None => None,
+        };
+        self.note_token_use(hash, last_used, now).await?;
+        Ok(Some((owner, account)))
     }
 
     async fn tokens(&self, user: &str) -> StoreResult<Vec<TokenRow>> {
