@@ -9,6 +9,7 @@ mod digest;
 mod error;
 pub mod help;
 mod limits;
+mod password;
 pub mod reply;
 mod service;
 pub mod store;

@@ -4,9 +4,6 @@
 //! are one account and can never be confused. Passwords are stored only as
 //! argon2id hashes and never logged, stored elsewhere or echoed.
 
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString, rand_core::OsRng};
-use argon2::{Algorithm, Argon2, Params, Version};
-
 /// Longest user id.
 pub const MAX_USER_ID: usize = 32;
 /// Shortest and longest password.
@@ -75,21 +72,14 @@ pub fn check_email(addr: &str) -> Result<String, String> {
     if ok { Ok(addr.to_string()) } else { Err(format!("{addr:?} is not an email address")) }
 }
 
-fn hasher() -> Argon2<'static> {
-    // OWASP's minimum for argon2id: 19 MiB, 2 passes, 1 lane.
-    let params = Params::new(19 * 1024, 2, 1, None).expect("valid argon2 parameters");
-    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
-}
-
 /// Hash a password with argon2id and a random salt (PHC string).
 pub fn hash_password(pw: &str) -> String {
-    let salt = SaltString::generate(&mut OsRng);
-    hasher().hash_password(pw.as_bytes(), &salt).expect("argon2 hashing of a bounded password").to_string()
+    crate::password::hash(pw)
 }
 
 /// Whether `pw` matches the stored hash.
 pub fn verify_password(pw: &str, hash: &str) -> bool {
-    PasswordHash::new(hash).is_ok_and(|h| hasher().verify_password(pw.as_bytes(), &h).is_ok())
+    crate::password::verify(pw, hash)
 }
 
 #[cfg(test)]
