@@ -181,10 +181,15 @@ pub fn mcts_config(position: Position<'_>, seat: Seat, budget: mcts::Budget) -> 
             config.estimate = Some(crate::rtlife::estimate);
             let gen_ticks = position.options.int("gen_ticks").unwrap_or(12).clamp(1, 1000) as usize;
             config.clock_horizon = gen_ticks * crate::rtlife::SEARCH_HORIZON;
-            // A placement is made once and decides most of the game: its
-            // playouts run to the end.
+            // The bot moves only on the tick before a generation (and places
+            // once): below the root every seat plays as modelled.
+            config.max_depth = Some(1);
+            // A placement is played as far ahead as the heuristic plays it,
+            // then the position is estimated: as strong in checks as
+            // playouts to the end, and much cheaper (a pattern's far future
+            // changes anyway with every cell its owner moves).
             if crate::rtlife::game_of(position.state).is_some_and(|life| !life.has_placed(seat)) {
-                config.clock_horizon = usize::MAX;
+                config.clock_horizon = gen_ticks * crate::rtlife::PLACE_HORIZON;
             }
         }
         _ => {}

@@ -88,6 +88,12 @@ pub struct MctsConfig {
     /// In a game on the clock, clock events a playout runs at most before
     /// it is cut off and the position estimated.
     pub clock_horizon: usize,
+    /// Levels of the tree below which every seat follows its model or the
+    /// playout policy instead of its own statistics (`None`: no limit).
+    /// A bot that moves only at some clock events gains nothing from tree
+    /// levels that weigh its moves at the others, with sampled moves it
+    /// would never make.
+    pub max_depth: Option<usize>,
 }
 
 /// Extra root moves for a seat (see [`MctsConfig::candidates`]).
@@ -116,6 +122,7 @@ impl Default for MctsConfig {
             candidates: None,
             estimate: None,
             clock_horizon: 48,
+            max_depth: None,
         }
     }
 }
@@ -249,6 +256,9 @@ pub fn search(
         let mut path: Vec<Step> = Vec::new();
         let mut node = 0;
         loop {
+            if config.max_depth.is_some_and(|depth| path.len() >= depth) {
+                break;
+            }
             let actors = match guess.to_move() {
                 Turn::Player(p) => vec![p],
                 Turn::Simultaneous(set) => set.to_vec(),

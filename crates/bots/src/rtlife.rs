@@ -19,7 +19,7 @@ const MODEL_CANDIDATES: usize = 4;
 /// Straight rows at random places weighed besides the random shapes.
 const ROW_CANDIDATES: usize = 6;
 /// Generations a placement is played ahead to judge it.
-const PLACE_HORIZON: u64 = 6;
+pub const PLACE_HORIZON: usize = 6;
 /// Single-cell moves weighed before a generation.
 const MOVE_CANDIDATES: usize = 12;
 /// Generations a move is played ahead to judge it.
@@ -29,6 +29,8 @@ const MOVE_HORIZON: u64 = 2;
 pub const SEARCH_HORIZON: usize = 3;
 /// The farthest (in king steps) a considered move takes a cell.
 const MOVE_REACH: i64 = 2;
+/// Cells moved at most by one chain of moves (see [`chain_move`]).
+const CHAIN_STEPS: usize = 30;
 
 /// The typed game behind a state, if it is Real-Time Life.
 pub fn game_of(state: &dyn DynState) -> Option<&RtLife> {
@@ -139,7 +141,7 @@ pub fn placements(life: &RtLife, seat: Seat, count: usize, rng: &mut GameRng) ->
         if judged.iter().any(|(m, _)| *m == mv) {
             continue;
         }
-        if let Some(v) = judge(life, seat, Some(mv.clone()), PLACE_HORIZON, rng) {
+        if let Some(v) = judge(life, seat, Some(mv.clone()), PLACE_HORIZON as u64, rng) {
             judged.push((mv, v));
         }
     }
@@ -216,6 +218,35 @@ pub fn greedy_move(life: &RtLife, seat: Seat, rng: &mut GameRng) -> Option<RtMov
     chosen
 }
 
+/// Several one-cell moves made one after another, each the best of
+/// [`MOVE_CANDIDATES`] on the field the earlier ones left, as long as one
+/// beats stopping there; sent as one move (its steps apply in order, all
+/// or none). Points come every tick and a lone step spends one or two of
+/// them before a generation: with many ticks between generations most
+/// would be left unused.
+pub fn chain_move(life: &RtLife, seat: Seat, rng: &mut GameRng) -> Option<RtMove> {
+    let mut copy = life.clone();
+    let mut best = judge(&copy, seat, None, MOVE_HORIZON, rng)?;
+    let mut steps: Vec<(Point, Point)> = Vec::new();
+    for _ in 0..CHAIN_STEPS {
+        let mut chosen = None;
+        for mv in step_candidates(&copy, seat, MOVE_CANDIDATES, rng) {
+            if let Some(v) = judge(&copy, seat, Some(mv.clone()), MOVE_HORIZON, rng)
+                && v > best
+            {
+                best = v;
+                chosen = Some(mv);
+            }
+        }
+        let Some(mv) = chosen else { break };
+        if let RtMove::Move(step) = &mv {
+            steps.extend_from_slice(step);
+        }
+        let _ = Rules::apply_move(&mut copy, seat, mv, &mut Ctx { now: 0, rng: &mut *rng, history: false });
+    }
+    (!steps.is_empty()).then_some(RtMove::Move(steps))
+}
+
 /// Whether `seat` should move now rather than pass: with points to spend,
 /// on the tick before a generation; before it has placed, once every other
 /// player has placed or on the tick before the next generation (other
@@ -269,6 +300,7 @@ pub fn candidates(state: &dyn DynState, seat: Seat, rng: &mut GameRng) -> Vec<St
         // The heuristic's own choice among them.
         let mut moves = step_candidates(life, seat, MOVE_CANDIDATES, rng);
         moves.extend(greedy_move(life, seat, rng));
+        moves.extend(chain_move(life, seat, rng));
         moves
     } else {
         placements(life, seat, 2 * PLACE_CANDIDATES, rng).into_iter().take(8).map(|(mv, _)| mv).collect()

@@ -199,3 +199,37 @@ fn clock_games_get_a_last_generation() {
     assert_eq!(report.games.len(), 1);
     assert!(report.games[0].failures.is_empty());
 }
+
+/// Points come every tick, and the search bot spends those saved up
+/// between generations in chains of one-cell moves: each chain is one
+/// legal move its owner can pay for, and some take several steps.
+#[test]
+fn real_time_life_chains_spend_saved_points_in_one_legal_move() {
+    use tabula_rtlife::RtMove;
+    let kind = &tabula_rtlife::KIND;
+    let options = Options::parse(kind.info(), &["-width=32", "-height=20", "-generations=10"]).unwrap();
+    let mut longest = 0;
+    for seed in 0..6 {
+        let mut game =
+            Game::create(kind, options.clone(), vec!["ned".into(), "ted".into()], seed, 0).unwrap();
+        for (seat, place) in
+            [(0, "place c10,d10,e10,d11,e12,f12,g12,g11,h10,i10"), (1, "place p5,q5,r5,s5,q6,r6,s4,t4,u4,u3")]
+        {
+            game.submit(Event { at: 0, seat: Some(seat), action: EventAction::Move(place.into()) }).unwrap();
+        }
+        // Eleven ticks of the default twelve: the next one brings a generation.
+        game.advance_clock(11 * 3_600_000, 100);
+        let life = tabula_bots::rtlife::game_of(game.state()).unwrap();
+        assert_eq!(life.generation(), 0);
+        let points = life.points(0);
+        assert!(points >= 11, "{points}");
+        let mut rng: GameRng = rng_for(seed, 7);
+        let Some(chain) = tabula_bots::rtlife::chain_move(life, 0, &mut rng) else { continue };
+        let RtMove::Move(steps) = &chain else { panic!("a chain is a move: {chain:?}") };
+        assert!(life.move_cost(0, steps).unwrap() <= points);
+        let text = tabula_model::Rules::format_move(life, &chain);
+        game.check(&Event { at: 11 * 3_600_000, seat: Some(0), action: EventAction::Move(text) }).unwrap();
+        longest = longest.max(steps.len());
+    }
+    assert!(longest >= 2, "no chain of several steps: {longest}");
+}
