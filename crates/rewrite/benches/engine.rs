@@ -12,38 +12,13 @@ use std::hint::black_box;
 
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use tabula_rewrite::engine::{Rule, RuleSet};
+
+mod common;
+use common::{random_rules, random_string};
 
 const LEN: usize = 16 << 20;
-
-fn random_string(rng: &mut ChaCha8Rng, alphabet: &[u8], len: usize) -> Vec<u8> {
-    (0..len).map(|_| alphabet[rng.random_range(0..alphabet.len())]).collect()
-}
-
-/// `count` rules with distinct random left sides of `lhs_len` letters and
-/// right sides of 0 to 8 letters, as players of the game write them.
-fn random_rules(
-    rng: &mut ChaCha8Rng,
-    alphabet: &[u8],
-    count: usize,
-    lhs_len: (usize, usize),
-) -> RuleSet<usize> {
-    let mut seen = std::collections::HashSet::new();
-    let mut rules = Vec::new();
-    while rules.len() < count {
-        let n = rng.random_range(lhs_len.0..=lhs_len.1);
-        let lhs = String::from_utf8(random_string(rng, alphabet, n)).unwrap();
-        if !seen.insert(lhs.clone()) {
-            continue;
-        }
-        let m = rng.random_range(0..=8);
-        let rhs = String::from_utf8(random_string(rng, alphabet, m)).unwrap();
-        rules.push(Rule::new(rules.len(), lhs, rhs));
-    }
-    RuleSet::new(rules).unwrap()
-}
 
 /// The CPU time of the calling thread, in nanoseconds.
 struct ThreadCpu;

@@ -10,37 +10,15 @@
 
 use std::hint::black_box;
 
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use tabula_rewrite::engine::{Rule, RuleSet};
+use tabula_rewrite::engine::RuleSet;
+
+#[path = "../benches/common/mod.rs"]
+mod common;
+use common::{random_rules, random_string};
 
 const LEN: usize = 16 << 20;
-
-fn random_string(rng: &mut ChaCha8Rng, alphabet: &[u8], len: usize) -> Vec<u8> {
-    (0..len).map(|_| alphabet[rng.random_range(0..alphabet.len())]).collect()
-}
-
-/// The rules of the bench: the same generator, called in the same order.
-fn random_rules(
-    rng: &mut ChaCha8Rng,
-    alphabet: &[u8],
-    count: usize,
-    lhs_len: (usize, usize),
-) -> RuleSet<usize> {
-    let mut seen = std::collections::HashSet::new();
-    let mut rules = Vec::new();
-    while rules.len() < count {
-        let n = rng.random_range(lhs_len.0..=lhs_len.1);
-        let lhs = String::from_utf8(random_string(rng, alphabet, n)).unwrap();
-        if !seen.insert(lhs.clone()) {
-            continue;
-        }
-        let m = rng.random_range(0..=8);
-        let rhs = String::from_utf8(random_string(rng, alphabet, m)).unwrap();
-        rules.push(Rule::new(rules.len(), lhs, rhs));
-    }
-    RuleSet::new(rules).unwrap()
-}
 
 /// One pass (or the copy when `set` is `None`), a function of its own so
 /// that callgrind can count it alone; [`warm_up`] runs it once before,
