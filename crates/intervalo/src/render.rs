@@ -82,7 +82,17 @@ pub(crate) fn svg(view: &IntervaloView) -> String {
     let rows = cells.len().div_ceil(ROW).max(1);
     let cols = cells.len().min(ROW);
     let row_height = SIZE + 16.0;
-    let width = MARGIN * 2.0 + cols as f64 * SIZE;
+    let l = letters(view);
+    let [s0, s1] = view.scores;
+    let mut line = format!("{} {} {s0} · {} {} {s1}", l[0], view.players[0], l[1], view.players[1]);
+    if let Some(result) = &view.result {
+        let _ = write!(line, " · {result}");
+    }
+    // Wide enough for the scores line as well as the strip: a short strip
+    // would cut the players' names off (about 0.6 em a character at 12 px).
+    let line_width = line.chars().count() as f64 * 7.2;
+    let width = MARGIN * 2.0 + (cols as f64 * SIZE).max(line_width);
+    let line = svg::escape(&line);
     let height = MARGIN * 2.0 + rows as f64 * row_height + 36.0;
     let at = |i: usize| (MARGIN + (i % ROW) as f64 * SIZE, MARGIN + 12.0 + (i / ROW) as f64 * row_height);
     let mut out = svg::open(width, height);
@@ -134,18 +144,6 @@ pub(crate) fn svg(view: &IntervaloView) -> String {
                 i + 1
             );
         }
-    }
-    let l = letters(view);
-    let [s0, s1] = view.scores;
-    let mut line = format!(
-        "{} {} {s0} · {} {} {s1}",
-        l[0],
-        svg::escape(&view.players[0]),
-        l[1],
-        svg::escape(&view.players[1])
-    );
-    if let Some(result) = &view.result {
-        let _ = write!(line, " · {}", svg::escape(result));
     }
     let y = MARGIN + rows as f64 * row_height + 16.0;
     let _ = write!(out, "<text x=\"{MARGIN}\" y=\"{y}\" font-size=\"12\">{line}</text>");

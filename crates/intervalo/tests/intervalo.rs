@@ -280,3 +280,16 @@ proptest! {
         let _ = g.state().check(0, &text);
     }
 }
+
+#[test]
+fn svg_is_wide_enough_for_the_scores_line_of_a_short_strip() {
+    let options = Options::parse(KIND.info(), &["-cells=10".to_string()]).unwrap();
+    let g = Game::create(&KIND, options, vec!["gail1".into(), "bot:greedy".into()], 1, 0).unwrap();
+    let svg = g.render_svg(Viewer::Observer, 0);
+    let width: f64 = svg.split("width=\"").nth(1).and_then(|w| w.split('"').next()).unwrap().parse().unwrap();
+    let line = svg.split("font-size=\"12\">").nth(1).and_then(|t| t.split('<').next()).unwrap();
+    assert!(line.contains("bot:greedy 0"), "{line}");
+    // A monospace character is 0.6 em: 7.2 px at 12 px, plus the margins.
+    assert!(width >= 20.0 + line.chars().count() as f64 * 7.2, "{width} for {line:?}");
+    assert!(width > 20.0 + 10.0 * 14.0, "wider than the strip alone: {width}");
+}
