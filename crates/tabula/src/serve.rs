@@ -67,7 +67,6 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
         )
         .with_writer(std::io::stderr)
         .init();
-    return_large_blocks_to_the_system();
     let rt =
         tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     rt.block_on(async {
@@ -184,18 +183,4 @@ async fn shutdown_signal() {
         _ = term => {},
     }
     tracing::info!("shutting down");
-}
-
-/// Every password check allocates argon2's 19 MiB block. glibc raises its
-/// mmap threshold after freeing such a block, and from then on keeps those
-/// blocks in each thread's arena: a burst of logins would leave the server
-/// holding hundreds of MiB. A fixed threshold keeps large blocks mapped on
-/// their own and returned when freed.
-fn return_large_blocks_to_the_system() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only changes an allocator tunable; it is called before
-    // the runtime starts any thread.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
-    }
 }
