@@ -117,7 +117,11 @@ impl SqliteStore {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Full)
             .busy_timeout(Duration::from_secs(30))
-            .foreign_keys(true);
+            .foreign_keys(true)
+            // Reads map the file instead of copying each page out of the
+            // kernel with a read() per page: under load those copies were a
+            // larger share of the server's time than running the queries.
+            .pragma("mmap_size", "268435456");
         // A connection to a file is tested by using it: the pool's test (a
         // round trip to the connection's thread) before every loan is
         // dropped; an error still discards the connection on its return.
