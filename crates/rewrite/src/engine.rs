@@ -404,14 +404,18 @@ impl<O> RuleSet<O> {
     /// reach the limit within it ([`Writer::reserve_block`] said so) and every
     /// right side fits in a chunk: no limit or room checks per write.
     /// Returns the scan position after the block.
+    ///
+    /// Not inlined: inside the whole pass the compiler ran out of registers
+    /// and kept the output offset on the stack, so that every write went
+    /// through a store and a reload on the loop's critical path.
     #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
+    #[inline(never)]
     fn rewrite_block(
         &self,
         input: &[u8],
         next: &[u64],
         start: usize,
-        mut pos: usize,
+        pos: usize,
         end: usize,
         writer: &mut Writer<'_>,
         summary: &mut PassSummary,
@@ -420,21 +424,27 @@ impl<O> RuleSet<O> {
         let out = &mut writer.buf[..];
         let mut w = writer.len;
         let mut applications = 0;
-        while pos < end {
-            let packed = next[pos - start];
-            let found = start + packed as u32 as usize;
+        // Offsets within the block, so that the chain of dependent steps
+        // (load an entry, add its advance) has no base to add or subtract.
+        let len = end - start;
+        let next = &next[..len];
+        // `end + CHUNK <= input.len()`, and the buffer has a chunk of slack
+        // past the block's largest output.
+        let input = &input[start..end + CHUNK];
+        let mut p = pos - start;
+        while p < len {
+            let packed = next[p];
+            let found = packed as u32 as usize;
             let code = (packed >> 32) as u32;
             let advance = ((code >> PATTERN_BITS) & ADVANCE_MASK) as usize;
-            let gap = found - pos;
+            let gap = found - p;
             if gap <= CHUNK {
-                // `end + CHUNK <= input.len()`, and the buffer has a chunk of
-                // slack past the block's largest output.
-                out[w..w + CHUNK].copy_from_slice(&input[pos..pos + CHUNK]);
+                out[w..w + CHUNK].copy_from_slice(&input[p..p + CHUNK]);
             } else {
-                out[w..w + gap].copy_from_slice(&input[pos..found]);
+                out[w..w + gap].copy_from_slice(&input[p..found]);
             }
             w += gap;
-            pos = found;
+            p = found;
             if advance == 0 {
                 // The end of the block, or of one interleaved scan.
                 continue;
@@ -443,11 +453,12 @@ impl<O> RuleSet<O> {
             // `ReverseTable::build`), so every code here is a rule applied.
             let pattern = &self.patterns[(code & PATTERN_MASK) as usize];
             applications += 1;
-            on_apply(Application { rule: pattern.rule as usize, pos: found });
+            on_apply(Application { rule: pattern.rule as usize, pos: start + found });
             out[w..w + CHUNK].copy_from_slice(&pattern.chunk);
             w += pattern.rhs_len as usize;
-            pos = found + advance;
+            p = found + advance;
         }
+        let pos = start + p;
         writer.len = w;
         summary.applications += applications;
         pos
