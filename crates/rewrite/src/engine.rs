@@ -150,7 +150,7 @@ const CHUNK: usize = 16;
 /// Longest left side for the block strategy; longer sets use the plain
 /// leftmost-longest search.
 const BLOCK_MAX_LHS: usize = 1024;
-/// Most transition-table entries (8 bytes each) for the block strategy.
+/// Most transition-table entries for the block strategy.
 const BLOCK_MAX_ENTRIES: usize = 1 << 22;
 /// Independent reverse scans interleaved, to hide the latency of each
 /// scan's chain of table look-ups.
@@ -167,6 +167,89 @@ const NONE: u32 = 0;
 const PATTERN_BITS: u32 = 20;
 const PATTERN_MASK: u32 = (1 << PATTERN_BITS) - 1;
 const ADVANCE_MASK: u32 = (1 << 11) - 1;
+
+/// A transition-table entry, which also serves as a scan's state and, in the
+/// `next` array of a block, as the nearest match: the state (or an offset in
+/// the block) in the low bits, the scan code of a match above them. Two
+/// widths: 8 bytes for any set, 4 bytes for the usual small sets, whose
+/// table then takes half the cache.
+trait Entry: Copy + Default {
+    /// The entry with its state or offset (any bits) as an index.
+    fn index(self) -> usize;
+    /// The nearest match at offset `at`, given the table entry that led
+    /// there and the nearest match after it (see [`next_entry`]).
+    fn next_entry(self, at: usize, after: Self) -> Self;
+    /// The offset of a nearest-match entry.
+    fn offset(self) -> usize;
+    /// How far the scan moves past the match (0: no match).
+    fn advance(self) -> usize;
+    /// The pattern of the match.
+    fn pattern(self) -> usize;
+    /// An entry from a state or offset and a code ([`NONE`] or the pattern
+    /// and advance as packed in a wide entry's high half).
+    fn from_parts(state: usize, code: u32) -> Self;
+}
+
+impl Entry for u64 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+    #[inline(always)]
+    fn next_entry(self, at: usize, after: Self) -> Self {
+        next_entry(self, at, after)
+    }
+    #[inline(always)]
+    fn offset(self) -> usize {
+        self as u32 as usize
+    }
+    #[inline(always)]
+    fn advance(self) -> usize {
+        ((self >> (32 + PATTERN_BITS)) as u32 & ADVANCE_MASK) as usize
+    }
+    #[inline(always)]
+    fn pattern(self) -> usize {
+        ((self >> 32) as u32 & PATTERN_MASK) as usize
+    }
+    fn from_parts(state: usize, code: u32) -> Self {
+        (u64::from(code) << 32) | state as u64
+    }
+}
+
+/// The narrow entry: state or offset in the low [`NARROW_STATE_BITS`],
+/// then the advance in [`NARROW_ADVANCE_BITS`], then the pattern.
+const NARROW_STATE_BITS: u32 = 17;
+const NARROW_ADVANCE_BITS: u32 = 4;
+const NARROW_PATTERN_BITS: u32 = 32 - NARROW_STATE_BITS - NARROW_ADVANCE_BITS;
+
+impl Entry for u32 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+    #[inline(always)]
+    fn next_entry(self, at: usize, after: Self) -> Self {
+        let code = self & !((1 << NARROW_STATE_BITS) - 1);
+        if code != 0 { code + at as u32 } else { after }
+    }
+    #[inline(always)]
+    fn offset(self) -> usize {
+        (self & ((1 << NARROW_STATE_BITS) - 1)) as usize
+    }
+    #[inline(always)]
+    fn advance(self) -> usize {
+        ((self >> NARROW_STATE_BITS) & ((1 << NARROW_ADVANCE_BITS) - 1)) as usize
+    }
+    #[inline(always)]
+    fn pattern(self) -> usize {
+        (self >> (NARROW_STATE_BITS + NARROW_ADVANCE_BITS)) as usize
+    }
+    fn from_parts(state: usize, code: u32) -> Self {
+        let advance = code >> PATTERN_BITS;
+        let pattern = code & PATTERN_MASK;
+        (pattern << (NARROW_STATE_BITS + NARROW_ADVANCE_BITS)) | (advance << NARROW_STATE_BITS) | state as u32
+    }
+}
 
 /// How a set finds the longest left side at each position.
 #[derive(Clone, Debug)]
@@ -203,17 +286,24 @@ const SPARSE_WINDOW: usize = 1 << 14;
 
 /// A complete automaton over the reversed distinct left sides, as a table:
 /// each entry packs the next state (premultiplied by the stride) in its low
-/// 32 bits and the scan code of the longest left side matched there (or
-/// [`NONE`]) in its high 32 bits.
+/// bits and the scan code of the longest left side matched there (or
+/// [`NONE`]) above them (see [`Entry`]).
 #[derive(Clone, Debug)]
 struct ReverseTable {
     classes: [u16; 256],
-    trans: Vec<u64>,
-    /// `trans.len() - 1`; the length is a power of two.
+    trans: Trans,
+    /// The table's length - 1; the length is a power of two.
     mask: usize,
     start: u32,
     max_lhs: usize,
     stream_len: usize,
+}
+
+/// The transitions of a [`ReverseTable`], in narrow entries where they fit.
+#[derive(Clone, Debug)]
+enum Trans {
+    Wide(Vec<u64>),
+    Narrow(Vec<u32>),
 }
 
 /// A compiled rule set, ready to run passes.
@@ -318,13 +408,24 @@ impl<O> RuleSet<O> {
         Ok(RuleSet { rules, patterns, strategy, short_rhs })
     }
 
-    /// The same set with the given strategy and interleaved scan length, so
-    /// that tests reach every code path on short inputs.
+    /// The same set with the given strategy, interleaved scan length and
+    /// table width, so that tests reach every code path on short inputs.
     #[cfg(test)]
-    fn for_test(rules: Vec<Rule<O>>, leftmost: bool, stream_len: usize) -> Self {
+    fn for_test(rules: Vec<Rule<O>>, leftmost: bool, stream_len: usize, wide: bool) -> Self {
         let mut set = Self::build(rules, Some(leftmost)).unwrap();
         if let Search::Blocks(table, sparse) = &mut set.strategy {
             table.stream_len = stream_len;
+            if let (true, Trans::Narrow(narrow)) = (wide, &table.trans) {
+                let wide = narrow.iter().map(|&e| {
+                    let code = if e.advance() == 0 {
+                        NONE
+                    } else {
+                        ((e.advance() as u32) << PATTERN_BITS) | e.pattern() as u32
+                    };
+                    u64::from_parts(e.offset(), code)
+                });
+                table.trans = Trans::Wide(wide.collect());
+            }
             if let Some(sparse) = sparse {
                 sparse.window = 8;
             }
@@ -404,14 +505,18 @@ impl<O> RuleSet<O> {
     /// reach the limit within it ([`Writer::reserve_block`] said so) and every
     /// right side fits in a chunk: no limit or room checks per write.
     /// Returns the scan position after the block.
+    ///
+    /// Not inlined: inside the whole pass the compiler ran out of registers
+    /// and kept the output offset on the stack, so that every write went
+    /// through a store and a reload on the loop's critical path.
     #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn rewrite_block(
+    #[inline(never)]
+    fn rewrite_block<E: Entry>(
         &self,
         input: &[u8],
-        next: &[u64],
+        next: &[E],
         start: usize,
-        mut pos: usize,
+        pos: usize,
         end: usize,
         writer: &mut Writer<'_>,
         summary: &mut PassSummary,
@@ -420,34 +525,40 @@ impl<O> RuleSet<O> {
         let out = &mut writer.buf[..];
         let mut w = writer.len;
         let mut applications = 0;
-        while pos < end {
-            let packed = next[pos - start];
-            let found = start + packed as u32 as usize;
-            let code = (packed >> 32) as u32;
-            let advance = ((code >> PATTERN_BITS) & ADVANCE_MASK) as usize;
-            let gap = found - pos;
+        // Offsets within the block, so that the chain of dependent steps
+        // (load an entry, add its advance) has no base to add or subtract.
+        let len = end - start;
+        let next = &next[..len];
+        // `end + CHUNK <= input.len()`, and the buffer has a chunk of slack
+        // past the block's largest output.
+        let input = &input[start..end + CHUNK];
+        let mut p = pos - start;
+        while p < len {
+            let packed = next[p];
+            let found = packed.offset();
+            let advance = packed.advance();
+            let gap = found - p;
             if gap <= CHUNK {
-                // `end + CHUNK <= input.len()`, and the buffer has a chunk of
-                // slack past the block's largest output.
-                out[w..w + CHUNK].copy_from_slice(&input[pos..pos + CHUNK]);
+                out[w..w + CHUNK].copy_from_slice(&input[p..p + CHUNK]);
             } else {
-                out[w..w + gap].copy_from_slice(&input[pos..found]);
+                out[w..w + gap].copy_from_slice(&input[p..found]);
             }
             w += gap;
-            pos = found;
+            p = found;
             if advance == 0 {
                 // The end of the block, or of one interleaved scan.
                 continue;
             }
             // The table has no code for a tied left side (see
             // `ReverseTable::build`), so every code here is a rule applied.
-            let pattern = &self.patterns[(code & PATTERN_MASK) as usize];
+            let pattern = &self.patterns[packed.pattern()];
             applications += 1;
-            on_apply(Application { rule: pattern.rule as usize, pos: found });
+            on_apply(Application { rule: pattern.rule as usize, pos: start + found });
             out[w..w + CHUNK].copy_from_slice(&pattern.chunk);
             w += pattern.rhs_len as usize;
-            pos = found + advance;
+            p = found + advance;
         }
+        let pos = start + p;
         writer.len = w;
         summary.applications += applications;
         pos
@@ -554,16 +665,25 @@ impl<O> RuleSet<O> {
         };
         summary.cut = match from {
             Ok(done) => !done,
-            Err(pos) => !self.run_blocks_into(table, input, pos, &mut writer, &mut summary, on_apply),
+            Err(pos) => !match &table.trans {
+                Trans::Wide(trans) => {
+                    self.run_blocks_into(table, trans, input, pos, &mut writer, &mut summary, on_apply)
+                }
+                Trans::Narrow(trans) => {
+                    self.run_blocks_into(table, trans, input, pos, &mut writer, &mut summary, on_apply)
+                }
+            },
         };
         writer.finish();
         summary
     }
 
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn run_blocks_into(
+    fn run_blocks_into<E: Entry>(
         &self,
         table: &ReverseTable,
+        trans: &[E],
         input: &[u8],
         from: usize,
         writer: &mut Writer<'_>,
@@ -573,12 +693,12 @@ impl<O> RuleSet<O> {
         let block_len = table.stream_len * STREAMS;
         // Per position of the block: where the nearest left side at or after
         // it starts, packed with that match's pattern and advance.
-        let mut next = vec![0u64; block_len.min(input.len())];
+        let mut next = vec![E::default(); block_len.min(input.len())];
         let mut pos = from;
         while pos < input.len() {
             let start = pos;
             let end = (start + block_len).min(input.len());
-            table.scan(input, start, end, &mut next);
+            table.scan(trans, input, start, end, &mut next);
             if let Some(most) = self.short_rhs
                 && end + CHUNK <= input.len()
                 && writer.reserve_block((end - pos) * most + CHUNK)
@@ -589,9 +709,8 @@ impl<O> RuleSet<O> {
             while pos < end {
                 // One dependent load per step keeps the critical path short.
                 let packed = next[pos - start];
-                let found = start + packed as u32 as usize;
-                let code = (packed >> 32) as u32;
-                let advance = ((code >> PATTERN_BITS) & ADVANCE_MASK) as usize;
+                let found = start + packed.offset();
+                let advance = packed.advance();
                 // Copying an empty gap is cheaper than a branch that is
                 // hard to predict when matches are dense.
                 if !Self::copy_gap(input, pos, found, writer) {
@@ -602,7 +721,7 @@ impl<O> RuleSet<O> {
                     // The end of the block, or of one interleaved scan.
                     continue;
                 }
-                let pattern = &self.patterns[(code & PATTERN_MASK) as usize];
+                let pattern = &self.patterns[packed.pattern()];
                 if !self.apply(pattern, input, found, writer, summary, on_apply) {
                     return false;
                 }
@@ -691,6 +810,19 @@ impl ReverseTable {
         // bounds-checked; the padding is never reached.
         let mask = trans.len().next_power_of_two() - 1;
         trans.resize(mask + 1, 0);
+        // Narrow entries need room for every state, advance and pattern,
+        // and for every offset in a block (sentinels included).
+        let narrow = mask < 1 << NARROW_STATE_BITS
+            && max_lhs < 1 << NARROW_ADVANCE_BITS
+            && lhs.len() <= 1 << NARROW_PATTERN_BITS
+            && STREAM_LEN * STREAMS < 1 << NARROW_STATE_BITS;
+        let trans = if narrow {
+            Trans::Narrow(
+                trans.iter().map(|&e| u32::from_parts(e as u32 as usize, (e >> 32) as u32)).collect(),
+            )
+        } else {
+            Trans::Wide(trans)
+        };
         Some(ReverseTable { classes, trans, mask, start: 0, max_lhs, stream_len: STREAM_LEN })
     }
 
@@ -698,14 +830,16 @@ impl ReverseTable {
     /// The entry after `entry`'s state reads `byte`. The whole entry serves
     /// as the state: the mask (below 2^32) drops its code, and the state
     /// plus a class stays below 2^32, so no instruction has to cut it.
-    fn step(&self, trans: &[u64], entry: u64, byte: u8) -> u64 {
-        trans[(entry as usize + usize::from(self.classes[usize::from(byte)])) & self.mask]
+    fn step<E: Entry>(&self, trans: &[E], entry: E, byte: u8) -> E {
+        trans[(entry.index() + usize::from(self.classes[usize::from(byte)])) & self.mask]
     }
 
     /// The state after reading `input[from..to]` backwards from the start.
-    fn warm_up(&self, input: &[u8], from: usize, to: usize) -> u64 {
-        let trans = &self.trans[..=self.mask];
-        input[from..to].iter().rev().fold(u64::from(self.start), |state, &b| self.step(trans, state, b))
+    fn warm_up<E: Entry>(&self, trans: &[E], input: &[u8], from: usize, to: usize) -> E {
+        input[from..to]
+            .iter()
+            .rev()
+            .fold(E::from_parts(self.start as usize, NONE), |state, &b| self.step(trans, state, b))
     }
 
     /// Fill `next[i]` with the packed `next` entry of position `start + i`:
@@ -713,24 +847,24 @@ impl ReverseTable {
     /// starts (in the low 32 bits) and that position's scan code (high
     /// bits); or, where none starts before the end of its interleaved scan,
     /// that end with a code of 0 (advance 0).
-    fn scan(&self, input: &[u8], start: usize, end: usize, next: &mut [u64]) {
+    fn scan<E: Entry>(&self, trans: &[E], input: &[u8], start: usize, end: usize, next: &mut [E]) {
+        let trans = &trans[..=self.mask];
         if end - start == self.stream_len * STREAMS {
             // The usual stream length is a constant, so that the four scans
             // address memory from one base and fit in registers.
             match self.stream_len {
-                STREAM_LEN => return self.scan_streams::<STREAM_LEN>(input, start, next),
+                STREAM_LEN => return self.scan_streams::<E, STREAM_LEN>(trans, input, start, next),
                 #[cfg(test)]
-                3 => return self.scan_streams::<3>(input, start, next),
+                3 => return self.scan_streams::<E, 3>(trans, input, start, next),
                 _ => {}
             }
         }
-        let trans = &self.trans[..=self.mask];
         let len = end - start;
-        let mut state = self.warm_up(input, end, self.lookahead(input, end));
-        let mut nearest = len as u64;
+        let mut state = self.warm_up(trans, input, end, self.lookahead(input, end));
+        let mut nearest = E::from_parts(len, NONE);
         for i in (0..len).rev() {
             state = self.step(trans, state, input[start + i]);
-            nearest = next_entry(state, i, nearest);
+            nearest = state.next_entry(i, nearest);
             next[i] = nearest;
         }
     }
@@ -741,14 +875,19 @@ impl ReverseTable {
 
     /// [`ReverseTable::scan`] of a full block as four interleaved scans of
     /// `S` positions each.
-    fn scan_streams<const S: usize>(&self, input: &[u8], start: usize, next: &mut [u64]) {
-        let trans = &self.trans[..=self.mask];
+    fn scan_streams<E: Entry, const S: usize>(
+        &self,
+        trans: &[E],
+        input: &[u8],
+        start: usize,
+        next: &mut [E],
+    ) {
         let warm = |k: usize| {
             let to = start + (k + 1) * S;
-            self.warm_up(input, to, self.lookahead(input, to))
+            self.warm_up(trans, input, to, self.lookahead(input, to))
         };
         let (mut s0, mut s1, mut s2, mut s3) = (warm(0), warm(1), warm(2), warm(3));
-        let sentinel = |k: usize| ((k + 1) * S) as u64;
+        let sentinel = |k: usize| E::from_parts((k + 1) * S, NONE);
         let (mut m0, mut m1, mut m2, mut m3) = (sentinel(0), sentinel(1), sentinel(2), sentinel(3));
         let input = &input[start..start + STREAMS * S];
         let next = &mut next[..STREAMS * S];
@@ -757,10 +896,10 @@ impl ReverseTable {
             s1 = self.step(trans, s1, input[i + S]);
             s2 = self.step(trans, s2, input[i + 2 * S]);
             s3 = self.step(trans, s3, input[i + 3 * S]);
-            m0 = next_entry(s0, i, m0);
-            m1 = next_entry(s1, i + S, m1);
-            m2 = next_entry(s2, i + 2 * S, m2);
-            m3 = next_entry(s3, i + 3 * S, m3);
+            m0 = s0.next_entry(i, m0);
+            m1 = s1.next_entry(i + S, m1);
+            m2 = s2.next_entry(i + 2 * S, m2);
+            m3 = s3.next_entry(i + 3 * S, m3);
             next[i] = m0;
             next[i + S] = m1;
             next[i + 2 * S] = m2;
@@ -1040,8 +1179,9 @@ mod tests {
             let limit = if round % 3 == 0 { 30_000 } else { usize::MAX };
             let expected = reference_pass(&rules, &input, limit);
             assert_eq!(RuleSet::new(rules.clone()).unwrap().pass(&input, limit), expected);
-            assert_eq!(RuleSet::for_test(rules.clone(), true, 0).pass(&input, limit), expected);
-            assert_eq!(RuleSet::for_test(rules, false, 3).pass(&input, limit), expected);
+            assert_eq!(RuleSet::for_test(rules.clone(), true, 0, false).pass(&input, limit), expected);
+            assert_eq!(RuleSet::for_test(rules.clone(), false, 3, false).pass(&input, limit), expected);
+            assert_eq!(RuleSet::for_test(rules, false, 3, true).pass(&input, limit), expected);
         }
     }
 
@@ -1054,6 +1194,19 @@ mod tests {
         let long = "a".repeat(BLOCK_MAX_LHS + 1);
         assert!(matches!(set(&[(&long, "b")]).strategy, Search::Leftmost(_)));
         assert!(matches!(set(&[]).strategy, Search::Empty));
+        let narrow = |set: RuleSet<usize>| match set.strategy {
+            Search::Blocks(table, _) => matches!(table.trans, Trans::Narrow(_)),
+            _ => panic!("not blocks"),
+        };
+        assert!(narrow(set(&[("abc", "d")])));
+        let longest_narrow = "a".repeat((1 << NARROW_ADVANCE_BITS) - 1);
+        assert!(narrow(set(&[(&longest_narrow, "d")])));
+        assert!(!narrow(set(&[(&format!("{longest_narrow}a"), "d")])));
+        let patterns: Vec<(String, String)> =
+            (0..=1 << NARROW_PATTERN_BITS).map(|i| (format!("{i:05}"), String::new())).collect();
+        let patterns: Vec<(&str, &str)> = patterns.iter().map(|(l, r)| (l.as_str(), r.as_str())).collect();
+        assert!(narrow(set(&patterns[..1 << NARROW_PATTERN_BITS])));
+        assert!(!narrow(set(&patterns)));
     }
 
     proptest! {
@@ -1066,6 +1219,7 @@ mod tests {
             input in "[abc]{0,40}",
             limit in prop::option::of(0usize..60),
             stream_len in prop::sample::select(vec![1usize, 2, 3, 3, 3, 5]),
+            wide in any::<bool>(),
         ) {
             let mut rules: Vec<Rule<usize>> =
                 rules.into_iter().enumerate().map(|(i, (l, r))| Rule::new(i, l, r)).collect();
@@ -1077,9 +1231,9 @@ mod tests {
             let expected = reference_pass(&rules, input.as_bytes(), limit);
             let fast = RuleSet::new(rules.clone()).unwrap().pass(input.as_bytes(), limit);
             prop_assert_eq!(&fast, &expected);
-            let leftmost = RuleSet::for_test(rules.clone(), true, 0).pass(input.as_bytes(), limit);
+            let leftmost = RuleSet::for_test(rules.clone(), true, 0, false).pass(input.as_bytes(), limit);
             prop_assert_eq!(&leftmost, &expected);
-            let streams = RuleSet::for_test(rules, false, stream_len).pass(input.as_bytes(), limit);
+            let streams = RuleSet::for_test(rules, false, stream_len, wide).pass(input.as_bytes(), limit);
             prop_assert_eq!(&streams, &expected);
         }
     }
