@@ -87,6 +87,112 @@ impl Window {
     }
 }
 
+/// What a step reads of a tile's edges, gathered once per generation so
+/// that neighbours need not scan its rows.
+#[derive(Clone, Copy, Debug, Default)]
+struct Edges {
+    /// Bit `r`: row `r` has a live cell.
+    rows: u64,
+    /// Planes 0 and 1, bit `r`: the cell in column 0 of row `r`.
+    west: [u64; 2],
+    /// Planes 0 and 1, bit `r`: the cell in column 63 of row `r`.
+    east: [u64; 2],
+}
+
+impl Edges {
+    fn of(tile: &Tile) -> Edges {
+        let mut e = Edges::default();
+        for (r, &w) in tile.planes[0].iter().enumerate() {
+            e.rows |= u64::from(w != 0) << r;
+        }
+        for (p, plane) in tile.planes.iter().take(2).enumerate() {
+            for (r, &w) in plane.iter().enumerate() {
+                e.west[p] |= (w & 1) << r;
+                e.east[p] |= (w >> 63) << r;
+            }
+        }
+        e
+    }
+}
+
+/// Where a live tile sits in a [`Layer`]: a flat array over the tiles'
+/// bounding box when the tiles fill enough of it (a lookup is then one
+/// read), a hash map otherwise.
+enum Index {
+    Flat { x0: i64, y0: i64, width: i64, height: i64, slots: Vec<u32> },
+    Hash(HashMap<(i64, i64), u32, BuildHasherDefault<KeyHasher>>),
+}
+
+impl Index {
+    fn new(keys: &[(i64, i64)]) -> Index {
+        let (mut x0, mut x1, mut y0, mut y1) = (i64::MAX, i64::MIN, i64::MAX, i64::MIN);
+        for &(x, y) in keys {
+            (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
+        }
+        let width = i128::from(x1) - i128::from(x0) + 1;
+        let height = i128::from(y1) - i128::from(y0) + 1;
+        // A slot is 4 bytes against the map's ~24 per tile, so a box up to
+        // 16 times the tiles (or small anyway) costs no more memory.
+        if !keys.is_empty() && width * height <= 16 * keys.len() as i128 + 4096 {
+            let (width, height) = (width as i64, height as i64);
+            let mut slots = vec![u32::MAX; (width * height) as usize];
+            for (i, &(x, y)) in keys.iter().enumerate() {
+                slots[((y - y0) * width + (x - x0)) as usize] = i as u32;
+            }
+            Index::Flat { x0, y0, width, height, slots }
+        } else {
+            Index::Hash(keys.iter().enumerate().map(|(i, &k)| (k, i as u32)).collect())
+        }
+    }
+
+    fn get(&self, (x, y): (i64, i64)) -> Option<usize> {
+        match self {
+            Index::Flat { x0, y0, width, height, slots } => {
+                let (dx, dy) = (x.wrapping_sub(*x0), y.wrapping_sub(*y0));
+                if !(0..*width).contains(&dx) || !(0..*height).contains(&dy) {
+                    return None;
+                }
+                let i = slots[(dy * width + dx) as usize];
+                (i != u32::MAX).then_some(i as usize)
+            }
+            Index::Hash(map) => map.get(&(x, y)).map(|&i| i as usize),
+        }
+    }
+}
+
+/// The live tiles of one generation, as a step reads them.
+struct Layer<'a> {
+    keys: Vec<(i64, i64)>,
+    tiles: Vec<&'a Tile>,
+    edges: Vec<Edges>,
+    index: Index,
+}
+
+impl<'a> Layer<'a> {
+    fn new(map: &'a Tiles) -> Layer<'a> {
+        let (keys, tiles): (Vec<(i64, i64)>, Vec<&Tile>) = map.iter().map(|(&k, t)| (k, t)).unzip();
+        let edges = tiles.iter().map(|t| Edges::of(t)).collect();
+        let index = Index::new(&keys);
+        Layer { keys, tiles, edges, index }
+    }
+
+    /// The places of the 3x3 tiles around `key`, row by row.
+    fn near(&self, (tx, ty): (i64, i64)) -> [Option<usize>; 9] {
+        std::array::from_fn(|i| self.index.get((tx + i as i64 % 3 - 1, ty + i as i64 / 3 - 1)))
+    }
+}
+
+/// One row of a plane summed across (see `kernel::hsums`): the row itself,
+/// the sums without the centre and with it.
+#[derive(Clone, Copy, Debug, Default)]
+struct RowSums {
+    c: u64,
+    p0: u64,
+    p1: u64,
+    s0: u64,
+    s1: u64,
+}
+
 impl SparsePlane {
     /// An empty plane.
     pub fn new() -> SparsePlane {
@@ -103,27 +209,24 @@ impl SparsePlane {
 
     /// Tiles to compute next: the live ones and the neighbours their border
     /// cells touch.
-    fn candidates(&self) -> Vec<(i64, i64)> {
-        let mut keys: Vec<(i64, i64)> = self.tiles.keys().copied().collect();
+    fn candidates(layer: &Layer<'_>) -> Vec<(i64, i64)> {
+        let mut keys = layer.keys.clone();
         let mut fringe = Vec::new();
-        for (&(tx, ty), tile) in &self.tiles {
-            let a = &tile.planes[0];
-            let left = a.iter().any(|w| w & 1 != 0);
-            let right = a.iter().any(|w| w >> 63 != 0);
-            let (top, bottom) = (a[0] != 0, a[63] != 0);
+        for (&(tx, ty), e) in layer.keys.iter().zip(&layer.edges) {
+            let (west, east) = (e.west[0], e.east[0]);
             let near = [
-                (top, (0, -1)),
-                (bottom, (0, 1)),
-                (left, (-1, 0)),
-                (right, (1, 0)),
-                (a[0] & 1 != 0, (-1, -1)),
-                (a[0] >> 63 != 0, (1, -1)),
-                (a[63] & 1 != 0, (-1, 1)),
-                (a[63] >> 63 != 0, (1, 1)),
+                (e.rows & 1 != 0, (0, -1)),
+                (e.rows >> 63 != 0, (0, 1)),
+                (west != 0, (-1, 0)),
+                (east != 0, (1, 0)),
+                (west & 1 != 0, (-1, -1)),
+                (east & 1 != 0, (1, -1)),
+                (west >> 63 != 0, (-1, 1)),
+                (east >> 63 != 0, (1, 1)),
             ];
             for (touch, (dx, dy)) in near {
                 let key = (tx + dx, ty + dy);
-                if touch && !self.tiles.contains_key(&key) {
+                if touch && layer.index.get(key).is_none() {
                     fringe.push(key);
                 }
             }
@@ -134,12 +237,12 @@ impl SparsePlane {
         keys
     }
 
-    fn step_tile(&self, key: (i64, i64), window: &mut Window, codes: Codes) -> Option<Tile> {
-        let (tx, ty) = key;
-        let planes = self.planes();
+    /// One tile's next generation through the strip kernel: any number of
+    /// owner-code planes, forms included.
+    fn step_tile(layer: &Layer<'_>, key: (i64, i64), window: &mut Window, codes: Codes) -> Option<Tile> {
+        let planes = 1 + codes.bits;
         // The 3x3 tiles around this one, row by row.
-        let near: [Option<&Tile>; 9] =
-            std::array::from_fn(|i| self.tiles.get(&(tx + i as i64 % 3 - 1, ty + i as i64 / 3 - 1)));
+        let near: [Option<&Tile>; 9] = layer.near(key).map(|i| i.map(|i| layer.tiles[i]));
         for p in 0..planes {
             let plane_of = |i: usize| near[i].map_or(&EMPTY, |t| &t.planes[p]);
             for column in 0..3 {
@@ -190,27 +293,102 @@ impl SparsePlane {
         (!tile.is_empty()).then_some(tile)
     }
 
+    /// One tile's next generation row by row, for one owner or two (`B`
+    /// code planes, 0 or 1: no births of three different owners, so no
+    /// forms). Only rows with a live cell in their 3-row window are
+    /// computed: on a sparse field most rows of a tile have none, and the
+    /// strip kernel would compute (and its halo copy would fetch) all 66.
+    fn step_tile_rows<const B: usize>(layer: &Layer<'_>, key: (i64, i64)) -> Option<Tile> {
+        let near = layer.near(key);
+        let edges = |i: usize| near[i].map_or(Edges::default(), |j| layer.edges[j]);
+        let word = |i: usize, p: usize, row: usize| near[i].map_or(0, |j| layer.tiles[j].planes[p][row]);
+        let (left, right) = (edges(3), edges(5));
+        let centre_rows = near[4].map_or(0, |j| layer.edges[j].rows);
+        // Rows 0..64 with a live cell in this tile's column or next to it,
+        // then the rows just above and below the tile.
+        let occupied = centre_rows | left.east[0] | right.west[0];
+        let above = word(1, 0, 63) | (word(0, 0, 63) >> 63) | (word(2, 0, 63) & 1) != 0;
+        let below = word(7, 0, 0) | (word(6, 0, 0) >> 63) | (word(8, 0, 0) & 1) != 0;
+        let mut need = occupied | (occupied << 1) | (occupied >> 1) | u64::from(above) | (u64::from(below) << 63);
+        if need == 0 {
+            return None;
+        }
+        let centre: [&[u64; 64]; 2] =
+            std::array::from_fn(|p| near[4].map_or(&EMPTY, |j| layer.tiles[j].planes.get(p).unwrap_or(&EMPTY)));
+        // Plane `p`'s row `r` (-1..=64) with its neighbour bits, summed
+        // across.
+        let sums = |p: usize, r: i32| -> RowSums {
+            let (c, west, east) = match r {
+                -1 => (word(1, p, 63), word(0, p, 63) >> 63, word(2, p, 63) & 1),
+                64 => (word(7, p, 0), word(6, p, 0) >> 63, word(8, p, 0) & 1),
+                _ => (centre[p][r as usize], (left.east[p] >> r) & 1, (right.west[p] >> r) & 1),
+            };
+            let l = (c << 1) | west;
+            let r = (c >> 1) | (east << 63);
+            let (a, b) = (l ^ r, l & r);
+            RowSums { c, p0: a, p1: b, s0: a ^ c, s1: b | (a & c) }
+        };
+        let mut tile: Option<Tile> = None;
+        let mut window = [[RowSums::default(); 3]; 2];
+        let mut last = -2i32;
+        while need != 0 {
+            let r = need.trailing_zeros() as i32;
+            need &= need - 1;
+            for (p, w) in window.iter_mut().enumerate().take(B + 1) {
+                if r == last + 1 {
+                    *w = [w[1], w[2], sums(p, r + 1)];
+                } else {
+                    *w = [sums(p, r - 1), sums(p, r), sums(p, r + 1)];
+                }
+            }
+            last = r;
+            let [t, m, b] = window[0];
+            // The same adder as `kernel::vertical`, one word at a time.
+            let u0 = t.s0 ^ m.p0 ^ b.s0;
+            let c0 = (t.s0 & m.p0) | (b.s0 & (t.s0 | m.p0));
+            let (a, a2) = (t.s1 ^ m.p1, t.s1 & m.p1);
+            let (bb, b2) = (b.s1 ^ c0, b.s1 & c0);
+            let next = (a ^ bb) & !(a2 | b2) & (u0 | m.c);
+            if next == 0 {
+                continue;
+            }
+            let tile = tile.get_or_insert_with(|| Tile { planes: vec![[0; 64]; B + 1] });
+            tile.planes[0][r as usize] = next;
+            if B == 1 {
+                let [t, m, b] = window[1];
+                let c0 = (t.s0 & m.s0) | (b.s0 & (t.s0 | m.s0));
+                // With exactly three parents the twos bit of the count is
+                // the bitwise majority of their codes.
+                let twos = t.s1 ^ m.s1 ^ b.s1 ^ c0;
+                let live = window[0][1].c;
+                tile.planes[1][r as usize] = (m.c & next & live) | (next & !live & twos);
+            }
+        }
+        tile
+    }
+
     fn step_once(&mut self) {
         let codes = Codes { bits: self.palette.bits(), neutral: self.palette.neutral() };
-        let candidates = self.candidates();
+        let layer = Layer::new(&self.tiles);
+        let candidates = Self::candidates(&layer);
         let planes = self.planes();
+        let step = |w: &mut Option<Window>, key: (i64, i64)| match codes.bits {
+            0 => Self::step_tile_rows::<0>(&layer, key),
+            1 => Self::step_tile_rows::<1>(&layer, key),
+            _ => Self::step_tile(&layer, key, w.get_or_insert_with(|| Window::new(planes, codes)), codes),
+        };
         let tiles: Vec<((i64, i64), Tile)> =
             if self.threads == Threads::Auto && candidates.len() >= PARALLEL_TILES {
                 candidates
                     .par_iter()
-                    .map_init(
-                        || Window::new(planes, codes),
-                        |w, &key| self.step_tile(key, w, codes).map(|t| (key, t)),
-                    )
+                    .map_init(|| None, |w, &key| step(w, key).map(|t| (key, t)))
                     .flatten()
                     .collect()
             } else {
-                let mut w = Window::new(planes, codes);
-                candidates
-                    .iter()
-                    .filter_map(|&key| self.step_tile(key, &mut w, codes).map(|t| (key, t)))
-                    .collect()
+                let mut w = None;
+                candidates.iter().filter_map(|&key| step(&mut w, key).map(|t| (key, t))).collect()
             };
+        drop(layer);
         self.tiles = tiles.into_iter().collect();
         self.generation += 1;
     }
