@@ -163,8 +163,13 @@ if layouts:
         "faster than the dense box (above 1x)",
         met,
         "Clustered cells (players' groups, the case the plane is for) leave most 64x64 tiles empty, "
-        "and the plane steps only the others. Cells scattered uniformly at 0.25% put live cells in "
-        "every tile: the plane then does the dense work plus its bookkeeping of tiles.",
+        "and the plane steps only the others. Cells scattered uniformly at 0.25% put about 10 live "
+        "cells in every tile: the plane then reads every tile whole, as the box does, but the tiles "
+        "lie in memory in the order their cells were set (at random) while neighbours are read by "
+        "position, so each tile costs cache misses the streaming box does not have. Stepping only "
+        "the rows near live cells, tiles in one array and each tile's border record kept for its "
+        "neighbours took the scattered case from 0.25x to about 0.75x (benchmarks/life.md); a "
+        "compact form for tiles with few cells is what is left to try.",
         plane_cmd,
     )
 

@@ -173,6 +173,62 @@ fn blocks_keep_their_owners() {
     assert_eq!(before.total(), 13);
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Sparse fields on the plane: a few cells per tile over many tiles
+    /// (the row-by-row step for one or two owners, the strip kernel for
+    /// more), sometimes with a second group so far away that the tiles are
+    /// found through a map rather than a flat index, and cells set, moved
+    /// and cleared between steps (tiles appear, vanish and are renumbered).
+    #[test]
+    fn sparse_plane_matches_reference(
+        players in 1usize..=4, neutral: bool, density in 1u32..6, seed: u64, far: bool, gens in 1u64..5,
+    ) {
+        let mut cells = soup(260, 190, players, neutral, density, seed);
+        if far {
+            cells.extend(soup(70, 70, players, neutral, 30, seed ^ 1).into_iter().map(|c| LiveCell {
+                x: c.x + 90_000,
+                y: c.y - 70_000,
+                ..c
+            }));
+        }
+        let mut fast = Universe::new(Topology::Unbounded).unwrap();
+        fast.set_threads(Threads::Single);
+        let mut many = Universe::new(Topology::Unbounded).unwrap();
+        let mut slow = Reference::new(Topology::Unbounded).unwrap();
+        for life in [&mut fast as &mut dyn Life, &mut many, &mut slow] {
+            load(life, &cells, -100, -60);
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+        for g in 1..=gens {
+            fast.step(1);
+            many.step(1);
+            slow.step(1);
+            prop_assert_eq!(fast.live_cells(), slow.live_cells(), "generation {}", g);
+            prop_assert_eq!(many.live_cells(), slow.live_cells(), "generation {} on threads", g);
+            prop_assert_eq!(fast.population(), slow.population());
+            prop_assert_eq!(fast.bounding_box(), slow.bounding_box());
+            for _ in 0..30 {
+                // Near the field, on tile borders, or far out.
+                let (x, y) = match rng.random_range(0..3) {
+                    0 => (rng.random_range(-110..170), rng.random_range(-70..140)),
+                    1 => (64 * rng.random_range(-3..4) - rng.random_range(0..2), rng.random_range(-70..140)),
+                    _ => (rng.random_range(-300_000..300_000), rng.random_range(-300_000..300_000)),
+                };
+                let cell = match rng.random_range(0..3) {
+                    0 => None,
+                    _ => Some(Owner::Player(rng.random_range(0..players) as u8)),
+                };
+                for life in [&mut fast as &mut dyn Life, &mut many, &mut slow] {
+                    life.set(x, y, cell).unwrap();
+                }
+            }
+            prop_assert_eq!(fast.live_cells(), slow.live_cells(), "edited {}", g);
+        }
+    }
+}
+
 /// Many threads and one give the same field.
 #[test]
 fn threads_agree() {
