@@ -127,11 +127,24 @@ pub async fn open_service(global: &Global) -> Result<Service> {
     let store = tabula_service::store::open(&global.db)
         .await
         .with_context(|| format!("opening the database {}", db_name(&global.db)))?;
+    Ok(service_over(store, global))
+}
+
+/// [`open_service`] for a process that runs one command (or one message's
+/// commands) and exits.
+pub async fn open_one_command_service(global: &Global) -> Result<Service> {
+    let store = tabula_service::store::open_for_one_client(&global.db)
+        .await
+        .with_context(|| format!("opening the database {}", db_name(&global.db)))?;
+    Ok(service_over(store, global))
+}
+
+fn service_over(store: std::sync::Arc<dyn tabula_service::store::Store>, global: &Global) -> Service {
     let clock = match global.now {
         Some(t) => Clock::Fixed(t),
         None => Clock::System,
     };
-    Ok(Service::new(store, clock).with_bots(Arc::new(tabula_web::ServerBots)))
+    Service::new(store, clock).with_bots(Arc::new(tabula_web::ServerBots))
 }
 
 fn run(global: &Global, words: &[String]) -> Result<ExitCode> {
@@ -161,7 +174,7 @@ fn run(global: &Global, words: &[String]) -> Result<ExitCode> {
     let line = words.join(" ");
     let rt = runtime()?;
     rt.block_on(async {
-        let service = open_service(global).await?;
+        let service = open_one_command_service(global).await?;
         let result = service.execute(&line, &Caller::Anonymous).await;
         print_result(result, json)
     })

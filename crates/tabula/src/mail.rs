@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use crate::cli::{Global, open_service};
+use crate::cli::{Global, open_one_command_service};
 
 const USAGE: &str = "\
 usage: tabula [--db PATH] mail [--reply-to-stdout] [--from ADDRESS] < message.eml
@@ -41,7 +41,7 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
     std::io::stdin().take(limit).read_to_end(&mut raw).context("reading the message")?;
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     rt.block_on(async {
-        let service = open_service(global).await?;
+        let service = open_one_command_service(global).await?;
         let reply = match tabula_mail::handle_message(&service, &raw, &config).await {
             Ok(r) => r,
             Err(e) => {

@@ -41,6 +41,17 @@ pub async fn open(db: &str) -> StoreResult<Arc<dyn Store>> {
     }
 }
 
+/// [`open`] for a process that runs one command and exits: a SQLite file
+/// gets a pool of one connection (see
+/// [`SqliteStore::open_for_one_client`]); PostgreSQL opens as usual.
+pub async fn open_for_one_client(db: &str) -> StoreResult<Arc<dyn Store>> {
+    if is_postgres_url(db) {
+        Ok(Arc::new(PostgresStore::open(db).await?))
+    } else {
+        Ok(Arc::new(SqliteStore::open_for_one_client(Path::new(db)).await?))
+    }
+}
+
 /// A committed change to a game, as another process sharing the database
 /// announces it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

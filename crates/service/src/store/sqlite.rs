@@ -19,6 +19,9 @@ use super::*;
 
 mod group_commit;
 
+/// Pooled connections of a long-running process (the server, workers).
+const SERVER_CONNECTIONS: u32 = 8;
+
 /// How precisely a token's last use is recorded.
 const TOKEN_USE_RESOLUTION_MS: i64 = 60_000;
 
@@ -111,6 +114,21 @@ pub struct SqliteStore {
 impl SqliteStore {
     /// Open (creating if needed) the database file at `path` and run migrations.
     pub async fn open(path: &Path) -> StoreResult<Self> {
+        Self::open_with(path, SERVER_CONNECTIONS).await
+    }
+
+    /// [`SqliteStore::open`] for a process that runs one command and exits
+    /// (`tabula mail`, a CLI command): its statements run one after another,
+    /// so one pooled connection serves them all. A second one cost its
+    /// opening and, at its first commit, SQLite's fsync of the directory
+    /// (made once per connection that writes the WAL), because the
+    /// migrations' connection was still on its way back to the pool when
+    /// the first write asked for one.
+    pub async fn open_for_one_client(path: &Path) -> StoreResult<Self> {
+        Self::open_with(path, 1).await
+    }
+
+    async fn open_with(path: &Path, max_connections: u32) -> StoreResult<Self> {
         let options = SqliteConnectOptions::from_str("sqlite:")?
             .filename(path)
             .create_if_missing(true)
@@ -126,7 +144,7 @@ impl SqliteStore {
         // round trip to the connection's thread) before every loan is
         // dropped; an error still discards the connection on its return.
         let pool = SqlitePoolOptions::new()
-            .max_connections(8)
+            .max_connections(max_connections)
             .test_before_acquire(false)
             .connect_with(options.clone())
             .await?;
