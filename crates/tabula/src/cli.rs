@@ -132,11 +132,18 @@ pub async fn open_service(global: &Global) -> Result<Service> {
 
 /// [`open_service`] for a process that runs one command (or one message's
 /// commands) and exits.
-pub async fn open_one_command_service(global: &Global) -> Result<Service> {
+///
+/// The service is never dropped, so its SQLite connections are not closed
+/// before the process exits: closing the last connection to a file makes
+/// SQLite copy the whole write-ahead log into the database with two more
+/// fsyncs, and delete the log, which the next process then creates again
+/// with an fsync of the directory. Every commit was already durable; the
+/// log is folded in by SQLite's automatic checkpoints and by the server.
+pub async fn open_one_command_service(global: &Global) -> Result<std::mem::ManuallyDrop<Service>> {
     let store = tabula_service::store::open_for_one_client(&global.db)
         .await
         .with_context(|| format!("opening the database {}", db_name(&global.db)))?;
-    Ok(service_over(store, global))
+    Ok(std::mem::ManuallyDrop::new(service_over(store, global)))
 }
 
 fn service_over(store: std::sync::Arc<dyn tabula_service::store::Store>, global: &Global) -> Service {
