@@ -360,7 +360,8 @@ if "mail_move" in med:
         "service uses for every password, in 2 lanes computed on 2 threads, on huge pages); that "
         "check is about 14 ms with both cores free and needs the second core to take half of it. "
         "The rest is the process itself: start, database open, and three commits with their "
-        "fsyncs (the claim of the message, the move, the mark that it was answered). The same "
+        "fsyncs (the claim of the message, the move, the mark that it was answered; no longer a "
+        "checkpoint at exit). The same "
         "process answering a `show` (no password, no move) is the figure above. See "
         "[Server](benchmarks/server.md).",
         proc_cmd,
