@@ -276,6 +276,24 @@ impl Game {
             .collect()
     }
 
+    /// The move number and text of each history line as `viewer` may see
+    /// it: [`Game::history_for`] without copying the entries, for a board's
+    /// move list.
+    pub fn history_lines_for(&self, viewer: Viewer) -> impl ExactSizeIterator<Item = (usize, &str)> + '_ {
+        let over = self.is_over();
+        self.history.iter().map(move |h| {
+            let text = match &h.entry.hidden {
+                Some(hidden) => {
+                    let own = h.entry.seat.is_some() && h.entry.seat == viewer.seat();
+                    let revealed = self.revealed.contains(&hidden.key) && !h.superseded;
+                    if over || own || revealed { h.entry.text.as_str() } else { hidden.public.as_str() }
+                }
+                None => h.entry.text.as_str(),
+            };
+            (h.number, text)
+        })
+    }
+
     /// The viewer's view as text.
     pub fn render_text(&self, viewer: Viewer, now: Timestamp) -> String {
         self.state.render_text(viewer, now)

@@ -101,26 +101,38 @@ pub fn status_lines(game: &Game, status: GameStatus, waiting_for: &[String]) -> 
     lines
 }
 
-/// The move list as a viewer may see it, numbered as pbmserv did.
-pub fn move_list(entries: &[HistoryEntry], max_lines: usize) -> Vec<String> {
-    let mut lines = Vec::new();
+/// The move list as a viewer may see it, numbered as pbmserv did, written
+/// into `out` a line each, from each line's move number and text (with at
+/// most `max_lines` of the last lines, after a line saying how many were left out).
+pub fn write_move_list<'a>(
+    out: &mut String,
+    lines: impl ExactSizeIterator<Item = (usize, &'a str)>,
+    max_lines: usize,
+) {
+    use std::fmt::Write as _;
+    let cut = lines.len().saturating_sub(max_lines);
+    if cut > 0 {
+        let _ = writeln!(out, "      ({cut} earlier lines: the history command shows them all)");
+    }
     let mut last = usize::MAX;
-    for h in entries {
-        let text = h.entry.text.replace('\n', " ");
-        if h.number != last && h.number > 0 {
-            lines.push(format!("{:>4}. {text}", h.number));
-        } else {
-            lines.push(format!("      {text}"));
+    for (i, (number, text)) in lines.enumerate() {
+        if i >= cut {
+            if number != last && number > 0 {
+                let _ = write!(out, "{number:>4}. ");
+            } else {
+                out.push_str("      ");
+            }
+            // A line's own line breaks would start lines of their own.
+            for (j, part) in text.split('\n').enumerate() {
+                if j > 0 {
+                    out.push(' ');
+                }
+                out.push_str(part);
+            }
+            out.push('\n');
         }
-        last = h.number;
+        last = number;
     }
-    if lines.len() > max_lines {
-        let cut = lines.len() - max_lines;
-        let mut kept = vec![format!("      ({cut} earlier lines: the history command shows them all)")];
-        kept.extend(lines.drain(cut..));
-        return kept;
-    }
-    lines
 }
 
 /// A board as one reader sees it: heading, status, move list, board.
@@ -141,7 +153,7 @@ pub fn board_text(
     now: Timestamp,
     waiting_for: &[String],
 ) -> BoardText {
-    board_text_with(game, id, status, viewer, now, waiting_for, &game.history_for(viewer))
+    board_text_from(game, id, status, viewer, now, waiting_for, game.history_lines_for(viewer))
 }
 
 /// [`board_text`] with the history `viewer` sees given: a reply that also
@@ -155,17 +167,27 @@ pub fn board_text_with(
     waiting_for: &[String],
     history: &[HistoryEntry],
 ) -> BoardText {
+    let lines = history.iter().map(|h| (h.number, h.entry.text.as_str()));
+    board_text_from(game, id, status, viewer, now, waiting_for, lines)
+}
+
+fn board_text_from<'a>(
+    game: &Game,
+    id: i64,
+    status: GameStatus,
+    viewer: Viewer,
+    now: Timestamp,
+    waiting_for: &[String],
+    history: impl ExactSizeIterator<Item = (usize, &'a str)>,
+) -> BoardText {
     let mut body = String::new();
     for line in status_lines(game, status, waiting_for) {
         body.push_str(&line);
         body.push('\n');
     }
-    if !history.is_empty() {
+    if history.len() > 0 {
         body.push_str("\nMoves:\n");
-        for line in move_list(history, MOVE_LIST_LINES) {
-            body.push_str(&line);
-            body.push('\n');
-        }
+        write_move_list(&mut body, history, MOVE_LIST_LINES);
     }
     let board = game.render_text(viewer, now);
     if !board.trim().is_empty() {

@@ -417,11 +417,17 @@ impl Service {
             GameCommand::Challenge { players, options } => self.challenge(kind, &players, &options).await,
             GameCommand::Move { board, auth, kind: mv, guard } => {
                 let user = self.authenticate(&auth, caller).await?;
-                let loaded = self.load_kind(kind, board).await?;
+                let loaded = self.load_to_change(board).await?;
+                if loaded.stored.summary.kind != kind.info().kind {
+                    let error = wrong_kind(board, &loaded.stored.summary.kind);
+                    self.put_back(board, loaded.stored.summary.version, loaded.game);
+                    return Err(error);
+                }
                 if loaded.game.seat_of(&user.id).is_none()
                     && kind.info().open_join
                     && let MoveKind::Play(text) = &mv
                 {
+                    self.put_back(board, loaded.stored.summary.version, loaded.game);
                     self.join(board, &user.id, text).await?;
                     let loaded = self.load(board).await?;
                     return Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id)));
@@ -593,10 +599,8 @@ impl Service {
                 let loaded = self.load_kind(kind, board).await?;
                 let entries = loaded.game.history_for(Viewer::Observer);
                 let mut text = String::new();
-                for line in reply::move_list(&entries, usize::MAX) {
-                    text.push_str(&line);
-                    text.push('\n');
-                }
+                let lines = entries.iter().map(|h| (h.number, h.entry.text.as_str()));
+                reply::write_move_list(&mut text, lines, usize::MAX);
                 for c in self.store.chats(board).await? {
                     text.push_str(&format!("      [chat] {}: {}\n", c.user, c.text));
                 }
@@ -863,33 +867,16 @@ impl Service {
         for _ in 0..CONFLICT_RETRIES {
             let Loaded { mut game, stored, mail } = match loaded.take() {
                 Some(l) => l,
-                None => self.load(board).await?,
+                None => self.load_to_change(board).await?,
             };
-            match stored.summary.status {
-                GameStatus::Proposed => {
-                    let waiting = waiting_for(&stored);
-                    return Err(CommandError::new(
-                        ErrorCode::Refused,
-                        format!(
-                            "board {board} waits for {} to accept the challenge",
-                            reply::and_list(&waiting)
-                        ),
-                    ));
-                }
-                GameStatus::Cancelled => {
-                    return Err(CommandError::new(
-                        ErrorCode::GameOver,
-                        format!("board {board} was cancelled"),
-                    ));
-                }
-                _ => {}
-            }
-            let seat = game.seat_of(user).ok_or_else(|| not_a_player(user, board))?;
-            if game.is_over() {
-                return Err(CommandError::new(ErrorCode::GameOver, format!("board {board} is over")));
-            }
-            let (action, seat) = make(&game, seat)?;
             let version = stored.summary.version;
+            let (action, seat) = match allowed(&game, &stored, user).and_then(|seat| make(&game, seat)) {
+                Ok(made) => made,
+                Err(e) => {
+                    self.put_back(board, version, game);
+                    return Err(e);
+                }
+            };
             let event = Event { at: self.now(), seat: Some(seat), action };
             let added = game.submit(event.clone())?;
             match self
@@ -1072,21 +1059,45 @@ impl Service {
     /// Load a game, replaying its record (or using the cached replay), and
     /// catch up its clock.
     async fn load(&self, board: i64) -> Result<Loaded, CommandError> {
+        self.load_as(board, false).await
+    }
+
+    /// [`Service::load`] for a change: the cached replay is taken out of the
+    /// cache rather than copied (a game's copy, and the old version's drop
+    /// when the new one is cached, were a tenth of a move's time). The
+    /// commit caches the changed game; a change refused before it touched
+    /// the game puts it back (see [`Service::put_back`]).
+    async fn load_to_change(&self, board: i64) -> Result<Loaded, CommandError> {
+        self.load_as(board, true).await
+    }
+
+    /// Cache `game` again, unchanged at `version`, unless a newer one is
+    /// cached meanwhile.
+    fn put_back(&self, board: i64, version: i64, game: Game) {
+        let cache = self.cache.lock().expect("cache lock");
+        if cache.get(&board).is_none_or(|(v, _)| *v < version) {
+            drop(cache);
+            self.remember(board, version, Arc::new(game));
+        }
+    }
+
+    async fn load_as(&self, board: i64, take: bool) -> Result<Loaded, CommandError> {
         let no_board = || CommandError::new(ErrorCode::UnknownBoard, format!("there is no board {board}"));
         // The summary alone tells whether the cached replay is current; the
         // events are read only to replay.
         let mut head = self.store.game_head(board).await?.ok_or_else(no_board)?;
         let mail = Mail::of(&mut head);
-        let cached = self
-            .cache
-            .lock()
-            .expect("cache lock")
-            .get(&board)
-            .filter(|(v, _)| *v == head.summary.version)
-            .map(|(_, g)| g.clone());
+        let cached = {
+            let mut cache = self.cache.lock().expect("cache lock");
+            match cache.get(&board) {
+                Some((v, _)) if *v == head.summary.version && take => cache.remove(&board).map(|(_, g)| g),
+                Some((v, g)) if *v == head.summary.version => Some(g.clone()),
+                _ => None,
+            }
+        };
         let (mut game, stored) = match cached {
             Some(g) => {
-                let g = Game::clone(&g);
+                let g = Arc::try_unwrap(g).unwrap_or_else(|shared| Game::clone(&shared));
                 let record = g.record();
                 let stored = StoredGame {
                     options: record.options.clone(),
@@ -1521,6 +1532,30 @@ fn readers(game: &Game, subscribers: &[String]) -> Vec<(String, Viewer)> {
         }
     }
     out
+}
+
+/// The seat `user` acts from on `game`, if the game takes a change from
+/// them now (accepted, not cancelled, not over).
+fn allowed(game: &Game, stored: &StoredGame, user: &str) -> Result<Seat, CommandError> {
+    let board = stored.summary.id;
+    match stored.summary.status {
+        GameStatus::Proposed => {
+            let waiting = waiting_for(stored);
+            return Err(CommandError::new(
+                ErrorCode::Refused,
+                format!("board {board} waits for {} to accept the challenge", reply::and_list(&waiting)),
+            ));
+        }
+        GameStatus::Cancelled => {
+            return Err(CommandError::new(ErrorCode::GameOver, format!("board {board} was cancelled")));
+        }
+        _ => {}
+    }
+    let seat = game.seat_of(user).ok_or_else(|| not_a_player(user, board))?;
+    if game.is_over() {
+        return Err(CommandError::new(ErrorCode::GameOver, format!("board {board} is over")));
+    }
+    Ok(seat)
 }
 
 fn waiting_for(stored: &StoredGame) -> Vec<String> {

@@ -51,12 +51,25 @@ async fn postgres_url() -> Option<String> {
 async fn backends() -> Vec<Backend> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.db").display().to_string();
-    let mut out = vec![Backend {
-        name: "sqlite",
-        store: store::open(&path).await.expect("SQLite opens"),
-        reopen: path,
-        _dir: Some(dir),
-    }];
+    // A process that runs one command opens SQLite otherwise (the pool's
+    // one connection and its group commit, not the server's own
+    // connection): both are tested.
+    let one_dir = tempfile::tempdir().unwrap();
+    let one_path = one_dir.path().join("t.db").display().to_string();
+    let mut out = vec![
+        Backend {
+            name: "sqlite",
+            store: store::open(&path).await.expect("SQLite opens"),
+            reopen: path,
+            _dir: Some(dir),
+        },
+        Backend {
+            name: "sqlite, one client",
+            store: store::open_for_one_client(&one_path).await.expect("SQLite opens for one client"),
+            reopen: one_path,
+            _dir: Some(one_dir),
+        },
+    ];
     if let Some(url) = postgres_url().await {
         out.push(Backend {
             name: "postgres",
@@ -567,7 +580,7 @@ async fn claims_exclude_other_processes_only_on_a_shared_store() {
         if b.name == "postgres" {
             assert!(second.is_none(), "postgres: claimed work is not claimed again");
         } else {
-            assert!(second.is_some(), "sqlite: one process, no exclusion needed");
+            assert!(second.is_some(), "{}: one process, no exclusion needed", b.name);
         }
         held.release().await;
         let after = other.claim(Work::Clock(7)).await.unwrap();
@@ -593,7 +606,7 @@ async fn other_processes_hear_of_committed_changes() {
     for b in backends().await {
         let other = store::open(&b.reopen).await.unwrap();
         let Some(mut heard) = other.changes().await.unwrap() else {
-            assert_eq!(b.name, "sqlite", "only the single-process store has no change feed");
+            assert!(b.name.starts_with("sqlite"), "only the single-process store has no change feed");
             continue;
         };
         let mut own = b.store.changes().await.unwrap().expect("postgres has a change feed");
@@ -649,9 +662,17 @@ async fn pruning_deletes_only_old_mail_that_is_done() {
 /// in one batch are all stored, and nothing of the failed one is.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn an_append_failing_part_way_fails_alone_in_its_batch() {
+    for one_client in [false, true] {
+        append_failing_part_way(one_client).await;
+    }
+}
+
+async fn append_failing_part_way(one_client: bool) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.db");
-    let s: Arc<dyn Store> = store::open(&path.display().to_string()).await.unwrap();
+    let db = path.display().to_string();
+    let s: Arc<dyn Store> =
+        if one_client { store::open_for_one_client(&db).await } else { store::open(&db).await }.unwrap();
     {
         use sqlx::ConnectOptions;
         let mut conn = sqlx::sqlite::SqliteConnectOptions::new().filename(&path).connect().await.unwrap();
@@ -691,4 +712,36 @@ async fn an_append_failing_part_way_fails_alone_in_its_batch() {
         }
     }
     assert_eq!(s.outbox(100).await.unwrap().len(), 23);
+}
+
+/// The server's own SQLite connection keeps its pages cached between
+/// reads; what another process commits must still be seen at once: a move
+/// in the game's head, a revoked token refused.
+#[tokio::test]
+async fn reads_see_what_another_process_committed() {
+    for b in backends().await {
+        let other = store::open_for_one_client(&b.reopen).await.unwrap();
+        let id = b.store.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
+        assert_eq!(b.store.game_head(id).await.unwrap().unwrap().summary.version, 0, "{}", b.name);
+        other.append(0, &[mv(T0, 0, "CCT")], &summary(id, 1, &["bob"]), &[]).await.unwrap();
+        let head = b.store.game_head(id).await.unwrap().unwrap();
+        assert_eq!(
+            (head.summary.version, head.summary.to_move.clone()),
+            (1, vec!["bob".to_string()]),
+            "{}",
+            b.name
+        );
+
+        b.store.create_user(&user("ann")).await.unwrap();
+        let token = b.store.create_token("ann", "laptop", "hash-of-secret", T0).await.unwrap();
+        let (owner, account) =
+            b.store.token_account("hash-of-secret", T0).await.unwrap().expect("a live token");
+        assert_eq!((owner.as_str(), account.map(|a| a.id)), ("ann", Some("ann".to_string())), "{}", b.name);
+        assert!(other.revoke_token("ann", token, T0 + 1).await.unwrap(), "{}", b.name);
+        assert!(
+            b.store.token_account("hash-of-secret", T0 + 2).await.unwrap().is_none(),
+            "{}: revoked elsewhere",
+            b.name
+        );
+    }
 }

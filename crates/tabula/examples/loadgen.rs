@@ -25,7 +25,9 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 use sqlx::ConnectOptions;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
-use support::{Client, free_port, ok, parallel, percentile, rss_kib, signup_with_tokens, start_server};
+use support::{
+    Client, cpu_seconds, free_port, ok, parallel, percentile, rss_kib, signup_with_tokens, start_server,
+};
 
 struct Config {
     tabula: PathBuf,
@@ -159,6 +161,7 @@ async fn main() -> Result<()> {
         })
     };
     let cells = 64usize;
+    let (server_cpu_before, own_cpu_before) = (cpu_seconds(Some(pid)), cpu_seconds(None));
     let start = Instant::now();
     let deadline = Duration::from_secs_f64(c.seconds);
     let mut tasks = Vec::new();
@@ -200,6 +203,7 @@ async fn main() -> Result<()> {
         errors.extend(e);
     }
     let elapsed = start.elapsed().as_secs_f64();
+    let (server_cpu_after, own_cpu_after) = (cpu_seconds(Some(pid)), cpu_seconds(None));
     stop.store(true, Ordering::Relaxed);
     sampler.await?;
     latencies.sort_by(f64::total_cmp);
@@ -210,6 +214,13 @@ async fn main() -> Result<()> {
     println!("p99_ms={:.2}", percentile(&latencies, 0.99) * 1000.0);
     println!("max_ms={:.2}", latencies.last().copied().unwrap_or(f64::NAN) * 1000.0);
     println!("errors={}", errors.len());
+    // Where the two cores went: the server's CPU time and this generator's, per move.
+    let per_move = |before: Option<f64>, after: Option<f64>| match (before, after) {
+        (Some(b), Some(a)) if !latencies.is_empty() => (a - b) * 1e6 / latencies.len() as f64,
+        _ => f64::NAN,
+    };
+    println!("server_cpu_us_per_move={:.1}", per_move(server_cpu_before, server_cpu_after));
+    println!("loadgen_cpu_us_per_move={:.1}", per_move(own_cpu_before, own_cpu_after));
     for e in errors.iter().take(5) {
         eprintln!("loadgen: error: {e}");
     }

@@ -127,6 +127,13 @@ pub enum StoreError {
     /// The database failed.
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
+    /// The database failed, on the server's direct SQLite connection.
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// A write or read could not be done (its batch failed, or the thread
+    /// of the server's SQLite connection stopped).
+    #[error("database error: {0}")]
+    Failed(String),
     /// The store cannot do this (distributed tournaments on SQLite).
     #[error("{0}")]
     Unsupported(&'static str),

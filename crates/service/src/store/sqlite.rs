@@ -17,6 +17,7 @@ use tokio::sync::Mutex as AsyncMutex;
 
 use super::*;
 
+mod direct;
 mod group_commit;
 
 /// Pooled connections of a long-running process (the server, workers).
@@ -103,6 +104,10 @@ pub struct SqliteStore {
     pool: SqlitePool,
     readers: Arc<Readers>,
     appends: group_commit::GroupCommit,
+    /// The server's connection for what every move does (see
+    /// [`direct`]); `None` in a process that runs one command, whose few
+    /// statements go through the pool's one connection.
+    direct: Option<direct::Direct>,
     /// Taken by every write of this process, the group commit's batches
     /// included: writers then queue here in order instead of retrying in
     /// SQLite's busy handler, whose growing sleeps let a steady stream of
@@ -114,7 +119,9 @@ pub struct SqliteStore {
 impl SqliteStore {
     /// Open (creating if needed) the database file at `path` and run migrations.
     pub async fn open(path: &Path) -> StoreResult<Self> {
-        Self::open_with(path, SERVER_CONNECTIONS).await
+        let mut store = Self::open_with(path, SERVER_CONNECTIONS).await?;
+        store.direct = Some(direct::Direct::open(path, store.writer.clone())?);
+        Ok(store)
     }
 
     /// [`SqliteStore::open`] for a process that runs one command and exits
@@ -156,6 +163,7 @@ impl SqliteStore {
             pool,
             readers: Arc::new(Readers::new(options)),
             appends: group_commit::GroupCommit::default(),
+            direct: None,
             writer: Arc::default(),
         })
     }
@@ -511,6 +519,9 @@ impl Store for SqliteStore {
     }
 
     async fn game_head(&self, id: i64) -> StoreResult<Option<GameHead>> {
+        if let Some(direct) = &self.direct {
+            return direct.read(move |conn| direct::read_game_head(conn, id)).await;
+        }
         // One statement for the summary, the seats and the subscribers, with
         // the mail settings of every one of them: each statement is a round
         // trip to the connection's thread, and a move needs all of this.
@@ -584,7 +595,10 @@ impl Store for SqliteStore {
             summary: s.clone(),
             effects: effects.to_vec(),
         };
-        self.appends.append(&self.pool, &self.writer, append).await
+        match &self.direct {
+            Some(direct) => direct.append(append).await,
+            None => self.appends.append(&self.pool, &self.writer, append).await,
+        }
     }
 
     async fn set_acceptance(
@@ -961,6 +975,13 @@ impl Store for SqliteStore {
         hash: &str,
         now: Timestamp,
     ) -> StoreResult<Option<(String, Option<UserRow>)>> {
+        if let Some(direct) = &self.direct {
+            let hash_owned = hash.to_string();
+            let found = direct.read(move |conn| direct::read_token_account(conn, &hash_owned)).await?;
+            let Some((owner, last_used, account)) = found else { return Ok(None) };
+            self.note_token_use(hash, last_used, now).await?;
+            return Ok(Some((owner, account)));
+        }
         let q = sqlx::query(
             "SELECT t.user_id AS token_owner, t.last_used AS token_last_used, u.* FROM tokens t \
              LEFT JOIN users u ON u.id = t.user_id WHERE t.hash = ? AND t.revoked IS NULL",

@@ -33,6 +33,20 @@ pub fn rss_kib(pid: u32) -> Option<u64> {
         .and_then(|v| v.trim().split(' ').next()?.parse().ok())
 }
 
+/// CPU time (user + system, in seconds) a process has used so far:
+/// `pid`, or this process when `None`. Read from `/proc`, in clock ticks
+/// of 1/100 s (the kernel's `USER_HZ` on Linux).
+pub fn cpu_seconds(pid: Option<u32>) -> Option<f64> {
+    let path = pid.map_or_else(|| "/proc/self/stat".to_string(), |p| format!("/proc/{p}/stat"));
+    let stat = std::fs::read_to_string(path).ok()?;
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
+}
+
 /// The value at fraction `p` of sorted samples (NaN when there are none).
 pub fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
