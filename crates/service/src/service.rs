@@ -1,6 +1,7 @@
 //! The service: applies commands to the store. Every front end calls
 //! [`Service::execute`] with a command line and the caller's identity.
 
+use hashlink::LruCache;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -154,7 +155,7 @@ pub struct Service {
     bots: Option<Arc<dyn BotPlayer>>,
     /// Replayed games by board, with their versions; shared, so that a
     /// hit costs no copy under the lock.
-    cache: Mutex<HashMap<i64, (i64, Arc<Game>)>>,
+    cache: Mutex<LruCache<i64, (i64, Arc<Game>)>>,
     updates: tokio::sync::broadcast::Sender<GameUpdate>,
 }
 
@@ -185,7 +186,7 @@ impl Service {
     /// A service over `store`.
     pub fn new(store: Arc<dyn Store>, clock: Clock) -> Self {
         let (updates, _) = tokio::sync::broadcast::channel(1024);
-        Service { store, clock, bots: None, cache: Mutex::new(HashMap::new()), updates }
+        Service { store, clock, bots: None, cache: Mutex::new(LruCache::new(CACHE_GAMES)), updates }
     }
 
     /// Let the service play built-in bots.
@@ -1075,7 +1076,7 @@ impl Service {
     /// cached meanwhile.
     fn put_back(&self, board: i64, version: i64, game: Game) {
         let cache = self.cache.lock().expect("cache lock");
-        if cache.get(&board).is_none_or(|(v, _)| *v < version) {
+        if cache.peek(&board).is_none_or(|(v, _)| *v < version) {
             drop(cache);
             self.remember(board, version, Arc::new(game));
         }
@@ -1089,10 +1090,11 @@ impl Service {
         let mail = Mail::of(&mut head);
         let cached = {
             let mut cache = self.cache.lock().expect("cache lock");
-            match cache.get(&board) {
-                Some((v, _)) if *v == head.summary.version && take => cache.remove(&board).map(|(_, g)| g),
-                Some((v, g)) if *v == head.summary.version => Some(g.clone()),
-                _ => None,
+            let current = cache.get(&board).is_some_and(|(v, _)| *v == head.summary.version);
+            match (current, take) {
+                (true, true) => cache.remove(&board).map(|(_, g)| g),
+                (true, false) => cache.peek(&board).map(|(_, g)| g.clone()),
+                (false, _) => None,
             }
         };
         let (mut game, stored) = match cached {
@@ -1181,15 +1183,12 @@ impl Service {
         Ok(copy)
     }
 
+    /// Cache `game` at `version`; the game used least recently makes room.
     fn remember(&self, board: i64, version: i64, game: Arc<Game>) {
-        let mut cache = self.cache.lock().expect("cache lock");
-        if cache.len() >= CACHE_GAMES && !cache.contains_key(&board) {
-            // Drop an arbitrary entry: replay rebuilds it when needed.
-            if let Some(k) = cache.keys().next().copied() {
-                cache.remove(&k);
-            }
-        }
-        cache.insert(board, (version, game));
+        // Not an arbitrary game: with more games stored than the cache
+        // holds, the games being played were then dropped as often as the
+        // idle ones, and replayed from their events again and again.
+        self.cache.lock().expect("cache lock").insert(board, (version, game));
     }
 
     fn forget(&self, board: i64) {
