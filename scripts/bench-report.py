@@ -489,6 +489,8 @@ if srv:
         ("p99_ms", "p99 latency (ms)"),
         ("max_ms", "slowest move (ms)"),
         ("errors", "errors"),
+        ("server_cpu_us_per_move", "server CPU time per move (us, user + system)"),
+        ("loadgen_cpu_us_per_move", "load generator CPU time per move (us, on the same two cores)"),
         ("anchor_commits_per_s", "anchor before the load: commits/s"),
         ("anchor_commit_ms", "anchor: median commit (ms)"),
         ("anchor_after_commits_per_s", "anchor after the load: commits/s"),
