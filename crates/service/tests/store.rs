@@ -745,3 +745,31 @@ async fn reads_see_what_another_process_committed() {
         );
     }
 }
+
+/// A game read while another connection appends to it is one snapshot:
+/// its summary, seats and events agree (a read of each in turn once found
+/// a game with one event more than its version).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_game_read_during_appends_is_one_snapshot() {
+    for b in backends().await {
+        let id = b.store.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
+        let writer = {
+            let s = b.store.clone();
+            tokio::spawn(async move {
+                for v in 0..300i64 {
+                    let to_move = if v % 2 == 0 { "bob" } else { "ann" };
+                    let event = mv(T0 + v, (v % 2) as usize, &format!("m{v}"));
+                    s.append(v, &[event], &summary(id, v + 1, &[to_move]), &[]).await.unwrap();
+                }
+            })
+        };
+        let mut reads = 0;
+        while !writer.is_finished() {
+            let g = b.store.game(id).await.unwrap_or_else(|e| panic!("{}: {e}", b.name)).unwrap();
+            assert_eq!(g.events.len() as i64, g.summary.version, "{}", b.name);
+            reads += 1;
+        }
+        writer.await.unwrap();
+        assert!(reads > 0, "{}", b.name);
+    }
+}

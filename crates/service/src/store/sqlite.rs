@@ -477,7 +477,10 @@ impl Store for SqliteStore {
     }
 
     async fn game(&self, id: i64) -> StoreResult<Option<StoredGame>> {
-        let mut conn = self.pool.acquire().await?;
+        // One snapshot for the summary, seats and events, so they agree
+        // even while another connection appends (a read of each in turn
+        // once found a game with one event more than its version).
+        let mut conn = self.pool.begin().await?;
         let Some(row) = sqlx::query(AssertSqlSafe(format!(
             "SELECT {SUMMARY_COLUMNS}, options, seed, created FROM games WHERE id = ?"
         )))
@@ -506,6 +509,7 @@ impl Store for SqliteStore {
             .iter()
             .map(event_from_row)
             .collect::<StoreResult<Vec<_>>>()?;
+        conn.commit().await?;
         if events.len() as i64 != summary.version {
             return Err(StoreError::Corrupt(format!(
                 "game {id} has {} events but version {}",
