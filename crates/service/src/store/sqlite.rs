@@ -233,6 +233,23 @@ fn recipient_from_row(row: &SqliteRow, user: String) -> StoreResult<Recipient> {
     Ok(Recipient { user, address })
 }
 
+/// A game's summary (columns 0-9), then a row per seat (`part` 0, with
+/// `seat`, `accepted`, `seat_result`) and per other subscriber (`part` 1),
+/// each with its `reader` and that reader's `emails`, `notify` and
+/// `signed_off` (columns 14-17): what [`Store::game_head`] returns, in one
+/// statement, for the pool and for the server's own connection alike.
+const GAME_HEAD: &str = "SELECT g.id, g.kind, g.players, g.status, g.moves, g.to_move, g.version, \
+     g.updated, g.result, g.next_clock, 0 AS part, p.seat, p.accepted, p.result AS seat_result, \
+     p.user_id AS reader, u.emails, u.notify, u.signed_off FROM games g \
+     LEFT JOIN game_players p ON p.game_id = g.id LEFT JOIN users u ON u.id = p.user_id \
+     WHERE g.id = ?1 \
+     UNION ALL \
+     SELECT g.id, g.kind, g.players, g.status, g.moves, g.to_move, g.version, g.updated, g.result, \
+     g.next_clock, 1, NULL, NULL, NULL, s.user_id, u.emails, u.notify, u.signed_off FROM games g \
+     JOIN subscriptions s ON s.game_id = g.id LEFT JOIN users u ON u.id = s.user_id \
+     WHERE g.id = ?1 \
+     ORDER BY part, seat, reader";
+
 const SUMMARY_COLUMNS: &str =
     "id, kind, players, status, moves, to_move, version, updated, result, next_clock";
 
@@ -529,20 +546,7 @@ impl Store for SqliteStore {
         // One statement for the summary, the seats and the subscribers, with
         // the mail settings of every one of them: each statement is a round
         // trip to the connection's thread, and a move needs all of this.
-        let q = sqlx::query(
-            "SELECT g.id, g.kind, g.players, g.status, g.moves, g.to_move, g.version, g.updated, g.result, \
-             g.next_clock, 0 AS part, p.seat, p.accepted, p.result AS seat_result, p.user_id AS reader, \
-             u.emails, u.notify, u.signed_off FROM games g \
-             LEFT JOIN game_players p ON p.game_id = g.id LEFT JOIN users u ON u.id = p.user_id \
-             WHERE g.id = ?1 \
-             UNION ALL \
-             SELECT g.id, g.kind, g.players, g.status, g.moves, g.to_move, g.version, g.updated, g.result, \
-             g.next_clock, 1, NULL, NULL, NULL, s.user_id, u.emails, u.notify, u.signed_off FROM games g \
-             JOIN subscriptions s ON s.game_id = g.id LEFT JOIN users u ON u.id = s.user_id \
-             WHERE g.id = ?1 \
-             ORDER BY part, seat, reader",
-        )
-        .bind(id);
+        let q = sqlx::query(GAME_HEAD).bind(id);
         let mut reader = self.readers.get().await?;
         let rows = q.fetch_all(reader.conn()).await;
         let rows = reader.checked(rows)?;

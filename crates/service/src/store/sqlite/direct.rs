@@ -29,7 +29,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
 use tokio::sync::{Mutex as AsyncMutex, oneshot};
 
 use super::group_commit::Append;
-use super::{json, unjson};
+use super::{GAME_HEAD, json, unjson};
 use crate::store::{
     GameHead, GameStatus, GameSummary, Recipient, SideEffect, StoreError, StoreResult, UserRow,
 };
@@ -344,21 +344,9 @@ fn user_columns(r: &Row<'_>, id: String) -> rusqlite::Result<(UserRow, String)> 
 }
 
 /// A game's summary, seats and subscribers, with where each reader's mail
-/// goes, in one statement (see `SqliteStore::game_head`).
+/// goes, in one statement ([`GAME_HEAD`]).
 pub(super) fn read_game_head(conn: &Connection, id: i64) -> StoreResult<Option<GameHead>> {
-    let mut q = conn.prepare_cached(
-        "SELECT g.id, g.kind, g.players, g.status, g.moves, g.to_move, g.version, g.updated, g.result, \
-         g.next_clock, 0 AS part, p.seat, p.accepted, p.result, p.user_id AS reader, \
-         u.emails, u.notify, u.signed_off FROM games g \
-         LEFT JOIN game_players p ON p.game_id = g.id LEFT JOIN users u ON u.id = p.user_id \
-         WHERE g.id = ?1 \
-         UNION ALL \
-         SELECT g.id, g.kind, g.players, g.status, g.moves, g.to_move, g.version, g.updated, g.result, \
-         g.next_clock, 1, NULL, NULL, NULL, s.user_id, u.emails, u.notify, u.signed_off FROM games g \
-         JOIN subscriptions s ON s.game_id = g.id LEFT JOIN users u ON u.id = s.user_id \
-         WHERE g.id = ?1 \
-         ORDER BY part, seat, reader",
-    )?;
+    let mut q = conn.prepare_cached(GAME_HEAD)?;
     let mut rows = q.query([id])?;
     let mut head: Option<GameHead> = None;
     while let Some(r) = rows.next()? {
