@@ -1,12 +1,24 @@
 //! The unbounded plane as 64x64 tiles. Only tiles with live cells are
 //! stored, and a step visits only them and those neighbours their border
-//! cells can reach. The tiles' rows sit in one array (no allocation per
-//! tile), which a step reads in turn, tile after tile as stored; what it
-//! needs of a neighbour (its border rows and columns) is kept beside, in a
-//! small record per tile, and found through a flat index over the tiles'
-//! box when the tiles fill it well. Once the plane has stepped, the previous
-//! generation's array is kept and written over, as the dense grid keeps its
-//! second buffer.
+//! cells can reach.
+//!
+//! A tile keeps only its rows with a live cell: a mask of those rows (in
+//! its edge record, below) and the rows themselves in order, one word per
+//! plane each, all tiles' rows in one array (no allocation per tile). At the
+//! density of a sparse field a tile holds a few cells, so it costs those
+//! rows rather than a whole 1 KiB square; a full tile costs its 64 rows, as
+//! before. A step writes the next generation's rows over the previous
+//! generation's array, as the dense grid keeps its second buffer. An edit
+//! that adds a row to a tile moves the tile to the end of the array when it
+//! is not there already; the space it leaves is reclaimed once it is half the
+//! array.
+//!
+//! What a step needs of a neighbour (its border rows and columns) is kept
+//! beside, in a small record per tile, and found through a flat index over
+//! the tiles' box when the tiles fill it well; the step then visits the
+//! tiles in the order of that box (row of tiles after row of tiles), reading
+//! the neighbours' records in turn, and writes them in that order, so the
+//! next step reads the tiles' rows in turn too.
 //!
 //! Tiles of one or two owners step row by row, over the rows that have a
 //! live cell in their 3-row window only: at the density of a sparse field a
@@ -33,6 +45,24 @@ const PARALLEL_TILES: usize = 64;
 
 /// Tiles stepped together by one thread.
 const CHUNK_TILES: usize = 256;
+
+/// How many tiles ahead a step asks for a tile's rows (and twice as far
+/// for where they are), and how many cache lines of them.
+const PREFETCH_AHEAD: usize = 16;
+const PREFETCH_LINES: usize = 3;
+
+/// Asks the cache for the line at `at`, which need not be valid memory.
+fn prefetch<T>(at: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of the x86-64 baseline, and a prefetch reads
+    // nothing (for an address outside any allocation it is only a hint).
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(at.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
+}
 
 /// The rows of one plane of a tile: row `r`, bit `b` is the cell
 /// `SIDE * tx + b`, `SIDE * ty + r`.
@@ -67,6 +97,8 @@ struct Window {
     sums: Vec<Sums>,
     forms: Vec<Parity>,
     form_strips: [Vec<Vec<u64>>; 3],
+    /// The tile's next generation, all 64 rows of each plane.
+    next: Vec<Plane>,
 }
 
 impl Window {
@@ -77,6 +109,7 @@ impl Window {
             sums: (0..planes).map(|p| Sums::for_plane(p, 66)).collect(),
             forms: (0..forms).map(|_| Parity::new(66)).collect(),
             form_strips: std::array::from_fn(|_| (0..forms).map(|_| vec![0; 66]).collect()),
+            next: vec![EMPTY; planes],
         }
     }
 }
@@ -86,7 +119,7 @@ impl Window {
 /// reads its own rows in turn and one small record per neighbour.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Edges {
-    /// Bit `r`: row `r` has a live cell.
+    /// Bit `r`: row `r` has a live cell (and is stored).
     rows: u64,
     /// Planes 0 and 1, bit `r`: the cell in column 0 of row `r`.
     west: [u64; 2],
@@ -98,21 +131,17 @@ struct Edges {
     bottom: [u64; 2],
 }
 
-impl Edges {
-    fn of(tile: &[Plane]) -> Edges {
-        let mut e = Edges::default();
-        for r in 0..64 {
-            e.row(tile, r);
-        }
-        e
-    }
+/// The edges of no tile.
+const NO_EDGES: Edges = Edges { rows: 0, west: [0; 2], east: [0; 2], top: [0; 2], bottom: [0; 2] };
 
-    /// Reads row `r` of `tile` again.
-    fn row(&mut self, tile: &[Plane], r: usize) {
+impl Edges {
+    /// Takes row `r` as `row` (its word in each plane; all clear for an
+    /// empty row).
+    fn put(&mut self, r: usize, row: &[u64]) {
         let bit = 1u64 << r;
-        self.rows = (self.rows & !bit) | (u64::from(tile[0][r] != 0) << r);
-        for (p, plane) in tile.iter().take(2).enumerate() {
-            let w = plane[r];
+        self.rows = (self.rows & !bit) | (u64::from(row[0] != 0) << r);
+        for p in 0..2 {
+            let w = row.get(p).copied().unwrap_or(0);
             self.west[p] = (self.west[p] & !bit) | ((w & 1) << r);
             self.east[p] = (self.east[p] & !bit) | ((w >> 63) << r);
             if r == 0 {
@@ -122,6 +151,50 @@ impl Edges {
                 self.bottom[p] = w;
             }
         }
+    }
+}
+
+/// The stored rows of one tile: bit `r` of `rows` tells whether row `r` is
+/// stored, and the stored rows follow in `words` in order, `planes` words
+/// each (alive, then the owner-code bits).
+#[derive(Clone, Copy)]
+struct Tile<'a> {
+    rows: u64,
+    words: &'a [u64],
+    planes: usize,
+}
+
+impl Tile<'_> {
+    const NONE: Tile<'static> = Tile { rows: 0, words: &[], planes: 1 };
+
+    /// Where stored row `r` lies among the tile's rows.
+    fn rank(rows: u64, r: usize) -> usize {
+        (rows & ((1u64 << r) - 1)).count_ones() as usize
+    }
+
+    /// Row `r` of plane `p`.
+    fn word(&self, p: usize, r: usize) -> u64 {
+        if (self.rows >> r) & 1 == 0 { 0 } else { self.words[Self::rank(self.rows, r) * self.planes + p] }
+    }
+
+    /// Plane `p` as 64 rows.
+    fn plane(&self, p: usize, out: &mut [u64]) {
+        out.fill(0);
+        let mut m = self.rows;
+        for row in self.words.chunks_exact(self.planes) {
+            out[m.trailing_zeros() as usize] = row[p];
+            m &= m - 1;
+        }
+    }
+
+    /// The stored rows with their numbers.
+    fn iter(&self) -> impl Iterator<Item = (usize, &[u64])> + '_ {
+        let mut m = self.rows;
+        self.words.chunks_exact(self.planes).map(move |row| {
+            let r = m.trailing_zeros() as usize;
+            m &= m - 1;
+            (r, row)
+        })
     }
 }
 
@@ -245,8 +318,9 @@ impl Index {
 
 /// The live tiles of one generation, as a step reads them.
 struct Layer<'a> {
-    rows: &'a [Plane],
-    stride: usize,
+    words: &'a [u64],
+    start: &'a [usize],
+    planes: usize,
     edges: &'a [Edges],
     index: &'a Index,
     /// With a flat index over a box the tiles fill well: every tile's
@@ -256,11 +330,19 @@ struct Layer<'a> {
 }
 
 impl<'a> Layer<'a> {
-    fn tile(&self, i: usize) -> &[Plane] {
-        &self.rows[i * self.stride..(i + 1) * self.stride]
+    fn tile(&self, i: usize) -> Tile<'a> {
+        self.tile_with(i, self.edges[i].rows)
     }
 
-    fn new(rows: &'a [Plane], stride: usize, edges: &'a [Edges], index: &'a Index) -> Layer<'a> {
+    /// Tile `i`, whose stored rows (from its edges) are `rows`.
+    fn tile_with(&self, i: usize, rows: u64) -> Tile<'a> {
+        let start = self.start[i];
+        let words = &self.words[start..start + rows.count_ones() as usize * self.planes];
+        Tile { rows, words, planes: self.planes }
+    }
+
+    fn new(plane: &'a SparsePlane) -> Layer<'a> {
+        let (edges, index) = (&plane.edges, &plane.index);
         let grid = match index {
             Index::Flat { slots, .. } if slots.len() <= 4 * edges.len() => slots
                 .iter()
@@ -268,19 +350,19 @@ impl<'a> Layer<'a> {
                 .collect(),
             _ => Vec::new(),
         };
-        Layer { rows, stride, edges, index, grid }
+        Layer { words: &plane.words, start: &plane.start, planes: plane.planes(), edges, index, grid }
     }
 
     /// The edges of the 3x3 tiles around `key`, row by row (all clear
     /// where no tile lives: a live tile has a live row), from the grid.
-    fn near_edges(&self, (tx, ty): (i64, i64)) -> Option<[Edges; 9]> {
+    fn near_edges(&self, (tx, ty): (i64, i64)) -> Option<[&Edges; 9]> {
         match self.index {
             Index::Flat { x0, y0, width, height, .. } if !self.grid.is_empty() => {
                 let (dx, dy) = (tx.wrapping_sub(*x0), ty.wrapping_sub(*y0));
                 let at = |i: usize| {
                     let (x, y) = (dx + i as i64 % 3 - 1, dy + i as i64 / 3 - 1);
                     let inside = (0..*width).contains(&x) && (0..*height).contains(&y);
-                    if inside { self.grid[(y * width + x) as usize] } else { Edges::default() }
+                    if inside { &self.grid[(y * width + x) as usize] } else { &NO_EDGES }
                 };
                 Some(std::array::from_fn(at))
             }
@@ -288,24 +370,81 @@ impl<'a> Layer<'a> {
         }
     }
 
+    /// Asks the cache for tile `i`'s rows ahead of their use: in the order
+    /// of the grid they are read at random the first time after a field is
+    /// loaded, and a tile is small enough that a step would wait on each.
+    fn prefetch(&self, i: usize) {
+        let at = self.words.as_ptr().wrapping_add(self.start[i]);
+        for line in 0..PREFETCH_LINES {
+            prefetch(at.wrapping_add(8 * line));
+        }
+    }
+
+    /// Asks the cache for where tile `i`'s rows are, ahead of [`Self::prefetch`].
+    fn prefetch_start(&self, i: usize) {
+        prefetch(self.start.as_ptr().wrapping_add(i));
+    }
+
     /// The places of the 3x3 tiles around `key`, row by row.
     fn near(&self, (tx, ty): (i64, i64)) -> [Option<usize>; 9] {
         std::array::from_fn(|i| self.index.get((tx + i as i64 % 3 - 1, ty + i as i64 / 3 - 1)))
+    }
+
+    /// The live tiles in the order a step visits them: by their slots in
+    /// the grid when there is one (so that the neighbours' records are read
+    /// in turn, and the next generation is stored in that order), as stored
+    /// otherwise.
+    fn order(&self, keys: &[(i64, i64)]) -> Vec<((i64, i64), Option<usize>)> {
+        match self.index {
+            Index::Flat { x0, y0, width, slots, .. } if !self.grid.is_empty() => slots
+                .iter()
+                .enumerate()
+                .filter(|&(_, &i)| i != u32::MAX)
+                .map(|(s, &i)| ((x0 + s as i64 % width, y0 + s as i64 / width), Some(i as usize)))
+                .collect(),
+            _ => keys.iter().enumerate().map(|(i, &k)| (k, Some(i))).collect(),
+        }
+    }
+}
+
+/// The next generation's tiles as a step (or a part of one) writes them.
+#[derive(Default)]
+struct Next {
+    keys: Vec<(i64, i64)>,
+    words: Vec<u64>,
+    start: Vec<usize>,
+    edges: Vec<Edges>,
+    /// Dead tiles that live tiles' border cells touch.
+    fringe: Vec<(i64, i64)>,
+}
+
+impl Next {
+    fn append(&mut self, part: Next) {
+        let base = self.words.len();
+        self.keys.extend(part.keys);
+        self.words.extend(part.words);
+        self.start.extend(part.start.iter().map(|s| s + base));
+        self.edges.extend(part.edges);
+        self.fringe.extend(part.fringe);
     }
 }
 
 /// The unbounded plane, tiled. See the module docs.
 #[derive(Clone, Debug, Default)]
 pub struct SparsePlane {
-    /// Tile `i` is at `keys[i]`, its planes (alive, then one per owner-code
-    /// bit) at `rows[i * stride..(i + 1) * stride]`.
+    /// Tile `i` is at `keys[i]`; `edges[i].rows` tells which of its rows
+    /// are stored, and they lie from `words[start[i]]` on, one word per
+    /// plane each (alive, then one per owner-code bit).
     keys: Vec<(i64, i64)>,
-    rows: Vec<Plane>,
+    words: Vec<u64>,
+    start: Vec<usize>,
     /// Tile `i`'s edges.
     edges: Vec<Edges>,
+    /// Words of `words` that belong to no tile (left by edits).
+    garbage: usize,
     index: Index,
-    /// The previous generation's rows, written over by the next step.
-    spare: Vec<Plane>,
+    /// The previous generation's words, written over by the next step.
+    spare: Vec<u64>,
     palette: Palette,
     generation: u64,
     threads: Threads,
@@ -325,35 +464,56 @@ impl SparsePlane {
         1 + self.palette.bits()
     }
 
-    fn tile(&self, i: usize) -> &[Plane] {
-        let stride = self.planes();
-        &self.rows[i * stride..(i + 1) * stride]
+    /// Tile `i`'s stored words.
+    fn span(&self, i: usize) -> std::ops::Range<usize> {
+        let start = self.start[i];
+        start..start + self.edges[i].rows.count_ones() as usize * self.planes()
+    }
+
+    fn tile(&self, i: usize) -> Tile<'_> {
+        Tile { rows: self.edges[i].rows, words: &self.words[self.span(i)], planes: self.planes() }
+    }
+
+    /// Writes the 64 rows of `next` as a tile to `out`, and tells its edges.
+    fn push_rows(next: &[Plane], out: &mut Vec<u64>) -> Edges {
+        let mut e = Edges::default();
+        let mut row = [0u64; 6];
+        for r in 0..64 {
+            if next[0][r] != 0 {
+                for (p, plane) in next.iter().enumerate() {
+                    row[p] = plane[r];
+                }
+                out.extend_from_slice(&row[..next.len()]);
+                e.put(r, &row[..next.len()]);
+            }
+        }
+        e
     }
 
     /// One tile's next generation through the strip kernel: any number of
     /// owner-code planes, forms included.
-    /// Pushes its planes to `out` unless it dies out, and tells which.
+    /// Pushes its rows to `out` and tells its edges (no live row if it
+    /// dies out).
     fn step_tile(
         layer: &Layer<'_>,
         near: [Option<usize>; 9],
         window: &mut Window,
         codes: Codes,
-        out: &mut Vec<Plane>,
-    ) -> bool {
+        out: &mut Vec<u64>,
+    ) -> Edges {
         let planes = 1 + codes.bits;
         // The 3x3 tiles around this one, row by row.
-        let near: [Option<&[Plane]>; 9] = near.map(|i| i.map(|i| layer.tile(i)));
+        let near: [Tile<'_>; 9] = near.map(|i| i.map_or(Tile::NONE, |i| layer.tile(i)));
+        if near.iter().all(|t| t.rows == 0) {
+            return Edges::default();
+        }
         for p in 0..planes {
-            let plane_of = |i: usize| near[i].map_or(&EMPTY, |t| &t[p]);
             for column in 0..3 {
                 let strip = &mut window.strips[p][column];
-                strip[0] = plane_of(column)[63];
-                strip[1..65].copy_from_slice(plane_of(3 + column));
-                strip[65] = plane_of(6 + column)[0];
+                strip[0] = near[column].word(p, 63);
+                near[3 + column].plane(p, &mut strip[1..65]);
+                strip[65] = near[6 + column].word(p, 0);
             }
-        }
-        if window.strips[0].iter().all(|s| s.iter().all(|&w| w == 0)) {
-            return false;
         }
         for p in 0..planes {
             let [l, c, r] = &window.strips[p];
@@ -373,8 +533,7 @@ impl SparsePlane {
                 kernel::hparity(&l[f], &c[f], &r[f], &mut window.forms[f]);
             }
         }
-        let base = out.len();
-        out.resize(base + planes, EMPTY);
+        window.next.fill(EMPTY);
         {
             let around = Around {
                 sums: [&window.sums, &window.sums, &window.sums],
@@ -384,82 +543,103 @@ impl SparsePlane {
             let empty: &[u64] = &[];
             let centre: [&[u64]; 6] =
                 std::array::from_fn(|p| window.strips.get(p).map_or(empty, |s| s[1].as_slice()));
-            let mut planes_out = out[base..].iter_mut();
+            let mut planes_out = window.next.iter_mut();
             let mut out: [&mut [u64]; 6] =
                 std::array::from_fn(|_| planes_out.next().map_or(&mut [][..], |p| p.as_mut_slice()));
             // Tiles are mostly empty space: skip blocks of rows with no live
             // cell near them.
             kernel::vertical(&around, &centre[..planes], 1, &mut out[..planes], 0, 64, !0, codes, true);
         }
-        if out[base].iter().all(|&w| w == 0) {
-            out.truncate(base);
-            return false;
-        }
-        true
+        Self::push_rows(&window.next, out)
     }
 
     /// One tile's next generation row by row, for one owner or two (`B`
     /// code planes, 0 or 1: no births of three different owners, so no
-    /// forms). Only rows with a live cell in their 3-row window are
-    /// computed: on a sparse field most rows of a tile have none, and the
-    /// strip kernel would compute (and its halo copy would fetch) all 66.
-    /// Pushes its planes to `out` unless it dies out, and tells which.
+    /// forms). Only rows whose 3-row window can hold a live cell next
+    /// generation are computed: on a sparse field most rows of a tile have
+    /// none, and the strip kernel would compute all 66.
+    /// Pushes its rows to `out` and tells its edges (no live row if it
+    /// dies out).
     fn step_tile_rows<const B: usize>(
         layer: &Layer<'_>,
         centre: Option<usize>,
-        edges: [Edges; 9],
-        out: &mut Vec<Plane>,
-    ) -> bool {
-        let (left, right) = (&edges[3], &edges[5]);
-        // Row -1 and row 64 of plane `p`: the word, and the bits left and
-        // right of it (the corner tiles' corner cells).
-        let above = |p: usize| (edges[1].bottom[p], edges[0].east[p] >> 63, edges[2].west[p] >> 63);
-        let below = |p: usize| (edges[7].top[p], edges[6].east[p] & 1, edges[8].west[p] & 1);
-        // Rows 0..64 with a live cell in this tile's column or next to it,
-        // then the rows just above and below the tile.
-        let occupied = edges[4].rows | left.east[0] | right.west[0];
-        let (a, b) = (above(0), below(0));
-        let above_live = a.0 | a.1 | a.2 != 0;
-        let below_live = b.0 | b.1 | b.2 != 0;
-        let mut need = occupied
-            | (occupied << 1)
-            | (occupied >> 1)
-            | u64::from(above_live)
-            | (u64::from(below_live) << 63);
-        if need == 0 {
-            return false;
+        edges: [&Edges; 9],
+        out: &mut Vec<u64>,
+    ) -> Edges {
+        let (left, right) = (edges[3], edges[5]);
+        let mut e = Edges::default();
+        // Rows -1..=64 of plane `p` as bits 0..66: the cells just left of
+        // the tile's column, and just right of it.
+        let beside = |p: usize| -> (u128, u128) {
+            let west = (u128::from(left.east[p]) << 1)
+                | u128::from(edges[0].east[p] >> 63)
+                | (u128::from(edges[6].east[p] & 1) << 65);
+            let east = (u128::from(right.west[p]) << 1)
+                | u128::from(edges[2].west[p] >> 63)
+                | (u128::from(edges[8].west[p] & 1) << 65);
+            (west, east)
+        };
+        let (west, east) = beside(0);
+        let (top, bottom) = (edges[1].bottom[0], edges[7].top[0]);
+        let occupied = (u128::from(edges[4].rows) << 1)
+            | u128::from(top != 0)
+            | (u128::from(bottom != 0) << 65)
+            | west
+            | east;
+        if occupied == 0 {
+            return e;
         }
-        let centre: [&[u64; 64]; 2] =
-            std::array::from_fn(|p| centre.map_or(&EMPTY, |j| layer.tile(j).get(p).unwrap_or(&EMPTY)));
-        // Plane `p`'s row `r` (-1..=64) with its neighbour bits, summed
-        // across.
-        let sums = |p: usize, r: i32| -> RowSums {
-            let (c, west, east) = match r {
-                -1 => above(p),
-                64 => below(p),
-                _ => (centre[p][r as usize], (left.east[p] >> r) & 1, (right.west[p] >> r) & 1),
-            };
-            let l = (c << 1) | west;
-            let r = (c >> 1) | (east << 63);
+        let tile = centre.map_or(Tile::NONE, |i| layer.tile_with(i, edges[4].rows));
+        // The alive plane's rows -1..=64, and which of them hold three live
+        // cells side by side.
+        let mut alive = [0u64; 66];
+        (alive[0], alive[65]) = (top, bottom);
+        let mut m = tile.rows;
+        for row in tile.words.chunks_exact(B + 1) {
+            alive[1 + m.trailing_zeros() as usize] = row[0];
+            m &= m - 1;
+        }
+        let mut triple = 0u128;
+        let mut m = (u128::from(tile.rows) << 1) | u128::from(top != 0) | (u128::from(bottom != 0) << 65);
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let c = alive[k];
+            let (l, r) = ((c << 1) | ((west >> k) as u64 & 1), (c >> 1) | (((east >> k) as u64 & 1) << 63));
+            triple |= u128::from(l & c & r != 0) << k;
+        }
+        // A cell is live next generation only with three live cells in its
+        // 3x3 block. When only one of the three rows around it has live
+        // cells, that takes three side by side in that row; otherwise at
+        // least two of the rows have live cells.
+        let (up, down) = (occupied << 1, occupied >> 1);
+        let candidates =
+            (up & occupied) | (up & down) | (occupied & down) | triple | (triple << 1) | (triple >> 1);
+        let mut need = (candidates >> 1) as u64;
+        if need == 0 {
+            return e;
+        }
+        // Row `k` (-1..=64 at 0..66) of a plane, its word `c`, summed across.
+        let sums = |c: u64, west: u128, east: u128, k: usize| -> RowSums {
+            let l = (c << 1) | ((west >> k) as u64 & 1);
+            let r = (c >> 1) | (((east >> k) as u64 & 1) << 63);
             let (a, b) = (l ^ r, l & r);
             RowSums { c, p0: a, p1: b, s0: a ^ c, s1: b | (a & c) }
         };
-        let base = out.len();
-        let mut pushed = false;
-        let mut window = [[RowSums::default(); 3]; 2];
+        // The alive plane's rows r - 1, r and r + 1 summed; `last` is the
+        // row they were summed for.
+        let mut window = [RowSums::default(); 3];
         let mut last = -2i32;
         while need != 0 {
-            let r = need.trailing_zeros() as i32;
+            let r = need.trailing_zeros() as usize;
             need &= need - 1;
-            for (p, w) in window.iter_mut().enumerate().take(B + 1) {
-                if r == last + 1 {
-                    *w = [w[1], w[2], sums(p, r + 1)];
-                } else {
-                    *w = [sums(p, r - 1), sums(p, r), sums(p, r + 1)];
-                }
+            if r as i32 == last + 1 {
+                window = [window[1], window[2], sums(alive[r + 2], west, east, r + 2)];
+            } else {
+                window = std::array::from_fn(|j| sums(alive[r + j], west, east, r + j));
             }
-            last = r;
-            let [t, m, b] = window[0];
+            last = r as i32;
+            let [t, m, b] = window;
             // The same adder as `kernel::vertical`, one word at a time.
             let u0 = t.s0 ^ m.p0 ^ b.s0;
             let c0 = (t.s0 & m.p0) | (b.s0 & (t.s0 | m.p0));
@@ -469,43 +649,43 @@ impl SparsePlane {
             if next == 0 {
                 continue;
             }
-            if !pushed {
-                out.resize(base + B + 1, EMPTY);
-                pushed = true;
-            }
-            out[base][r as usize] = next;
+            let mut row = [next, 0];
             if B == 1 {
-                let [t, m, b] = window[1];
+                // The code plane, summed only for rows with a live cell
+                // next generation (few on a sparse field).
+                let (west, east) = beside(1);
+                let code = |k: usize| match k {
+                    0 => edges[1].bottom[1],
+                    65 => edges[7].top[1],
+                    _ => tile.word(1, k - 1),
+                };
+                let [t, m, b] = std::array::from_fn(|j| sums(code(r + j), west, east, r + j));
                 let c0 = (t.s0 & m.s0) | (b.s0 & (t.s0 | m.s0));
                 // With exactly three parents the twos bit of the count is
                 // the bitwise majority of their codes.
                 let twos = t.s1 ^ m.s1 ^ b.s1 ^ c0;
-                let live = window[0][1].c;
-                out[base + 1][r as usize] = (m.c & next & live) | (next & !live & twos);
+                let live = window[1].c;
+                row[1] = (m.c & next & live) | (next & !live & twos);
             }
+            out.extend_from_slice(&row[..=B]);
+            e.put(r, &row[..=B]);
         }
-        pushed
+        e
     }
 
-    /// Steps tile `i` (or, for `None`, the dead tile at `key`) into `out`
-    /// and `edges`, and adds to `fringe` the dead tiles its border cells
-    /// touch.
-    #[allow(clippy::too_many_arguments)]
+    /// Steps tile `i` (or, for `None`, the dead tile at `key`) into `next`,
+    /// and adds to its fringe the dead tiles its border cells touch.
     fn step_into(
         layer: &Layer<'_>,
         codes: Codes,
         key: (i64, i64),
         i: Option<usize>,
         window: &mut Option<Window>,
-        keys: &mut Vec<(i64, i64)>,
-        out: &mut Vec<Plane>,
-        edges: &mut Vec<Edges>,
-        fringe: &mut Vec<(i64, i64)>,
+        next: &mut Next,
     ) {
         let (tx, ty) = key;
-        let fringe_of = |present: &dyn Fn(usize) -> bool, fringe: &mut Vec<(i64, i64)>| {
-            let Some(i) = i else { return };
-            let e = &layer.edges[i];
+        // `e`: this tile's edges.
+        let fringe_of = |e: &Edges, present: &dyn Fn(usize) -> bool, fringe: &mut Vec<(i64, i64)>| {
             let (west, east) = (e.west[0], e.east[0]);
             let touch = [
                 west & 1 != 0,
@@ -524,106 +704,162 @@ impl SparsePlane {
                 }
             }
         };
-        let base = out.len();
+        let base = next.words.len();
+        let out = &mut next.words;
         let near_edges = if codes.bits <= 1 { layer.near_edges(key) } else { None };
-        let live = if let Some(near) = near_edges {
-            fringe_of(&|n| near[n].rows != 0, fringe);
+        let edges = if let Some(near) = near_edges {
+            // The centre's edges from the grid too, not from the tile's
+            // place in storage, which the grid's order reads at random.
+            fringe_of(near[4], &|n| near[n].rows != 0, &mut next.fringe);
             match codes.bits {
                 0 => Self::step_tile_rows::<0>(layer, i, near, out),
                 _ => Self::step_tile_rows::<1>(layer, i, near, out),
             }
         } else {
             let near = layer.near(key);
-            fringe_of(&|n| near[n].is_some(), fringe);
-            let edges = || near.map(|i| i.map_or(Edges::default(), |j| layer.edges[j]));
+            let edges = near.map(|i| i.map_or(&NO_EDGES, |j| &layer.edges[j]));
+            fringe_of(edges[4], &|n| near[n].is_some(), &mut next.fringe);
             match codes.bits {
-                0 => Self::step_tile_rows::<0>(layer, i, edges(), out),
-                1 => Self::step_tile_rows::<1>(layer, i, edges(), out),
+                0 => Self::step_tile_rows::<0>(layer, i, edges, out),
+                1 => Self::step_tile_rows::<1>(layer, i, edges, out),
                 _ => {
-                    let w = window.get_or_insert_with(|| Window::new(layer.stride, codes));
+                    let w = window.get_or_insert_with(|| Window::new(layer.planes, codes));
                     Self::step_tile(layer, near, w, codes, out)
                 }
             }
         };
-        if live {
-            keys.push(key);
-            edges.push(Edges::of(&out[base..]));
+        if edges.rows != 0 {
+            next.keys.push(key);
+            next.start.push(base);
+            next.edges.push(edges);
         }
     }
 
     fn step_once(&mut self) {
         let codes = Codes { bits: self.palette.bits(), neutral: self.palette.neutral() };
         self.index.compact(&self.keys);
-        let layer = Layer::new(&self.rows, self.planes(), &self.edges, &self.index);
-        let mut rows = std::mem::take(&mut self.spare);
-        rows.clear();
-        let (mut keys, mut edges, mut fringe) = (Vec::new(), Vec::new(), Vec::new());
-        let live = &self.keys;
-        let parallel = self.threads == Threads::Auto && live.len() >= PARALLEL_TILES;
-        // The live tiles as stored (their rows read in turn), then the dead
-        // ones their border cells touch.
-        let run = |keys: &mut Vec<(i64, i64)>,
-                   rows: &mut Vec<Plane>,
-                   edges: &mut Vec<Edges>,
-                   fringe: &mut Vec<(i64, i64)>,
-                   tiles: &[((i64, i64), Option<usize>)]| {
+        let mut next = Next { words: std::mem::take(&mut self.spare), ..Next::default() };
+        next.words.clear();
+        let layer = Layer::new(self);
+        let parallel = self.threads == Threads::Auto && self.keys.len() >= PARALLEL_TILES;
+        let run = |next: &mut Next, tiles: &[((i64, i64), Option<usize>)]| {
             let mut w = None;
-            for &(key, i) in tiles {
-                Self::step_into(&layer, codes, key, i, &mut w, keys, rows, edges, fringe);
+            for (j, &(key, i)) in tiles.iter().enumerate() {
+                if let Some(&(_, Some(ahead))) = tiles.get(j + PREFETCH_AHEAD) {
+                    layer.prefetch(ahead);
+                }
+                if let Some(&(_, Some(ahead))) = tiles.get(j + 2 * PREFETCH_AHEAD) {
+                    layer.prefetch_start(ahead);
+                }
+                Self::step_into(&layer, codes, key, i, &mut w, next);
             }
         };
-        let mut tiles: Vec<((i64, i64), Option<usize>)> =
-            live.iter().enumerate().map(|(i, &k)| (k, Some(i))).collect();
+        // The live tiles, then the dead ones their border cells touch.
+        let mut tiles = layer.order(&self.keys);
         for pass in 0..2 {
             if parallel {
-                let parts: Vec<_> = tiles
+                let parts: Vec<Next> = tiles
                     .par_chunks(CHUNK_TILES)
                     .map(|chunk| {
-                        let mut part = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-                        run(&mut part.0, &mut part.1, &mut part.2, &mut part.3, chunk);
+                        let mut part = Next::default();
+                        run(&mut part, chunk);
                         part
                     })
                     .collect();
-                for (k, r, e, f) in parts {
-                    keys.extend(k);
-                    rows.extend(r);
-                    edges.extend(e);
-                    fringe.extend(f);
+                for part in parts {
+                    next.append(part);
                 }
             } else {
-                run(&mut keys, &mut rows, &mut edges, &mut fringe, &tiles);
+                run(&mut next, &tiles);
             }
             if pass == 0 {
-                fringe.sort_unstable();
-                fringe.dedup();
-                tiles = fringe.drain(..).map(|k| (k, None)).collect();
+                next.fringe.sort_unstable();
+                next.fringe.dedup();
+                tiles = next.fringe.drain(..).map(|k| (k, None)).collect();
             }
         }
-        self.spare = std::mem::replace(&mut self.rows, rows);
-        self.index = Index::new(&keys);
-        self.keys = keys;
-        self.edges = edges;
+        self.spare = std::mem::replace(&mut self.words, next.words);
+        self.index = Index::new(&next.keys);
+        self.keys = next.keys;
+        self.start = next.start;
+        self.edges = next.edges;
+        self.garbage = 0;
         self.generation += 1;
     }
 
-    fn code_at(tile: &[Plane], row: usize, bit: u64) -> usize {
-        (1..tile.len()).fold(0, |c, j| c | (usize::from(tile[j][row] & bit != 0) << (j - 1)))
+    fn code_at(row: &[u64], bit: u64) -> usize {
+        (1..row.len()).fold(0, |c, j| c | (usize::from(row[j] & bit != 0) << (j - 1)))
     }
 
     /// Drops tile `i`, moving the last tile into its place.
     fn remove_tile(&mut self, i: usize) {
-        let stride = self.planes();
+        self.garbage += self.span(i).len();
         let last = self.keys.len() - 1;
         self.index.remove(self.keys[i]);
+        self.keys.swap_remove(i);
+        self.start.swap_remove(i);
+        self.edges.swap_remove(i);
         if i != last {
-            self.rows.copy_within(last * stride..(last + 1) * stride, i * stride);
-            self.keys[i] = self.keys[last];
-            self.edges[i] = self.edges[last];
             self.index.insert(self.keys[i], i, &self.keys);
         }
-        self.keys.pop();
-        self.edges.pop();
-        self.rows.truncate(last * stride);
+    }
+
+    /// Makes room for row `r` (not stored yet) in tile `i`: a row of zero
+    /// words, marked as stored.
+    fn add_row(&mut self, i: usize, r: usize) {
+        let planes = self.planes();
+        let span = self.span(i);
+        let at = span.start + Tile::rank(self.edges[i].rows, r) * planes;
+        if span.end == self.words.len() {
+            self.words.splice(at..at, std::iter::repeat_n(0, planes));
+        } else {
+            // Move the tile to the end, where it can grow.
+            let start = self.words.len();
+            self.words.extend_from_within(span.start..at);
+            self.words.resize(self.words.len() + planes, 0);
+            self.words.extend_from_within(at..span.end);
+            self.start[i] = start;
+            self.garbage += span.len();
+        }
+        self.edges[i].rows |= 1 << r;
+        if self.garbage > self.words.len() / 2 {
+            self.collect();
+        }
+    }
+
+    /// Drops row `r` (stored, now empty) of tile `i`.
+    fn drop_row(&mut self, i: usize, r: usize) {
+        let planes = self.planes();
+        let span = self.span(i);
+        let at = span.start + Tile::rank(self.edges[i].rows, r) * planes;
+        self.words.copy_within(at + planes..span.end, at);
+        if span.end == self.words.len() {
+            self.words.truncate(span.end - planes);
+        } else {
+            self.garbage += planes;
+        }
+        self.edges[i].put(r, &[0]);
+    }
+
+    /// Rewrites the words with no garbage, tile after tile, from `old`
+    /// words per row to `planes` (more when an owner added a code plane).
+    fn rewrite(&mut self, old: usize, planes: usize) {
+        let mut words = Vec::with_capacity((self.words.len() - self.garbage) / old * planes);
+        for (start, e) in self.start.iter_mut().zip(&self.edges) {
+            let span = *start..*start + e.rows.count_ones() as usize * old;
+            *start = words.len();
+            for row in self.words[span].chunks_exact(old) {
+                words.extend_from_slice(row);
+                words.resize(words.len() + planes - old, 0);
+            }
+        }
+        self.words = words;
+        self.garbage = 0;
+    }
+
+    /// Drops the garbage.
+    fn collect(&mut self) {
+        self.rewrite(self.planes(), self.planes());
     }
 }
 
@@ -638,7 +874,12 @@ impl Life for SparsePlane {
         }
         let (key, row, bit) = Self::key(x, y);
         let tile = self.tile(self.index.get(key)?);
-        (tile[0][row] & bit != 0).then(|| self.palette.owner(Self::code_at(tile, row, bit)))
+        if (tile.rows >> row) & 1 == 0 {
+            return None;
+        }
+        let at = Tile::rank(tile.rows, row) * tile.planes;
+        let words = &tile.words[at..at + tile.planes];
+        (words[0] & bit != 0).then(|| self.palette.owner(Self::code_at(words, bit)))
     }
 
     fn set(&mut self, x: i64, y: i64, cell: Option<Owner>) -> Result<(), LifeError> {
@@ -648,16 +889,22 @@ impl Life for SparsePlane {
         let (key, row, bit) = Self::key(x, y);
         match cell {
             None => {
-                if let Some(i) = self.index.get(key) {
-                    let stride = self.planes();
-                    let tile = &mut self.rows[i * stride..(i + 1) * stride];
-                    for plane in tile.iter_mut() {
-                        plane[row] &= !bit;
+                if let Some(i) = self.index.get(key)
+                    && (self.edges[i].rows >> row) & 1 == 1
+                {
+                    let planes = self.planes();
+                    let at = self.start[i] + Tile::rank(self.edges[i].rows, row) * planes;
+                    let words = &mut self.words[at..at + planes];
+                    for w in words.iter_mut() {
+                        *w &= !bit;
                     }
-                    if tile[0].iter().all(|&w| w == 0) {
-                        self.remove_tile(i);
+                    if words[0] != 0 {
+                        self.edges[i].put(row, words);
                     } else {
-                        self.edges[i].row(tile, row);
+                        self.drop_row(i, row);
+                        if self.edges[i].rows == 0 {
+                            self.remove_tile(i);
+                        }
                     }
                 }
             }
@@ -666,13 +913,8 @@ impl Life for SparsePlane {
                 let code = self.palette.ensure(owner.check()?);
                 let planes = self.planes();
                 if planes != old {
-                    // A new owner added a code plane to every tile.
-                    let mut rows = Vec::with_capacity(self.keys.len() * planes);
-                    for tile in self.rows.chunks(old) {
-                        rows.extend_from_slice(tile);
-                        rows.resize(rows.len() + planes - old, EMPTY);
-                    }
-                    self.rows = rows;
+                    // A new owner added a code plane to every row.
+                    self.rewrite(old, planes);
                     self.spare = Vec::new();
                 }
                 let i = match self.index.get(key) {
@@ -680,22 +922,26 @@ impl Life for SparsePlane {
                     None => {
                         let i = self.keys.len();
                         self.keys.push(key);
+                        self.start.push(self.words.len());
                         self.edges.push(Edges::default());
-                        self.rows.resize(self.rows.len() + planes, EMPTY);
                         self.index.insert(key, i, &self.keys);
                         i
                     }
                 };
-                let tile = &mut self.rows[i * planes..(i + 1) * planes];
-                tile[0][row] |= bit;
-                for (j, plane) in tile.iter_mut().enumerate().skip(1) {
+                if (self.edges[i].rows >> row) & 1 == 0 {
+                    self.add_row(i, row);
+                }
+                let at = self.start[i] + Tile::rank(self.edges[i].rows, row) * planes;
+                let words = &mut self.words[at..at + planes];
+                words[0] |= bit;
+                for (j, w) in words.iter_mut().enumerate().skip(1) {
                     if (code >> (j - 1)) & 1 == 1 {
-                        plane[row] |= bit;
+                        *w |= bit;
                     } else {
-                        plane[row] &= !bit;
+                        *w &= !bit;
                     }
                 }
-                self.edges[i].row(tile, row);
+                self.edges[i].put(row, words);
             }
         }
         Ok(())
@@ -717,14 +963,12 @@ impl Life for SparsePlane {
 
     fn population(&self) -> Population {
         let mut pop = Population::default();
-        let stride = self.planes();
         for code in 0..self.palette.len().max(1) {
             let mut n = 0u64;
-            for tile in self.rows.chunks(stride) {
-                for (row, &alive) in tile[0].iter().enumerate() {
-                    let mut m = alive;
-                    for (j, plane) in tile.iter().enumerate().skip(1) {
-                        let b = plane[row];
+            for i in 0..self.keys.len() {
+                for (_, row) in self.tile(i).iter() {
+                    let mut m = row[0];
+                    for (j, &b) in row.iter().enumerate().skip(1) {
                         m &= if (code >> (j - 1)) & 1 == 1 { b } else { !b };
                     }
                     n += u64::from(m.count_ones());
@@ -740,14 +984,12 @@ impl Life for SparsePlane {
     fn bounding_box(&self) -> Option<Rect> {
         let (mut x0, mut x1, mut y0, mut y1) = (i64::MAX, i64::MIN, i64::MAX, i64::MIN);
         for (i, &(tx, ty)) in self.keys.iter().enumerate() {
-            for (row, &w) in self.tile(i)[0].iter().enumerate() {
-                if w != 0 {
-                    let y = ty * SIDE + row as i64;
-                    y0 = y0.min(y);
-                    y1 = y1.max(y);
-                    x0 = x0.min(tx * SIDE + i64::from(w.trailing_zeros()));
-                    x1 = x1.max(tx * SIDE + 63 - i64::from(w.leading_zeros()));
-                }
+            for (r, row) in self.tile(i).iter() {
+                let (y, w) = (ty * SIDE + r as i64, row[0]);
+                y0 = y0.min(y);
+                y1 = y1.max(y);
+                x0 = x0.min(tx * SIDE + i64::from(w.trailing_zeros()));
+                x1 = x1.max(tx * SIDE + 63 - i64::from(w.leading_zeros()));
             }
         }
         (y0 != i64::MAX).then(|| Rect {
@@ -761,14 +1003,13 @@ impl Life for SparsePlane {
     fn live_cells(&self) -> Vec<LiveCell> {
         let mut cells = Vec::new();
         for (i, &(tx, ty)) in self.keys.iter().enumerate() {
-            let tile = self.tile(i);
-            for (row, &w) in tile[0].iter().enumerate() {
-                let mut w = w;
+            for (r, row) in self.tile(i).iter() {
+                let mut w = row[0];
                 while w != 0 {
                     let b = w.trailing_zeros();
                     w &= w - 1;
-                    let owner = self.palette.owner(Self::code_at(tile, row, 1u64 << b));
-                    cells.push(LiveCell { y: ty * SIDE + row as i64, x: tx * SIDE + i64::from(b), owner });
+                    let owner = self.palette.owner(Self::code_at(row, 1u64 << b));
+                    cells.push(LiveCell { y: ty * SIDE + r as i64, x: tx * SIDE + i64::from(b), owner });
                 }
             }
         }
@@ -778,8 +1019,10 @@ impl Life for SparsePlane {
 
     fn clear(&mut self) {
         self.keys.clear();
-        self.rows.clear();
+        self.words.clear();
+        self.start.clear();
         self.edges.clear();
+        self.garbage = 0;
         self.index = Index::default();
     }
 
