@@ -10,7 +10,10 @@
 //! bearer token for each (so no password hashing is measured per move),
 //! challenges `--stored` Intervalo games, then `--clients` concurrent
 //! clients (one keep-alive connection each) play the first `--active` of
-//! them, each client on its own games. It prints `key=value` lines.
+//! them, each client on its own games. Last, the same clients ask for
+//! `GET /healthz` for `--ceiling-seconds`: the rate of the HTTP exchange
+//! alone, above which no move rate can be measured here. It prints
+//! `key=value` lines.
 
 mod support;
 
@@ -38,6 +41,7 @@ struct Config {
     active: usize,
     seconds: f64,
     anchor_seconds: f64,
+    ceiling_seconds: f64,
 }
 
 fn parse_args() -> Result<Config> {
@@ -50,6 +54,7 @@ fn parse_args() -> Result<Config> {
         active: 1_000,
         seconds: 10.0,
         anchor_seconds: 3.0,
+        ceiling_seconds: 3.0,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
@@ -64,6 +69,7 @@ fn parse_args() -> Result<Config> {
             "--active" => c.active = value()?.parse()?,
             "--seconds" => c.seconds = value()?.parse()?,
             "--anchor-seconds" => c.anchor_seconds = value()?.parse()?,
+            "--ceiling-seconds" => c.ceiling_seconds = value()?.parse()?,
             other => bail!("unknown argument {other}"),
         }
     }
@@ -110,6 +116,46 @@ async fn anchor(dir: &Path, seconds: f64) -> Result<(f64, f64)> {
     }
     times.sort_by(f64::total_cmp);
     Ok((rate, times[times.len() / 2] * 1000.0))
+}
+
+/// The most this harness could measure: the same clients asking the same
+/// server for `GET /healthz` (no command, no database), as fast as it
+/// answers. Moves per second can only come below it, since every move pays
+/// for the same HTTP exchange on both sides, and the load generator shares
+/// the two cores with the server.
+async fn http_ceiling(addr: SocketAddr, pid: u32, clients: usize, seconds: f64) -> Result<()> {
+    let (server_before, own_before) = (cpu_seconds(Some(pid)), cpu_seconds(None));
+    let start = Instant::now();
+    let deadline = Duration::from_secs_f64(seconds);
+    let mut tasks = Vec::new();
+    for _ in 0..clients {
+        tasks.push(tokio::spawn(async move {
+            let mut client = Client::connect(addr).await?;
+            let mut n = 0u64;
+            while start.elapsed() < deadline {
+                let a = client.send("GET", "/healthz", None, None).await?;
+                if a.status != 200 {
+                    bail!("GET /healthz answered {}", a.status);
+                }
+                n += 1;
+            }
+            Ok::<_, anyhow::Error>(n)
+        }));
+    }
+    let mut requests = 0u64;
+    for t in tasks {
+        requests += t.await??;
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    let (server_after, own_after) = (cpu_seconds(Some(pid)), cpu_seconds(None));
+    let per_request = |before: Option<f64>, after: Option<f64>| match (before, after) {
+        (Some(b), Some(a)) if requests > 0 => (a - b) * 1e6 / requests as f64,
+        _ => f64::NAN,
+    };
+    println!("ceiling_requests_per_s={:.1}", requests as f64 / elapsed);
+    println!("ceiling_server_cpu_us_per_request={:.1}", per_request(server_before, server_after));
+    println!("ceiling_loadgen_cpu_us_per_request={:.1}", per_request(own_before, own_after));
+    Ok(())
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -226,6 +272,9 @@ async fn main() -> Result<()> {
     }
     println!("rss_peak_kib={}", peak_rss.load(Ordering::Relaxed).max(rss_kib(pid).unwrap_or(0)));
     println!("rss_after_kib={}", rss_kib(pid).unwrap_or(0));
+    if c.ceiling_seconds > 0.0 {
+        http_ceiling(addr, pid, c.clients, c.ceiling_seconds).await?;
+    }
     let _ = server.child.kill();
     let _ = server.child.wait();
 
