@@ -134,6 +134,9 @@ if sections:
         "A birth takes the majority of its parents' codes per plane and, with three or more owners, "
         "whether all three parents differ (4 quadratic forms of the code bits, each a parity over the "
         "neighbours): about 190 word operations per 64 cells against 47 for two players. "
+        "The same code has measured 0.44x to 0.54x of the two-player figure in full runs on "
+        "2026-11-24 and 2026-11-25: it sits at the bar's edge, and which side a run lands on "
+        "depends on the load the machine had during its two halves. "
         "See [Life](benchmarks/life.md).",
         life_cmd,
     )
@@ -378,7 +381,10 @@ if "mail_move" in med:
         "check is about 14 ms with both cores free and needs the second core to take half of it. "
         "The rest is the process itself: start, database open, and three commits with their "
         "fsyncs (the claim of the message, the move, the mark that it was answered; no longer a "
-        "checkpoint at exit). The same "
+        "checkpoint at exit). A process that opens the database alone also rebuilds SQLite's index "
+        "of the log that earlier processes left (up to 4 MB before the automatic checkpoint): about "
+        "1 ms with a 3 MB log, which `sqlite3` and the CLI pay alike. In the quietest full run the "
+        "median move by mail was 20.3 ms (the fastest 18.6 ms); under load it takes longer. The same "
         "process answering a `show` (no password, no move) is the figure above. See "
         "[Server](benchmarks/server.md).",
         proc_cmd,
