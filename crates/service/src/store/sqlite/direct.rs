@@ -28,12 +28,12 @@
 //! those that arrive meanwhile form the next batch, as large as before (a
 //! commit for every few appends, without that wait, cost more log frames
 //! and CPU per move than the wait saved). A move is still acknowledged
-//! only once its log frames are on the disk. What changes is that a batch is visible to readers
-//! from its `COMMIT`, a few hundred microseconds before it is durable: a
-//! reader may see a move whose mover has not been answered yet, and that a
-//! power failure in that window would undo. The log stays consistent
-//! either way (SQLite's recovery keeps whole transactions from its start
-//! up to the last one written whole).
+//! only once its log frames are on the disk. What changes is that a batch
+//! is visible to readers from its `COMMIT`, a few hundred microseconds
+//! before it is durable: a reader may see a move whose mover has not been
+//! answered yet, and that a power failure in that window would undo. The
+//! log stays consistent either way (SQLite's recovery keeps whole
+//! transactions from its start up to the last one written whole).
 
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
@@ -53,6 +53,10 @@ use tabula_model::Timestamp;
 
 /// Most appends committed in one transaction.
 const MAX_BATCH: usize = 256;
+
+/// Most jobs taken from the queue before the appends among them are
+/// committed: a steady stream of reads must not hold a batch back.
+const MAX_JOBS_PER_ROUND: usize = 4 * MAX_BATCH;
 
 /// Pages the connection caches (in KiB when negative, as SQLite reads it):
 /// the summaries, seats and index pages of the games being played.
@@ -238,7 +242,9 @@ fn run(
     let mut syncing = false;
     while let Ok(first) = queue.recv() {
         let mut next = Some(first);
+        let mut taken = 0;
         while let Some(job) = next {
+            taken += 1;
             match job {
                 // A read that panics drops its answer's sender: its caller
                 // gets an error, and the thread goes on.
@@ -248,6 +254,9 @@ fn run(
                 Job::Append(append, done) => appends.push((*append, done)),
                 Job::Synced => syncing = false,
                 Job::Stop => return,
+            }
+            if !syncing && (appends.len() >= MAX_BATCH || taken >= MAX_JOBS_PER_ROUND) {
+                break;
             }
             next = queue.try_recv().ok();
         }
