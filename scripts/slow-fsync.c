@@ -24,20 +24,23 @@ static void wait_like_a_slow_disk(void)
     nanosleep(&t, NULL);
 }
 
+/* Waits, then calls the C library's `name`, found once into `*real`. */
+static int pass_on(const char *name, int (**real)(int), int fd)
+{
+    if (!*real)
+        *real = (int (*)(int))dlsym(RTLD_NEXT, name);
+    wait_like_a_slow_disk();
+    return (*real)(fd);
+}
+
 int fsync(int fd)
 {
     static int (*real)(int);
-    if (!real)
-        real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
-    wait_like_a_slow_disk();
-    return real(fd);
+    return pass_on("fsync", &real, fd);
 }
 
 int fdatasync(int fd)
 {
     static int (*real)(int);
-    if (!real)
-        real = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
-    wait_like_a_slow_disk();
-    return real(fd);
+    return pass_on("fdatasync", &real, fd);
 }
