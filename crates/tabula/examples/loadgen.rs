@@ -118,6 +118,15 @@ async fn anchor(dir: &Path, seconds: f64) -> Result<(f64, f64)> {
     Ok((rate, times[times.len() / 2] * 1000.0))
 }
 
+/// Microseconds of CPU time for each of `n` requests, from CPU seconds
+/// read before and after them (NaN where /proc gave none).
+fn cpu_us_each(before: Option<f64>, after: Option<f64>, n: usize) -> f64 {
+    match (before, after) {
+        (Some(b), Some(a)) if n > 0 => (a - b) * 1e6 / n as f64,
+        _ => f64::NAN,
+    }
+}
+
 /// The most this harness could measure: the same clients asking the same
 /// server for `GET /healthz` (no command, no database), as fast as it
 /// answers. Moves per second can only come below it, since every move pays
@@ -148,13 +157,10 @@ async fn http_ceiling(addr: SocketAddr, pid: u32, clients: usize, seconds: f64) 
     }
     let elapsed = start.elapsed().as_secs_f64();
     let (server_after, own_after) = (cpu_seconds(Some(pid)), cpu_seconds(None));
-    let per_request = |before: Option<f64>, after: Option<f64>| match (before, after) {
-        (Some(b), Some(a)) if requests > 0 => (a - b) * 1e6 / requests as f64,
-        _ => f64::NAN,
-    };
+    let n = requests as usize;
     println!("ceiling_requests_per_s={:.1}", requests as f64 / elapsed);
-    println!("ceiling_server_cpu_us_per_request={:.1}", per_request(server_before, server_after));
-    println!("ceiling_loadgen_cpu_us_per_request={:.1}", per_request(own_before, own_after));
+    println!("ceiling_server_cpu_us_per_request={:.1}", cpu_us_each(server_before, server_after, n));
+    println!("ceiling_loadgen_cpu_us_per_request={:.1}", cpu_us_each(own_before, own_after, n));
     Ok(())
 }
 
@@ -261,12 +267,9 @@ async fn main() -> Result<()> {
     println!("max_ms={:.2}", latencies.last().copied().unwrap_or(f64::NAN) * 1000.0);
     println!("errors={}", errors.len());
     // Where the two cores went: the server's CPU time and this generator's, per move.
-    let per_move = |before: Option<f64>, after: Option<f64>| match (before, after) {
-        (Some(b), Some(a)) if !latencies.is_empty() => (a - b) * 1e6 / latencies.len() as f64,
-        _ => f64::NAN,
-    };
-    println!("server_cpu_us_per_move={:.1}", per_move(server_cpu_before, server_cpu_after));
-    println!("loadgen_cpu_us_per_move={:.1}", per_move(own_cpu_before, own_cpu_after));
+    let n = latencies.len();
+    println!("server_cpu_us_per_move={:.1}", cpu_us_each(server_cpu_before, server_cpu_after, n));
+    println!("loadgen_cpu_us_per_move={:.1}", cpu_us_each(own_cpu_before, own_cpu_after, n));
     for e in errors.iter().take(5) {
         eprintln!("loadgen: error: {e}");
     }

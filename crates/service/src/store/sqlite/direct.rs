@@ -119,11 +119,7 @@ impl Direct {
     }
 
     /// [`Direct::open`] with `sync` as what makes commits durable.
-    pub(super) fn open_with_sync(
-        path: &Path,
-        writer: Arc<AsyncMutex<()>>,
-        sync: SyncLog,
-    ) -> StoreResult<Direct> {
+    fn open_with_sync(path: &Path, writer: Arc<AsyncMutex<()>>, sync: SyncLog) -> StoreResult<Direct> {
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
