@@ -6,7 +6,11 @@
 //! step adds each cell's left and right neighbours and itself as 2-bit sums,
 //! one strip at a time; the vertical step adds the sums of the strips above
 //! and below to the middle strip's sum without its centre. Every loop runs
-//! over plain slices of equal length, so the compiler vectorises it.
+//! over arrays of equal length, so the compiler vectorises it. The fused
+//! blocks (the vertical step, the form rows) read some fifty arrays at once:
+//! they take pointers made from slices checked once per strip, since a
+//! bounds check on every array and block cost a fifth of the step's
+//! instructions with nine owners.
 //!
 //! The owner of a birth comes from the code bits: with exactly three parents,
 //! the bitwise majority of their codes is the code shared by at least two of
@@ -127,14 +131,23 @@ pub(crate) fn form_rows(bits: &[&[u64]], at: usize, len: usize, codes: Codes, ou
 }
 
 fn form_rows_for<const B: usize>(bits: &[&[u64]], at: usize, len: usize, out: &mut [Vec<u64>]) {
-    let src: [&[u64]; 5] = std::array::from_fn(|j| if j < B { &bits[j][at..at + len] } else { &[][..] });
+    // Pointers to `len` words each (the slicing panics otherwise), so that
+    // the blocks need no bounds check per word.
+    let src: [*const u64; 5] =
+        std::array::from_fn(|j| if j < B { bits[j][at..at + len].as_ptr() } else { std::ptr::null() });
+    let forms = crate::palette::form_masks(B).len();
+    let dst: [*mut u64; 7] =
+        std::array::from_fn(|f| if f < forms { out[f][..len].as_mut_ptr() } else { std::ptr::null_mut() });
     let mut k = 0;
     while k + LANES <= len {
-        form_block::<B, LANES>(&src, k, out);
+        // SAFETY: `src` has `B` and `dst` the forms' pointers to `len`
+        // words, distinct slices, and `k + LANES <= len`.
+        unsafe { form_block::<B, LANES>(&src, k, &dst) };
         k += LANES;
     }
     while k < len {
-        form_block::<B, 1>(&src, k, out);
+        // SAFETY: as above, with `k + 1 <= len`.
+        unsafe { form_block::<B, 1>(&src, k, &dst) };
         k += 1;
     }
 }
@@ -145,7 +158,7 @@ const LANES: usize = 4;
 
 /// Products of every pair of the first `B` lane groups, in lexicographic order.
 #[inline(always)]
-fn pair_products_lanes<const B: usize, const L: usize>(v: &[[u64; L]; 5]) -> [[u64; L]; 10] {
+fn pair_products_lanes<const B: usize, const L: usize>(v: &[[u64; L]; B]) -> [[u64; L]; 10] {
     let mut prod = [[0u64; L]; 10];
     let mut i = 0;
     for j in 0..B {
@@ -173,15 +186,20 @@ fn form_value_lanes<const L: usize>(mask: u16, prod: &[[u64; L]; 10]) -> [u64; L
     q
 }
 
+/// The forms of `B` code bits over words `k..k + L`.
+///
+/// # Safety
+///
+/// The first `B` pointers of `src` and the forms' pointers of `dst` must
+/// point to at least `k + L` words, those of `dst` writable and distinct
+/// from the others.
 #[inline(always)]
-fn form_block<const B: usize, const L: usize>(src: &[&[u64]; 5], k: usize, out: &mut [Vec<u64>]) {
-    let mut v = [[0u64; L]; 5];
-    for j in 0..B {
-        v[j].copy_from_slice(&src[j][k..k + L]);
-    }
+unsafe fn form_block<const B: usize, const L: usize>(src: &[*const u64; 5], k: usize, dst: &[*mut u64; 7]) {
+    // SAFETY (the loads and stores): the caller's promise.
+    let v: [[u64; L]; B] = std::array::from_fn(|j| unsafe { load::<L>(src[j], k) });
     let prod = pair_products_lanes::<B, L>(&v);
     for (f, &mask) in crate::palette::form_masks(B).iter().enumerate() {
-        out[f][k..k + L].copy_from_slice(&form_value_lanes::<L>(mask, &prod));
+        unsafe { store::<L>(dst[f], k, form_value_lanes::<L>(mask, &prod)) };
     }
 }
 
@@ -249,14 +267,19 @@ pub(crate) fn vertical(
     }
 }
 
-/// The inputs of the vertical step for one strip, each sliced to its `n` words.
-struct Inputs<'a> {
+/// The inputs and outputs of the vertical step for one strip, as pointers
+/// to the first of `n` words each: built only from slices of at least `n`
+/// words (see [`vertical_for`]), so that the blocks read and write them
+/// without a bounds check per word.
+struct Strip {
     /// Per plane: ones and twos above (with centre), at (without), below (with).
-    sums: [[&'a [u64]; 6]; 6],
+    sums: [[*const u64; 6]; 6],
     /// Per plane: the strip itself.
-    centre: [&'a [u64]; 6],
+    centre: [*const u64; 6],
     /// Per form: parities above (with centre), at (without), below (with).
-    forms: [[&'a [u64]; 3]; 7],
+    forms: [[*const u64; 3]; 7],
+    /// Per plane: where its next generation goes.
+    out: [*mut u64; 6],
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -270,9 +293,12 @@ fn vertical_for<const B: usize, const SKIP: bool>(
     neutral: usize,
 ) {
     let [ot, om, ob] = around.offsets;
-    let empty: &[u64] = &[];
     let forms = crate::palette::form_masks(B).len();
-    let inputs = Inputs {
+    // Every pointer below comes from a slice of exactly `n` words (the
+    // slicing panics otherwise), and those slices outlive the blocks.
+    let words = |s: &[u64], at: usize| s[at..at + n].as_ptr();
+    let none = std::ptr::null();
+    let strip = Strip {
         sums: std::array::from_fn(|p| {
             if p <= B {
                 let (t, m, b) = (&around.sums[0][p], &around.sums[1][p], &around.sums[2][p]);
@@ -280,71 +306,101 @@ fn vertical_for<const B: usize, const SKIP: bool>(
                 // `hsums_centre`).
                 let (m0, m1) = if p == 0 { (&m.p0, &m.p1) } else { (&m.s0, &m.s1) };
                 [
-                    &t.s0[ot..ot + n],
-                    &t.s1[ot..ot + n],
-                    &m0[om..om + n],
-                    &m1[om..om + n],
-                    &b.s0[ob..ob + n],
-                    &b.s1[ob..ob + n],
+                    words(&t.s0, ot),
+                    words(&t.s1, ot),
+                    words(m0, om),
+                    words(m1, om),
+                    words(&b.s0, ob),
+                    words(&b.s1, ob),
                 ]
             } else {
-                [empty; 6]
+                [none; 6]
             }
         }),
-        centre: std::array::from_fn(|p| if p <= B { &centre[p][centre_at..centre_at + n] } else { empty }),
+        centre: std::array::from_fn(|p| if p <= B { words(centre[p], centre_at) } else { none }),
         forms: std::array::from_fn(|f| {
             if f < forms {
                 [
-                    &around.forms[0][f].s[ot..ot + n],
-                    &around.forms[1][f].s[om..om + n],
-                    &around.forms[2][f].s[ob..ob + n],
+                    words(&around.forms[0][f].s, ot),
+                    words(&around.forms[1][f].s, om),
+                    words(&around.forms[2][f].s, ob),
                 ]
             } else {
-                [empty; 3]
+                [none; 3]
             }
         }),
+        out: std::array::from_fn(|p| {
+            if p <= B { out[p][out_at..out_at + n].as_mut_ptr() } else { std::ptr::null_mut() }
+        }),
     };
+    let neutral: [u64; 5] = std::array::from_fn(|j| 0u64.wrapping_sub(((neutral >> j) & 1) as u64));
     let mut k = 0;
     while k + LANES <= n {
-        block::<B, LANES, SKIP>(&inputs, out, out_at, k, neutral);
+        // SAFETY: every pointer of `strip` for planes `0..=B` and the forms
+        // of `B` bits is the start of `n` words, and `k + LANES <= n`.
+        unsafe { block::<B, LANES, SKIP>(&strip, k, &neutral) };
         k += LANES;
     }
     while k < n {
-        block::<B, 1, SKIP>(&inputs, out, out_at, k, neutral);
+        // SAFETY: as above, with `k + 1 <= n`.
+        unsafe { block::<B, 1, SKIP>(&strip, k, &neutral) };
         k += 1;
     }
 }
 
+/// Words `k..k + L` from `p`.
+///
+/// # Safety
+///
+/// `p` must point to at least `k + L` readable words.
 #[inline(always)]
-fn load<const L: usize>(s: &[u64], k: usize) -> [u64; L] {
-    let mut v = [0u64; L];
-    v.copy_from_slice(&s[k..k + L]);
-    v
+unsafe fn load<const L: usize>(p: *const u64, k: usize) -> [u64; L] {
+    // SAFETY: the caller's promise.
+    unsafe { p.add(k).cast::<[u64; L]>().read_unaligned() }
+}
+
+/// Writes `v` to words `k..k + L` of `p`.
+///
+/// # Safety
+///
+/// `p` must point to at least `k + L` writable words that nothing else
+/// reads or writes meanwhile.
+#[inline(always)]
+unsafe fn store<const L: usize>(p: *mut u64, k: usize, v: [u64; L]) {
+    // SAFETY: the caller's promise.
+    unsafe { p.add(k).cast::<[u64; L]>().write_unaligned(v) }
 }
 
 /// One block of `L` words: every plane's next generation, in registers.
+///
+/// # Safety
+///
+/// Every pointer of `strip` for planes `0..=B` and for the forms of `B`
+/// code bits must point to at least `k + L` words, and the outputs must be
+/// writable and distinct from the inputs.
 #[inline(always)]
-fn block<const B: usize, const L: usize, const SKIP: bool>(
-    inputs: &Inputs<'_>,
-    out: &mut [&mut [u64]],
-    out_at: usize,
+unsafe fn block<const B: usize, const L: usize, const SKIP: bool>(
+    strip: &Strip,
     k: usize,
-    neutral: usize,
+    neutral: &[u64; 5],
 ) {
-    let s = &inputs.sums[0];
-    let (t0, t1, m0, m1, b0, b1) = (
-        load::<L>(s[0], k),
-        load::<L>(s[1], k),
-        load::<L>(s[2], k),
-        load::<L>(s[3], k),
-        load::<L>(s[4], k),
-        load::<L>(s[5], k),
-    );
-    let live = load::<L>(inputs.centre[0], k);
+    // SAFETY (every load and store below): the caller's promise.
+    let s = &strip.sums[0];
+    let (t0, t1, m0, m1, b0, b1) = unsafe {
+        (
+            load::<L>(s[0], k),
+            load::<L>(s[1], k),
+            load::<L>(s[2], k),
+            load::<L>(s[3], k),
+            load::<L>(s[4], k),
+            load::<L>(s[5], k),
+        )
+    };
+    let live = unsafe { load::<L>(strip.centre[0], k) };
     // No live neighbours: nothing survives and nothing is born.
     if SKIP && (0..L).all(|x| (t0[x] | t1[x] | m0[x] | m1[x] | b0[x] | b1[x]) == 0) {
-        for plane in out.iter_mut().take(B + 1) {
-            plane[out_at + k..out_at + k + L].fill(0);
+        for p in 0..=B {
+            unsafe { store::<L>(strip.out[p], k, [0; L]) };
         }
         return;
     }
@@ -364,23 +420,27 @@ fn block<const B: usize, const L: usize, const SKIP: bool>(
         birth[x] = next[x] & !live[x];
         survive[x] = next[x] & live[x];
     }
-    out[0][out_at + k..out_at + k + L].copy_from_slice(&next);
+    unsafe { store::<L>(strip.out[0], k, next) };
     if B == 0 {
         return;
     }
-    let mut bits = [[0u64; L]; 5];
-    let mut parity = [[0u64; L]; 5];
+    // Per code plane: the parents' parity, and the cell's next code bit
+    // (its own for a survivor, the parents' majority for a birth).
+    let mut parity = [[0u64; L]; B];
+    let mut bits = [[0u64; L]; B];
     for j in 0..B {
-        let s = &inputs.sums[j + 1];
-        let (t0, t1, m0, m1, b0, b1) = (
-            load::<L>(s[0], k),
-            load::<L>(s[1], k),
-            load::<L>(s[2], k),
-            load::<L>(s[3], k),
-            load::<L>(s[4], k),
-            load::<L>(s[5], k),
-        );
-        let own = load::<L>(inputs.centre[j + 1], k);
+        let s = &strip.sums[j + 1];
+        let (t0, t1, m0, m1, b0, b1, own) = unsafe {
+            (
+                load::<L>(s[0], k),
+                load::<L>(s[1], k),
+                load::<L>(s[2], k),
+                load::<L>(s[3], k),
+                load::<L>(s[4], k),
+                load::<L>(s[5], k),
+                load::<L>(strip.centre[j + 1], k),
+            )
+        };
         for x in 0..L {
             let c0 = (t0[x] & m0[x]) | (b0[x] & (t0[x] | m0[x]));
             // With exactly three parents the twos bit of the count is the
@@ -395,21 +455,21 @@ fn block<const B: usize, const L: usize, const SKIP: bool>(
         let mut flag = [0u64; L];
         for (f, &mask) in crate::palette::form_masks(B).iter().enumerate() {
             let q = form_value_lanes::<L>(mask, &prod);
-            let [t, m, b] = &inputs.forms[f];
-            let (t, m, b) = (load::<L>(t, k), load::<L>(m, k), load::<L>(b, k));
+            let [t, m, b] = strip.forms[f];
+            let (t, m, b) = unsafe { (load::<L>(t, k), load::<L>(m, k), load::<L>(b, k)) };
             for x in 0..L {
                 flag[x] |= t[x] ^ m[x] ^ b[x] ^ q[x];
             }
         }
         for j in 0..B {
-            let set = (neutral >> j) & 1 == 1;
+            // `neutral[j]` is all ones where the neutral code has bit j.
             for x in 0..L {
                 let differ = flag[x] & birth[x];
-                bits[j][x] = if set { bits[j][x] | differ } else { bits[j][x] & !differ };
+                bits[j][x] = (bits[j][x] & !differ) | (differ & neutral[j]);
             }
         }
     }
     for j in 0..B {
-        out[j + 1][out_at + k..out_at + k + L].copy_from_slice(&bits[j]);
+        unsafe { store::<L>(strip.out[j + 1], k, bits[j]) };
     }
 }
