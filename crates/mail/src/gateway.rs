@@ -138,14 +138,20 @@ pub async fn handle_message(
 }
 
 /// Queue `mail` in the service's outbox (key [`OutgoingMail::key`]: a reply
-/// already queued for the same message is not queued again).
+/// already queued for the same message is not queued again), and mark the
+/// message it answers handled in the same transaction.
 ///
 /// # Errors
 ///
 /// [`MailError::Store`] if the store fails.
 pub async fn enqueue_reply(service: &Service, mail: &OutgoingMail) -> Result<(), MailError> {
-    service.store().enqueue(&[mail.outbox_message()], service.now()).await?;
-    finish_reply(service, mail).await
+    match mail.key.strip_prefix("reply:") {
+        Some(key) => service.store().answer_incoming(key, &mail.outbox_message(), service.now()).await?,
+        None => {
+            service.store().enqueue(&[mail.outbox_message()], service.now()).await?;
+        }
+    }
+    Ok(())
 }
 
 /// Mark the message `mail` answers as handled, once its reply is on its

@@ -382,6 +382,27 @@ async fn incoming_mail_is_claimed_once_unless_abandoned() {
 }
 
 #[tokio::test]
+async fn an_answer_queues_its_reply_and_closes_the_message_together() {
+    for b in backends().await {
+        let s = &b.store;
+        assert!(s.claim_incoming("<m2@x>", T0, T0 - 100).await.unwrap(), "{}", b.name);
+        s.answer_incoming("<m2@x>", &message("reply:<m2@x>"), T0 + 1).await.unwrap();
+        let queued = s.outbox(10).await.unwrap();
+        assert_eq!(
+            queued.iter().map(|r| r.message.key.as_str()).collect::<Vec<_>>(),
+            ["reply:<m2@x>"],
+            "{}",
+            b.name
+        );
+        // Handled: not even an abandoned claim's age lets it run again.
+        assert!(!s.claim_incoming("<m2@x>", T0 + 9000, T0 + 8000).await.unwrap(), "{}: done", b.name);
+        // A second answer (a redelivery racing the first) queues nothing more.
+        s.answer_incoming("<m2@x>", &message("reply:<m2@x>"), T0 + 2).await.unwrap();
+        assert_eq!(s.outbox(10).await.unwrap().len(), 1, "{}", b.name);
+    }
+}
+
+#[tokio::test]
 async fn subscriptions_chats_and_pending_moves() {
     for b in backends().await {
         let s = &b.store;

@@ -549,6 +549,11 @@ pub trait Store: Send + Sync {
     async fn claim_incoming(&self, key: &str, now: Timestamp, stale_before: Timestamp) -> StoreResult<bool>;
     /// Mark a claimed incoming message handled (its reply is queued or sent).
     async fn finish_incoming(&self, key: &str, at: Timestamp) -> StoreResult<()>;
+    /// Queue the reply to a claimed incoming message and mark the message
+    /// handled, in one transaction: one durable commit instead of two for
+    /// every message answered by mail, and no moment at which the reply is
+    /// queued but the message still looks unanswered.
+    async fn answer_incoming(&self, key: &str, reply: &OutboxMessage, at: Timestamp) -> StoreResult<()>;
 
     /// Subscribe a user to a game's updates.
     async fn subscribe(&self, game: i64, user: &str, on: bool) -> StoreResult<()>;

@@ -772,6 +772,18 @@ impl Store for PostgresStore {
         Ok(())
     }
 
+    async fn answer_incoming(&self, key: &str, reply: &OutboxMessage, at: Timestamp) -> StoreResult<()> {
+        let mut tx = self.pool.begin().await?;
+        insert_outbox(&mut tx, reply, at).await?;
+        sqlx::query("UPDATE incoming_mail SET done_at = $1 WHERE key = $2 AND done_at IS NULL")
+            .bind(at)
+            .bind(key)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     async fn subscribe(&self, game: i64, user: &str, on: bool) -> StoreResult<()> {
         let q = if on {
             "INSERT INTO subscriptions (game_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING"

@@ -847,6 +847,19 @@ impl Store for SqliteStore {
         Ok(())
     }
 
+    async fn answer_incoming(&self, key: &str, reply: &OutboxMessage, at: Timestamp) -> StoreResult<()> {
+        let _writing = self.writing().await;
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        insert_outbox(&mut tx, reply, at).await?;
+        sqlx::query("UPDATE incoming_mail SET done_at = ? WHERE key = ? AND done_at IS NULL")
+            .bind(at)
+            .bind(key)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     async fn subscribe(&self, game: i64, user: &str, on: bool) -> StoreResult<()> {
         let _writing = self.writing().await;
         let q = if on {
