@@ -8,9 +8,9 @@
 //! and below to the middle strip's sum without its centre. Every loop runs
 //! over arrays of equal length, so the compiler vectorises it. The fused
 //! blocks (the vertical step, the form rows) read some fifty arrays at once:
-//! they take pointers made from slices checked once per strip, since a
-//! bounds check on every array and block cost a fifth of the step's
-//! instructions with nine owners.
+//! they take pointers made from slices checked once per strip. With slices
+//! (a bounds check per array and block, the slices reloaded from the stack)
+//! the nine-owner step ran about a third more instructions.
 //!
 //! The owner of a birth comes from the code bits: with exactly three parents,
 //! the bitwise majority of their codes is the code shared by at least two of
