@@ -359,6 +359,17 @@ unsafe fn load<const L: usize>(p: *const u64, k: usize) -> [u64; L] {
     unsafe { p.add(k).cast::<[u64; L]>().read_unaligned() }
 }
 
+/// Words `k..k + L` of a plane's six sums (see [`Strip::sums`]).
+///
+/// # Safety
+///
+/// Every pointer of `sums` must point to at least `k + L` readable words.
+#[inline(always)]
+unsafe fn load_sums<const L: usize>(sums: &[*const u64; 6], k: usize) -> [[u64; L]; 6] {
+    // SAFETY: the caller's promise, for each pointer.
+    std::array::from_fn(|i| unsafe { load::<L>(sums[i], k) })
+}
+
 /// Writes `v` to words `k..k + L` of `p`.
 ///
 /// # Safety
@@ -385,17 +396,7 @@ unsafe fn block<const B: usize, const L: usize, const SKIP: bool>(
     neutral: &[u64; 5],
 ) {
     // SAFETY (every load and store below): the caller's promise.
-    let s = &strip.sums[0];
-    let (t0, t1, m0, m1, b0, b1) = unsafe {
-        (
-            load::<L>(s[0], k),
-            load::<L>(s[1], k),
-            load::<L>(s[2], k),
-            load::<L>(s[3], k),
-            load::<L>(s[4], k),
-            load::<L>(s[5], k),
-        )
-    };
+    let [t0, t1, m0, m1, b0, b1] = unsafe { load_sums::<L>(&strip.sums[0], k) };
     let live = unsafe { load::<L>(strip.centre[0], k) };
     // No live neighbours: nothing survives and nothing is born.
     if SKIP && (0..L).all(|x| (t0[x] | t1[x] | m0[x] | m1[x] | b0[x] | b1[x]) == 0) {
@@ -429,18 +430,8 @@ unsafe fn block<const B: usize, const L: usize, const SKIP: bool>(
     let mut parity = [[0u64; L]; B];
     let mut bits = [[0u64; L]; B];
     for j in 0..B {
-        let s = &strip.sums[j + 1];
-        let (t0, t1, m0, m1, b0, b1, own) = unsafe {
-            (
-                load::<L>(s[0], k),
-                load::<L>(s[1], k),
-                load::<L>(s[2], k),
-                load::<L>(s[3], k),
-                load::<L>(s[4], k),
-                load::<L>(s[5], k),
-                load::<L>(strip.centre[j + 1], k),
-            )
-        };
+        let [t0, t1, m0, m1, b0, b1] = unsafe { load_sums::<L>(&strip.sums[j + 1], k) };
+        let own = unsafe { load::<L>(strip.centre[j + 1], k) };
         for x in 0..L {
             let c0 = (t0[x] & m0[x]) | (b0[x] & (t0[x] | m0[x]));
             // With exactly three parents the twos bit of the count is the
