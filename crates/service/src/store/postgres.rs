@@ -202,6 +202,16 @@ fn tournament_from_row(r: &PgRow) -> StoreResult<TournamentRow> {
     })
 }
 
+/// Marks a claimed incoming message handled (once: a later mark keeps the first time).
+async fn mark_incoming_done(conn: &mut sqlx::PgConnection, key: &str, at: Timestamp) -> StoreResult<()> {
+    sqlx::query("UPDATE incoming_mail SET done_at = $1 WHERE key = $2 AND done_at IS NULL")
+        .bind(at)
+        .bind(key)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
 async fn insert_outbox(
     conn: &mut sqlx::PgConnection,
     m: &OutboxMessage,
@@ -764,22 +774,14 @@ impl Store for PostgresStore {
     }
 
     async fn finish_incoming(&self, key: &str, at: Timestamp) -> StoreResult<()> {
-        sqlx::query("UPDATE incoming_mail SET done_at = $1 WHERE key = $2 AND done_at IS NULL")
-            .bind(at)
-            .bind(key)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        let mut conn = self.pool.acquire().await?;
+        mark_incoming_done(&mut conn, key, at).await
     }
 
     async fn answer_incoming(&self, key: &str, reply: &OutboxMessage, at: Timestamp) -> StoreResult<()> {
         let mut tx = self.pool.begin().await?;
         insert_outbox(&mut tx, reply, at).await?;
-        sqlx::query("UPDATE incoming_mail SET done_at = $1 WHERE key = $2 AND done_at IS NULL")
-            .bind(at)
-            .bind(key)
-            .execute(&mut *tx)
-            .await?;
+        mark_incoming_done(&mut tx, key, at).await?;
         tx.commit().await?;
         Ok(())
     }

@@ -296,6 +296,16 @@ fn outbox_from_row(row: &SqliteRow) -> StoreResult<OutboxRow> {
     })
 }
 
+/// Marks a claimed incoming message handled (once: a later mark keeps the first time).
+async fn mark_incoming_done(conn: &mut sqlx::SqliteConnection, key: &str, at: Timestamp) -> StoreResult<()> {
+    sqlx::query("UPDATE incoming_mail SET done_at = ? WHERE key = ? AND done_at IS NULL")
+        .bind(at)
+        .bind(key)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
 async fn insert_outbox(
     conn: &mut sqlx::SqliteConnection,
     m: &OutboxMessage,
@@ -839,23 +849,15 @@ impl Store for SqliteStore {
 
     async fn finish_incoming(&self, key: &str, at: Timestamp) -> StoreResult<()> {
         let _writing = self.writing().await;
-        sqlx::query("UPDATE incoming_mail SET done_at = ? WHERE key = ? AND done_at IS NULL")
-            .bind(at)
-            .bind(key)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        let mut conn = self.pool.acquire().await?;
+        mark_incoming_done(&mut conn, key, at).await
     }
 
     async fn answer_incoming(&self, key: &str, reply: &OutboxMessage, at: Timestamp) -> StoreResult<()> {
         let _writing = self.writing().await;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         insert_outbox(&mut tx, reply, at).await?;
-        sqlx::query("UPDATE incoming_mail SET done_at = ? WHERE key = ? AND done_at IS NULL")
-            .bind(at)
-            .bind(key)
-            .execute(&mut *tx)
-            .await?;
+        mark_incoming_done(&mut tx, key, at).await?;
         tx.commit().await?;
         Ok(())
     }
