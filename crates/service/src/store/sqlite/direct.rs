@@ -24,16 +24,25 @@
 //! answers the batch's callers: with `synchronous = FULL` this thread sat
 //! in every commit's fsync while the reads of the next moves waited (about
 //! 15% of the two cores idle in I/O wait under load). Now reads run during
-//! the fsync. Appends still wait for it, one batch being synced at a time:
-//! those that arrive meanwhile form the next batch, as large as before (a
-//! commit for every few appends, without that wait, cost more log frames
-//! and CPU per move than the wait saved). A move is still acknowledged
-//! only once its log frames are on the disk. What changes is that a batch
-//! is visible to readers from its `COMMIT`, a few hundred microseconds
+//! the fsync, and so does the next batch's commit: at most two batches are
+//! committed and unanswered at a time, one being synced and one waiting for
+//! the next sync, and appends that arrive meanwhile form the batch after
+//! (a commit for every few appends, without that limit, cost more log
+//! frames and CPU per move than it saved). A move is still acknowledged
+//! only once its log frames are on the disk: a sync answers only the
+//! batches committed before it began. What changes is that a batch
+//! is visible to readers from its `COMMIT`, a few milliseconds
 //! before it is durable: a reader may see a move whose mover has not been
 //! answered yet, and that a power failure in that window would undo. The
 //! log stays consistent either way (SQLite's recovery keeps whole
 //! transactions from its start up to the last one written whole).
+//!
+//! Checkpoints (copying the log into the database file, so that the log
+//! can be written again from its beginning) run on a third thread with a
+//! connection of their own, woken every [`CHECKPOINT_FRAMES`] frames. In
+//! SQLite's automatic checkpoint this thread copied the frames and synced
+//! the database file inside a commit, twice a second or more under load,
+//! and every move queued behind it waited.
 
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
@@ -54,6 +63,16 @@ use tabula_model::Timestamp;
 /// Most appends committed in one transaction.
 const MAX_BATCH: usize = 256;
 
+/// Most batches committed and not yet answered.
+const MAX_IN_FLIGHT: usize = 2;
+
+/// Frames in the log after which a commit wakes the checkpoint thread
+/// (SQLite's own default for its automatic checkpoint).
+const CHECKPOINT_FRAMES: i32 = 1000;
+
+/// How long a checkpoint that restarts the log waits for readers.
+const CHECKPOINT_WAIT: Duration = Duration::from_millis(20);
+
 /// Most jobs taken from the queue before the appends among them are
 /// committed: a steady stream of reads must not hold a batch back.
 const MAX_JOBS_PER_ROUND: usize = 4 * MAX_BATCH;
@@ -73,8 +92,8 @@ type Answer = (oneshot::Sender<StoreResult<()>>, StoreResult<()>);
 enum Job {
     Read(Read),
     Append(Box<Append>, oneshot::Sender<StoreResult<()>>),
-    /// The batch handed to the sync thread is durable and answered.
-    Synced,
+    /// This many batches handed to the sync thread are durable and answered.
+    Synced(usize),
     /// The last handle is gone.
     Stop,
 }
@@ -132,6 +151,10 @@ impl Direct {
              PRAGMA cache_size = -{CACHE_KIB};"
         ))?;
         conn.set_prepared_statement_cache_capacity(32);
+        // This connection's commits no longer checkpoint (the hook replaces
+        // SQLite's automatic checkpoint); the checkpoint thread does.
+        conn.wal_hook(Some(note_log_frames));
+        let checkpoints = start_checkpoints(path, writer.clone())?;
         let broken = Arc::new(OnceLock::new());
         let (jobs, queue) = mpsc::channel();
         let (to_sync, synced) = mpsc::channel();
@@ -142,7 +165,7 @@ impl Direct {
             .map_err(|e| StoreError::Failed(format!("cannot start the log's sync thread: {e}")))?;
         std::thread::Builder::new()
             .name("tabula-sqlite".into())
-            .spawn(move || run(conn, queue, writer, to_sync, &broken))
+            .spawn(move || run(conn, queue, writer, to_sync, &broken, &checkpoints))
             .map_err(|e| StoreError::Failed(format!("cannot start the database thread: {e}")))?;
         Ok(Direct { jobs: Arc::new(Jobs(jobs)) })
     }
@@ -199,8 +222,10 @@ fn run_syncs(
 ) {
     while let Ok(first) = batches.recv() {
         let mut answers = first;
+        let mut count = 1;
         while let Ok(more) = batches.try_recv() {
             answers.extend(more);
+            count += 1;
         }
         if broken.get().is_none()
             && let Err(e) = sync()
@@ -215,7 +240,7 @@ fn run_syncs(
             };
             let _ = done.send(result);
         }
-        let _ = jobs.send(Job::Synced);
+        let _ = jobs.send(Job::Synced(count));
     }
 }
 
@@ -231,11 +256,14 @@ fn run(
     writer: Arc<AsyncMutex<()>>,
     to_sync: mpsc::Sender<Vec<Answer>>,
     broken: &OnceLock<String>,
+    checkpoints: &mpsc::SyncSender<()>,
 ) {
     let mut appends = Vec::new();
-    // A batch is being synced: appends wait for the next one (and join it),
-    // reads do not wait.
-    let mut syncing = false;
+    // Batches committed and not yet answered: at MAX_IN_FLIGHT, appends wait
+    // for a sync to end (and join the next batch); reads do not wait.
+    let mut in_flight = 0;
+    // The log's length when the checkpoint thread was last woken.
+    let mut checkpointed_at = 0;
     while let Ok(first) = queue.recv() {
         let mut next = Some(first);
         let mut taken = 0;
@@ -248,15 +276,15 @@ fn run(
                     let _ = std::panic::catch_unwind(AssertUnwindSafe(|| read(&conn)));
                 }
                 Job::Append(append, done) => appends.push((*append, done)),
-                Job::Synced => syncing = false,
+                Job::Synced(count) => in_flight -= count,
                 Job::Stop => return,
             }
-            if !syncing && (appends.len() >= MAX_BATCH || taken >= MAX_JOBS_PER_ROUND) {
+            if in_flight < MAX_IN_FLIGHT && (appends.len() >= MAX_BATCH || taken >= MAX_JOBS_PER_ROUND) {
                 break;
             }
             next = queue.try_recv().ok();
         }
-        if appends.is_empty() || syncing {
+        if appends.is_empty() || in_flight >= MAX_IN_FLIGHT {
             continue;
         }
         if let Some(why) = broken.get() {
@@ -280,12 +308,24 @@ fn run(
             };
             answers.extend(dones.into_iter().zip(results));
         }
+        // The log's length falls when SQLite starts writing it from the
+        // beginning again, after a checkpoint that copied it all.
+        let frames = LOG_FRAMES.get();
+        if frames < checkpointed_at {
+            checkpointed_at = 0;
+        }
+        if frames >= checkpointed_at + CHECKPOINT_FRAMES {
+            checkpointed_at = frames;
+            // One wake-up pending is enough: the checkpoint it starts
+            // copies every frame committed by then.
+            let _ = checkpoints.try_send(());
+        }
         if answers.iter().any(|(_, r)| r.is_ok()) {
             // The sync thread answers once the commit is durable, then
             // tells this thread; it is gone only if it panicked, and then
             // nothing is known durable.
             match to_sync.send(answers) {
-                Ok(()) => syncing = true,
+                Ok(()) => in_flight += 1,
                 Err(mpsc::SendError(answers)) => {
                     for (done, result) in answers {
                         let _ = done.send(result.and(Err(not_durable("the sync thread stopped"))));
@@ -297,6 +337,61 @@ fn run(
             for (done, result) in answers {
                 let _ = done.send(result);
             }
+        }
+    }
+}
+
+thread_local! {
+    /// The frames in the log after this thread's last commit, as SQLite's
+    /// log hook reports them.
+    static LOG_FRAMES: std::cell::Cell<i32> = const { std::cell::Cell::new(0) };
+}
+
+/// The log hook of the connection's thread: notes the log's length after
+/// each commit, for the thread to decide on a checkpoint.
+fn note_log_frames(_: &rusqlite::hooks::Wal, frames: std::os::raw::c_int) -> rusqlite::Result<()> {
+    LOG_FRAMES.set(frames);
+    Ok(())
+}
+
+/// Starts the checkpoint thread on a connection of its own; waking it
+/// (through the returned sender) makes it copy the log into the database
+/// file. Its connection closes when the sender is dropped.
+fn start_checkpoints(path: &Path, writer: Arc<AsyncMutex<()>>) -> StoreResult<mpsc::SyncSender<()>> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    // How long a restart checkpoint waits for readers, commits held: a
+    // reader that takes longer only puts the restart off to the next one.
+    conn.busy_timeout(CHECKPOINT_WAIT)?;
+    // FULL: the checkpoint syncs the log before it copies frames into the
+    // database file, and the file after.
+    conn.execute_batch("PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = 0;")?;
+    let (wake, woken) = mpsc::sync_channel(1);
+    std::thread::Builder::new()
+        .name("tabula-checkpoint".into())
+        .spawn(move || run_checkpoints(&conn, &woken, &writer))
+        .map_err(|e| StoreError::Failed(format!("cannot start the checkpoint thread: {e}")))?;
+    Ok(wake)
+}
+
+/// The checkpoint thread. Each wake-up copies the log into the database
+/// file while commits go on (a passive checkpoint). Then, with commits held
+/// (the writer's lock), it copies the frames committed meanwhile and waits
+/// for the readers still reading from the log to finish (a restart
+/// checkpoint): that is short, and it lets the next commit write the log
+/// again from its beginning. Without that second step a steady load would
+/// leave no moment for SQLite to start the log again, and it would grow
+/// without end.
+fn run_checkpoints(conn: &Connection, woken: &mpsc::Receiver<()>, writer: &AsyncMutex<()>) {
+    while woken.recv().is_ok() {
+        let done = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())).and_then(|()| {
+            let _writing = writer.blocking_lock();
+            conn.query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()))
+        });
+        if let Err(e) = done {
+            tracing::warn!(error = %e, "checkpointing the database's log failed");
         }
     }
 }
@@ -656,5 +751,75 @@ mod tests {
         // Once broken, every append is refused, even one that would conflict.
         let stale = direct.append(a_move(id, 5)).await;
         assert!(matches!(&stale, Err(StoreError::Failed(m)) if m.contains("restarted")), "{stale:?}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_batch_committed_during_a_sync_waits_for_a_sync_of_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, store, id) = one_game(dir.path()).await;
+        let (entered, in_sync) = mpsc::channel::<()>();
+        let (release, held) = mpsc::channel::<std::io::Result<()>>();
+        let sync: SyncLog = Box::new(move || {
+            let _ = entered.send(());
+            held.recv().unwrap_or(Ok(()))
+        });
+        let direct = Direct::open_with_sync(&path, Arc::default(), sync).unwrap();
+        let append = |version| {
+            let direct = direct.clone();
+            tokio::spawn(async move { direct.append(a_move(id, version)).await })
+        };
+        let wait_for_sync = || {
+            let in_sync = &in_sync;
+            move || in_sync.recv_timeout(Duration::from_secs(30)).expect("a batch is synced")
+        };
+        let first = append(0);
+        tokio::task::block_in_place(wait_for_sync());
+        // The second batch is committed while the first one's sync is held...
+        let second = append(1);
+        for _ in 0..300 {
+            if store.game_version(id).await.unwrap() == Some(2) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(store.game_version(id).await.unwrap(), Some(2), "the second batch was not committed");
+        // ...but no third one: that waits for the first sync to end.
+        let third = append(2);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert_eq!(store.game_version(id).await.unwrap(), Some(2), "a third batch was committed");
+        assert!(!first.is_finished() && !second.is_finished(), "answered before the sync");
+        // The sync that was under way when the second batch was committed
+        // does not answer it: the next one does.
+        release.send(Ok(())).unwrap();
+        first.await.unwrap().expect("the first append succeeds once synced");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(
+            !second.is_finished(),
+            "the second append was answered by a sync that began before its commit"
+        );
+        tokio::task::block_in_place(wait_for_sync());
+        release.send(Ok(())).unwrap();
+        second.await.unwrap().expect("the second append succeeds once synced");
+        tokio::task::block_in_place(wait_for_sync());
+        release.send(Ok(())).unwrap();
+        third.await.unwrap().expect("the third append succeeds once synced");
+        assert_eq!(store.game_version(id).await.unwrap(), Some(3));
+    }
+
+    #[tokio::test]
+    async fn the_log_is_written_again_from_its_beginning_under_steady_appends() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, _store, id) = one_game(dir.path()).await;
+        let direct = Direct::open_with_sync(&path, Arc::default(), Box::new(|| Ok(()))).unwrap();
+        let page = 4096;
+        // One commit per append, each writing a few pages: without
+        // checkpoints that restart the log, it would hold every one of them.
+        let appends = 3_000;
+        for version in 0..appends {
+            direct.append(a_move(id, version)).await.unwrap();
+        }
+        let log = std::fs::metadata(dir.path().join("t.db-wal")).unwrap().len();
+        let bound = 3 * CHECKPOINT_FRAMES as u64 * page;
+        assert!(log < bound, "the log holds {log} bytes after {appends} appends (bound {bound})");
     }
 }
