@@ -44,6 +44,25 @@ struct Config {
     ceiling_seconds: f64,
 }
 
+const USAGE: &str = "\
+loadgen: durable moves per second of `tabula serve`, with its anchor
+
+    loadgen [--tabula BIN] [--dir DIR] [--clients N] [--users N] [--stored N]
+            [--active N] [--seconds S] [--anchor-seconds S] [--ceiling-seconds S]
+
+    --tabula BIN           the binary to serve (target/release/tabula)
+    --dir DIR              where the server's database goes (the system's temporary folder)
+    --clients N            concurrent clients, one keep-alive connection each (64)
+    --users N              users signed up, an even number (200)
+    --stored N             Intervalo games challenged before the load (10000)
+    --active N             of those, how many the clients play (1000)
+    --seconds S            length of the load (10)
+    --anchor-seconds S     length of each anchor measurement, before and after (3)
+    --ceiling-seconds S    length of the GET /healthz ceiling measurement, 0 to skip it (3)
+
+Prints key=value lines.
+";
+
 fn parse_args() -> Result<Config> {
     let mut c = Config {
         tabula: PathBuf::from("target/release/tabula"),
@@ -70,7 +89,11 @@ fn parse_args() -> Result<Config> {
             "--seconds" => c.seconds = value()?.parse()?,
             "--anchor-seconds" => c.anchor_seconds = value()?.parse()?,
             "--ceiling-seconds" => c.ceiling_seconds = value()?.parse()?,
-            other => bail!("unknown argument {other}"),
+            "-h" | "--help" => {
+                print!("{USAGE}");
+                std::process::exit(0);
+            }
+            other => bail!("unknown argument {other} (see --help)"),
         }
     }
     if c.users < 2 || !c.users.is_multiple_of(2) {
