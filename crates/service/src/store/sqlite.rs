@@ -109,7 +109,8 @@ pub struct SqliteStore {
     /// statements go through the pool's one connection.
     direct: Option<direct::Direct>,
     /// Taken by every write of this process, the group commit's batches
-    /// included: writers then queue here in order instead of retrying in
+    /// included, and by the checkpoint that lets the log start again (see
+    /// [`direct`]): writers then queue here in order instead of retrying in
     /// SQLite's busy handler, whose growing sleeps let a steady stream of
     /// batches starve a lone writer (a challenge, a chat line) for seconds.
     /// Other processes on the same file still meet the busy handler.
