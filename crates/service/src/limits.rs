@@ -35,8 +35,8 @@ pub struct LimitReport {
     pub forfeits: usize,
     /// Daily digests of real-time games queued.
     pub digests: usize,
-    /// Outbox rows of mail sent or given up more than
-    /// [`OUTBOX_KEEP_DAYS`] ago, deleted.
+    /// Outbox rows of mail sent or given up more than `OUTBOX_KEEP_DAYS`
+    /// (30) days ago, deleted.
     pub pruned: u64,
 }
 
