@@ -695,16 +695,23 @@ mod tests {
         }
     }
 
-    #[tokio::test]
-    async fn an_append_is_answered_only_once_the_log_is_synced() {
-        let dir = tempfile::tempdir().unwrap();
-        let (path, store, id) = one_game(dir.path()).await;
+    /// A sync that reports each start on the first receiver and returns
+    /// only when the sender lets it (with the result sent).
+    fn held_sync() -> (SyncLog, mpsc::Receiver<()>, mpsc::Sender<std::io::Result<()>>) {
         let (entered, in_sync) = mpsc::channel::<()>();
         let (release, held) = mpsc::channel::<std::io::Result<()>>();
         let sync: SyncLog = Box::new(move || {
             let _ = entered.send(());
             held.recv().unwrap_or(Ok(()))
         });
+        (sync, in_sync, release)
+    }
+
+    #[tokio::test]
+    async fn an_append_is_answered_only_once_the_log_is_synced() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, store, id) = one_game(dir.path()).await;
+        let (sync, in_sync, release) = held_sync();
         let direct = Direct::open_with_sync(&path, Arc::default(), sync).unwrap();
         let moving = tokio::spawn({
             let direct = direct.clone();
@@ -757,12 +764,7 @@ mod tests {
     async fn a_batch_committed_during_a_sync_waits_for_a_sync_of_its_own() {
         let dir = tempfile::tempdir().unwrap();
         let (path, store, id) = one_game(dir.path()).await;
-        let (entered, in_sync) = mpsc::channel::<()>();
-        let (release, held) = mpsc::channel::<std::io::Result<()>>();
-        let sync: SyncLog = Box::new(move || {
-            let _ = entered.send(());
-            held.recv().unwrap_or(Ok(()))
-        });
+        let (sync, in_sync, release) = held_sync();
         let direct = Direct::open_with_sync(&path, Arc::default(), sync).unwrap();
         let append = |version| {
             let direct = direct.clone();
