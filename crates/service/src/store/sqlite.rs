@@ -8,10 +8,9 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePoolOptions, SqliteRow,
-    SqliteSynchronous,
+    SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
 };
-use sqlx::{AssertSqlSafe, ConnectOptions, Row, SqlitePool};
+use sqlx::{AssertSqlSafe, Row, SqlitePool};
 use tabula_model::{Event, EventAction, Timestamp};
 use tokio::sync::Mutex as AsyncMutex;
 
@@ -26,83 +25,10 @@ const SERVER_CONNECTIONS: u32 = 8;
 /// How precisely a token's last use is recorded.
 const TOKEN_USE_RESOLUTION_MS: i64 = 60_000;
 
-/// Connections to read with apart from the pool, for the reads every
-/// request makes (its token, its game's head). The pool tests a connection
-/// when lending it, and again in a task of its own when it comes back, each
-/// test a round trip to the connection's thread: three hops and a task for
-/// every statement, more than the reads themselves cost.
-#[derive(Debug)]
-struct Readers {
-    options: SqliteConnectOptions,
-    idle: std::sync::Mutex<Vec<SqliteConnection>>,
-    permits: tokio::sync::Semaphore,
-}
-
-/// Connections kept for [`Readers`]: a few, as each has a thread, and a
-/// read takes tens of microseconds.
-const READERS: usize = 4;
-
-impl Readers {
-    fn new(options: SqliteConnectOptions) -> Self {
-        Readers { options, idle: std::sync::Mutex::default(), permits: tokio::sync::Semaphore::new(READERS) }
-    }
-
-    /// A connection until the guard is dropped (opened if none is idle).
-    async fn get(&self) -> StoreResult<Reader<'_>> {
-        let permit =
-            self.permits.acquire().await.map_err(|_| StoreError::Database(sqlx::Error::PoolClosed))?;
-        let idle = self.idle.lock().expect("readers lock").pop();
-        let conn = match idle {
-            Some(conn) => conn,
-            None => self.options.connect().await?,
-        };
-        Ok(Reader { readers: self, conn: Some(conn), _permit: permit })
-    }
-}
-
-/// A connection of [`Readers`], given back when dropped.
-struct Reader<'a> {
-    readers: &'a Readers,
-    conn: Option<SqliteConnection>,
-    _permit: tokio::sync::SemaphorePermit<'a>,
-}
-
-impl Reader<'_> {
-    fn conn(&mut self) -> &mut SqliteConnection {
-        self.conn.as_mut().expect("a reader holds its connection until dropped")
-    }
-
-    /// Close the connection instead of giving it back: after an error, it
-    /// may be broken (its thread gone), and a new one is opened when needed.
-    fn discard(mut self) {
-        self.conn = None;
-    }
-
-    /// `result`, discarding the connection if it is an error.
-    fn checked<T>(self, result: Result<T, sqlx::Error>) -> StoreResult<T> {
-        match result {
-            Ok(v) => Ok(v),
-            Err(e) => {
-                self.discard();
-                Err(e.into())
-            }
-        }
-    }
-}
-
-impl Drop for Reader<'_> {
-    fn drop(&mut self) {
-        if let Some(conn) = self.conn.take() {
-            self.readers.idle.lock().expect("readers lock").push(conn);
-        }
-    }
-}
-
 /// The SQLite implementation of [`Store`].
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
     pool: SqlitePool,
-    readers: Arc<Readers>,
     appends: group_commit::GroupCommit,
     /// The server's connection for what every move does (see
     /// [`direct`]); `None` in a process that runs one command, whose few
@@ -162,7 +88,6 @@ impl SqliteStore {
         sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
         Ok(SqliteStore {
             pool,
-            readers: Arc::new(Readers::new(options)),
             appends: group_commit::GroupCommit::default(),
             direct: None,
             writer: Arc::default(),
@@ -557,10 +482,7 @@ impl Store for SqliteStore {
         // One statement for the summary, the seats and the subscribers, with
         // the mail settings of every one of them: each statement is a round
         // trip to the connection's thread, and a move needs all of this.
-        let q = sqlx::query(GAME_HEAD).bind(id);
-        let mut reader = self.readers.get().await?;
-        let rows = q.fetch_all(reader.conn()).await;
-        let rows = reader.checked(rows)?;
+        let rows = sqlx::query(GAME_HEAD).bind(id).fetch_all(&self.pool).await?;
         let Some(first) = rows.first() else { return Ok(None) };
         let mut head = GameHead {
             summary: summary_from_row(first)?,
@@ -1011,9 +933,7 @@ impl Store for SqliteStore {
              LEFT JOIN users u ON u.id = t.user_id WHERE t.hash = ? AND t.revoked IS NULL",
         )
         .bind(hash);
-        let mut reader = self.readers.get().await?;
-        let row = q.fetch_optional(reader.conn()).await;
-        let Some(row) = reader.checked(row)? else {
+        let Some(row) = q.fetch_optional(&self.pool).await? else {
             return Ok(None);
         };
         let owner: String = row.try_get("token_owner")?;
