@@ -108,6 +108,20 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread().enable_all().build().context("starting the runtime")
 }
 
+/// Run the work of a process that runs one command (see
+/// [`open_one_command_service`]) and leave its runtime to the process's
+/// exit instead of dropping it. Dropping it would drop the tasks still
+/// pending, among them the pooled connection on its way back to the pool
+/// after the last statement, and closing that connection is what
+/// [`open_one_command_service`] avoids: SQLite's checkpoint of the whole
+/// log, with its fsyncs, while the process exits.
+pub fn run_one_command<T>(work: impl std::future::Future<Output = Result<T>>) -> Result<T> {
+    let rt = runtime()?;
+    let result = rt.block_on(work);
+    std::mem::forget(rt);
+    result
+}
+
 /// The database as it may be shown in messages and logs: a URL without its password.
 pub fn db_name(db: &str) -> String {
     if !tabula_service::store::is_postgres_url(db) {
@@ -179,8 +193,7 @@ fn run(global: &Global, words: &[String]) -> Result<ExitCode> {
         words.pop();
     }
     let line = words.join(" ");
-    let rt = runtime()?;
-    rt.block_on(async {
+    run_one_command(async {
         let service = open_one_command_service(global).await?;
         let result = service.execute(&line, &Caller::Anonymous).await;
         print_result(result, json)

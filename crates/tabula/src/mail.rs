@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use crate::cli::{Global, open_one_command_service};
+use crate::cli::{Global, open_one_command_service, run_one_command};
 
 const USAGE: &str = "\
 usage: tabula [--db PATH] mail [--reply-to-stdout] [--from ADDRESS] < message.eml
@@ -39,8 +39,7 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
     let mut raw = Vec::new();
     let limit = config.max_message_bytes as u64 + 1;
     std::io::stdin().take(limit).read_to_end(&mut raw).context("reading the message")?;
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    rt.block_on(async {
+    run_one_command(async {
         let service = open_one_command_service(global).await?;
         let reply = match tabula_mail::handle_message(&service, &raw, &config).await {
             Ok(r) => r,
