@@ -288,6 +288,20 @@ async fn games_are_listed_by_filter_and_clocks_when_due() {
         assert_eq!((g.accepted, g.summary.status), (vec![true, true], GameStatus::Active), "{}", b.name);
         assert_eq!(s.due_clocks(T0 + 100, 10).await.unwrap(), [c, a], "{}: earliest first", b.name);
         assert_eq!(s.due_clocks(T0 + 100, 1).await.unwrap(), [c], "{}", b.name);
+
+        // A player's games combine with every other filter, newest first,
+        // and a player who holds two seats of a game sees it once.
+        let twice = s.create_game(&new_game(&["bob", "bob"], None)).await.unwrap();
+        let bob = GameFilter { player: Some("bob".into()), ..Default::default() };
+        assert_eq!(ids(s.games(&bob).await.unwrap()), [twice, c, a], "{}", b.name);
+        let older = GameFilter { before: Some(twice), limit: 1, ..bob.clone() };
+        assert_eq!(ids(s.games(&older).await.unwrap()), [c], "{}", b.name);
+        let dna = GameFilter { kind: Some("dna".into()), statuses: vec![GameStatus::Active], ..bob.clone() };
+        assert_eq!(ids(s.games(&dna).await.unwrap()), [twice, c, a], "{}", b.name);
+        let other_kind = GameFilter { kind: Some("rewrite".into()), ..bob.clone() };
+        assert!(s.games(&other_kind).await.unwrap().is_empty(), "{}", b.name);
+        let ann_and_bob = GameFilter { player: Some("ann".into()), to_move: Some("ann".into()), ..bob };
+        assert_eq!(ids(s.games(&ann_and_bob).await.unwrap()), [a], "{}", b.name);
     }
 }
 

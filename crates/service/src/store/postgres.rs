@@ -569,20 +569,24 @@ impl Store for PostgresStore {
     }
 
     async fn games(&self, f: &GameFilter) -> StoreResult<Vec<GameSummary>> {
-        let mut sql = format!("SELECT {SUMMARY_COLUMNS} FROM games g WHERE TRUE");
         let mut n = 0;
         let mut next = || {
             n += 1;
             format!("${n}")
         };
+        // A player's games are found from the player's seats, as in the
+        // SQLite store (see there); DISTINCT, one row for a player who
+        // holds two seats.
+        let mut sql = match f.player {
+            Some(_) => format!(
+                "SELECT {SUMMARY_COLUMNS} FROM (SELECT DISTINCT game_id FROM game_players WHERE user_id = {}) p \
+                 JOIN games g ON g.id = p.game_id WHERE TRUE",
+                next()
+            ),
+            None => format!("SELECT {SUMMARY_COLUMNS} FROM games g WHERE TRUE"),
+        };
         if f.kind.is_some() {
             sql.push_str(&format!(" AND kind = {}", next()));
-        }
-        if f.player.is_some() {
-            sql.push_str(&format!(
-                " AND EXISTS (SELECT 1 FROM game_players p WHERE p.game_id = g.id AND p.user_id = {})",
-                next()
-            ));
         }
         if !f.statuses.is_empty() {
             let marks: Vec<String> = f.statuses.iter().map(|_| next()).collect();
@@ -597,11 +601,11 @@ impl Store for PostgresStore {
         sql.push_str(&format!(" ORDER BY id DESC LIMIT {}", next()));
         // Only fixed fragments and placeholders are concatenated; every value is bound.
         let mut q = sqlx::query(AssertSqlSafe(sql));
-        if let Some(k) = &f.kind {
-            q = q.bind(k);
-        }
         if let Some(p) = &f.player {
             q = q.bind(p);
+        }
+        if let Some(k) = &f.kind {
+            q = q.bind(k);
         }
         for s in &f.statuses {
             q = q.bind(s.as_str());
