@@ -111,6 +111,15 @@ impl SqliteStore {
         // The use is noted to the minute: a write (and its fsync) on every
         // request of a busy client would cost as much as its moves.
         if last_used.is_none_or(|t| now - t >= TOKEN_USE_RESOLUTION_MS || now < t) {
+            if let Some(direct) = &self.direct {
+                let hash = hash.to_string();
+                let note = move |conn: &rusqlite::Connection| {
+                    let q = "UPDATE tokens SET last_used = ?1 WHERE hash = ?2 AND revoked IS NULL";
+                    Ok(conn.prepare_cached(q)?.execute(rusqlite::params![now, hash])? as i64)
+                };
+                direct.write(note).await?;
+                return Ok(());
+            }
             let _writing = self.writing().await;
             sqlx::query("UPDATE tokens SET last_used = ? WHERE hash = ? AND revoked IS NULL")
                 .bind(now)
@@ -398,6 +407,10 @@ impl Store for SqliteStore {
     }
 
     async fn create_game(&self, g: &NewGame) -> StoreResult<i64> {
+        if let Some(direct) = &self.direct {
+            let g = g.clone();
+            return direct.write(move |conn| direct::insert_game(conn, &g)).await;
+        }
         let _writing = self.writing().await;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let id: i64 = sqlx::query(
@@ -651,6 +664,13 @@ impl Store for SqliteStore {
     }
 
     async fn enqueue(&self, messages: &[OutboxMessage], now: Timestamp) -> StoreResult<usize> {
+        if let Some(direct) = &self.direct {
+            let messages = messages.to_vec();
+            let queue = move |conn: &rusqlite::Connection| {
+                messages.iter().try_fold(0, |queued, m| Ok(queued + direct::insert_outbox(conn, m, now)?))
+            };
+            return Ok(direct.write(queue).await? as usize);
+        }
         let _writing = self.writing().await;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let mut queued = 0;

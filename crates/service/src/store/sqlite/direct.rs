@@ -1,6 +1,7 @@
 //! The server's hot path on SQLite: one connection of its own, on a thread
 //! of its own, for what every move does (read its token and its game's
-//! head, append its events) — with the group commit.
+//! head, append its events) — with the group commit, which the server's
+//! other writes (a challenge, its notifications) join as well.
 //!
 //! Why not the pool: in WAL mode a connection throws its whole page cache
 //! away (and unmaps its map of the file) at the start of any read after
@@ -56,7 +57,8 @@ use tokio::sync::{Mutex as AsyncMutex, oneshot};
 use super::group_commit::Append;
 use super::{GAME_HEAD, json, unjson};
 use crate::store::{
-    GameHead, GameStatus, GameSummary, Recipient, SideEffect, StoreError, StoreResult, UserRow,
+    GameHead, GameStatus, GameSummary, NewGame, OutboxMessage, Recipient, SideEffect, StoreError,
+    StoreResult, UserRow,
 };
 use tabula_model::Timestamp;
 
@@ -86,12 +88,30 @@ type Read = Box<dyn FnOnce(&Connection) + Send>;
 /// Makes every transaction committed so far durable: syncs the log file.
 type SyncLog = Box<dyn FnMut() -> std::io::Result<()> + Send>;
 
-/// A caller waiting for its append, and the append's result.
-type Answer = (oneshot::Sender<StoreResult<()>>, StoreResult<()>);
+/// A write other than a move's append, run in a batch's transaction in a
+/// savepoint of its own, so that its failure leaves the batch's other
+/// writes standing. Its value (a new row's id, a count of rows) is its
+/// caller's answer. `Fn` rather than `FnOnce`: a batch that has to be
+/// written again (see [`commit_batch`]) runs it again.
+pub(super) type OtherWrite = Box<dyn Fn(&Connection) -> StoreResult<i64> + Send>;
+
+/// One write of a batch. Moves are nearly every write, so an append is
+/// kept in place rather than boxed a second time (a job already boxes it).
+#[allow(clippy::large_enum_variant)]
+enum Write {
+    Append(Append),
+    Other(OtherWrite),
+}
+
+/// Where a write's answer goes.
+type Done = oneshot::Sender<StoreResult<i64>>;
+
+/// A caller waiting for its write, and the write's result.
+type Answer = (Done, StoreResult<i64>);
 
 enum Job {
     Read(Read),
-    Append(Box<Append>, oneshot::Sender<StoreResult<()>>),
+    Write(Box<Write>, Done),
     /// This many batches handed to the sync thread are durable and answered.
     Synced(usize),
     /// The last handle is gone.
@@ -186,8 +206,24 @@ impl Direct {
     /// Commit `append` (with whatever else arrives meanwhile) and return its
     /// own result once the commit is durable.
     pub async fn append(&self, append: Append) -> StoreResult<()> {
+        self.commit(Write::Append(append)).await.map(|_| ())
+    }
+
+    /// Run `write` in the next batch's transaction (see [`OtherWrite`]) and
+    /// return its value once the commit is durable. Outside the group
+    /// commit, each such write held the store's write lock through a
+    /// commit and an fsync of its own, and every batch of moves behind it
+    /// waited.
+    pub async fn write(
+        &self,
+        write: impl Fn(&Connection) -> StoreResult<i64> + Send + 'static,
+    ) -> StoreResult<i64> {
+        self.commit(Write::Other(Box::new(write))).await
+    }
+
+    async fn commit(&self, write: Write) -> StoreResult<i64> {
         let (done, answer) = oneshot::channel();
-        self.jobs.0.send(Job::Append(Box::new(append), done)).map_err(|_| gone())?;
+        self.jobs.0.send(Job::Write(Box::new(write), done)).map_err(|_| gone())?;
         answer.await.map_err(|_| gone())?
     }
 }
@@ -258,8 +294,8 @@ fn run(
     broken: &OnceLock<String>,
     checkpoints: &mpsc::SyncSender<()>,
 ) {
-    let mut appends = Vec::new();
-    // Batches committed and not yet answered: at MAX_IN_FLIGHT, appends wait
+    let mut writes = Vec::new();
+    // Batches committed and not yet answered: at MAX_IN_FLIGHT, writes wait
     // for a sync to end (and join the next batch); reads do not wait.
     let mut in_flight = 0;
     // The log's length when the checkpoint thread was last woken.
@@ -275,28 +311,28 @@ fn run(
                 Job::Read(read) => {
                     let _ = std::panic::catch_unwind(AssertUnwindSafe(|| read(&conn)));
                 }
-                Job::Append(append, done) => appends.push((*append, done)),
+                Job::Write(write, done) => writes.push((*write, done)),
                 Job::Synced(count) => in_flight -= count,
                 Job::Stop => return,
             }
-            if in_flight < MAX_IN_FLIGHT && (appends.len() >= MAX_BATCH || taken >= MAX_JOBS_PER_ROUND) {
+            if in_flight < MAX_IN_FLIGHT && (writes.len() >= MAX_BATCH || taken >= MAX_JOBS_PER_ROUND) {
                 break;
             }
             next = queue.try_recv().ok();
         }
-        if appends.is_empty() || in_flight >= MAX_IN_FLIGHT {
+        if writes.is_empty() || in_flight >= MAX_IN_FLIGHT {
             continue;
         }
         if let Some(why) = broken.get() {
-            for (_, done) in appends.drain(..) {
+            for (_, done) in writes.drain(..) {
                 let _ = done.send(Err(not_durable(why)));
             }
             continue;
         }
-        let mut answers: Vec<Answer> = Vec::with_capacity(appends.len());
-        while !appends.is_empty() {
-            let take = appends.len().min(MAX_BATCH);
-            let (batch, dones): (Vec<Append>, Vec<_>) = appends.drain(..take).unzip();
+        let mut answers: Vec<Answer> = Vec::with_capacity(writes.len());
+        while !writes.is_empty() {
+            let take = writes.len().min(MAX_BATCH);
+            let (batch, dones): (Vec<Write>, Vec<_>) = writes.drain(..take).unzip();
             let results = {
                 let _writing = writer.blocking_lock();
                 std::panic::catch_unwind(AssertUnwindSafe(|| commit_batch(&mut conn, &batch))).unwrap_or_else(
@@ -400,21 +436,22 @@ fn failed(why: impl std::fmt::Display) -> StoreError {
     StoreError::Failed(format!("the group commit failed: {why}"))
 }
 
-/// One transaction for all of `appends`; the answer of each.
+/// One transaction for all of `writes`; the answer of each.
 ///
 /// Most appends succeed, and a version conflict is found by an append's
 /// first statement, before it wrote anything; so the batch is first written
-/// without savepoints (whose copies of every page an append touches cost
-/// more than the rest of its statements). Only if an append fails in any
-/// other way, part way through, is the batch rolled back and written again
-/// with each append in a savepoint of its own, so that the others still
-/// commit.
-fn commit_batch(conn: &mut Connection, appends: &[Append]) -> Vec<StoreResult<()>> {
-    match write_batch(conn, appends, false) {
+/// without savepoints for its appends (whose copies of every page an append
+/// touches cost more than the rest of its statements). Only if an append
+/// fails in any other way, part way through, is the batch rolled back and
+/// written again with each append in a savepoint of its own, so that the
+/// others still commit. Other writes, rare beside moves, always have a
+/// savepoint of their own.
+fn commit_batch(conn: &mut Connection, writes: &[Write]) -> Vec<StoreResult<i64>> {
+    match write_batch(conn, writes, false) {
         Some(results) => results,
         // With savepoints there is always an answer.
-        None => write_batch(conn, appends, true).unwrap_or_else(|| {
-            appends.iter().map(|_| Err(failed("an append failed outside its savepoint"))).collect()
+        None => write_batch(conn, writes, true).unwrap_or_else(|| {
+            writes.iter().map(|_| Err(failed("an append failed outside its savepoint"))).collect()
         }),
     }
 }
@@ -422,32 +459,35 @@ fn commit_batch(conn: &mut Connection, appends: &[Append]) -> Vec<StoreResult<()
 /// Write and commit one batch; `None` only when, without `isolate`, an
 /// append failed after writing part of itself (the transaction is then
 /// rolled back).
-fn write_batch(conn: &mut Connection, appends: &[Append], isolate: bool) -> Option<Vec<StoreResult<()>>> {
-    let all_fail = |e: rusqlite::Error| Some(appends.iter().map(|_| Err(failed(&e))).collect());
+fn write_batch(conn: &mut Connection, writes: &[Write], isolate: bool) -> Option<Vec<StoreResult<i64>>> {
+    let all_fail = |e: rusqlite::Error| Some(writes.iter().map(|_| Err(failed(&e))).collect());
     let tx = match conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate) {
         Ok(tx) => tx,
         Err(e) => return all_fail(e),
     };
-    let mut results = Vec::with_capacity(appends.len());
+    let mut results = Vec::with_capacity(writes.len());
     // Two appends to one game in a batch are checked in order: the second
     // sees the first's version, as it would one commit later.
-    for a in appends {
-        if !isolate {
+    for w in writes {
+        if let (false, Write::Append(a)) = (isolate, w) {
             let result = write_append(&tx, a);
             if matches!(result, Err(ref e) if !matches!(e, StoreError::Conflict)) {
                 let _ = tx.rollback();
                 return None;
             }
-            results.push(result);
+            results.push(result.map(|()| 0));
             continue;
         }
-        if let Err(e) = tx.execute_batch("SAVEPOINT one_append") {
+        if let Err(e) = tx.execute_batch("SAVEPOINT one_write") {
             return all_fail(e);
         }
-        let result = write_append(&tx, a);
+        let result = match w {
+            Write::Append(a) => write_append(&tx, a).map(|()| 0),
+            Write::Other(write) => write(&tx),
+        };
         let end = match result {
-            Ok(()) => tx.execute_batch("RELEASE one_append"),
-            Err(_) => tx.execute_batch("ROLLBACK TO one_append; RELEASE one_append"),
+            Ok(_) => tx.execute_batch("RELEASE one_write"),
+            Err(_) => tx.execute_batch("ROLLBACK TO one_write; RELEASE one_write"),
         };
         if let Err(e) = end {
             return all_fail(e);
@@ -515,18 +555,7 @@ fn write_append(conn: &Connection, a: &Append) -> StoreResult<()> {
     for effect in &a.effects {
         match effect {
             SideEffect::Outbox(m) => {
-                conn.prepare_cached(
-                    "INSERT OR IGNORE INTO outbox (key, created, recipient, subject, body, game_id, \
-                     next_attempt) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?2)",
-                )?
-                .execute(params![
-                    m.key,
-                    s.updated,
-                    m.recipient,
-                    m.subject,
-                    m.body,
-                    m.game_id
-                ])?;
+                insert_outbox(conn, m, s.updated)?;
             }
             SideEffect::DeleteQueued(id) => {
                 conn.prepare_cached("DELETE FROM queued_moves WHERE id = ?1")?.execute([id])?;
@@ -538,6 +567,47 @@ fn write_append(conn: &Connection, a: &Append) -> StoreResult<()> {
         }
     }
     Ok(())
+}
+
+/// Queue `m` in the outbox, made (and first due) at `at`, unless a
+/// message with its key is there already; the rows added (0 or 1).
+pub(super) fn insert_outbox(conn: &Connection, m: &OutboxMessage, at: Timestamp) -> StoreResult<i64> {
+    let added = conn
+        .prepare_cached(
+            "INSERT OR IGNORE INTO outbox (key, created, recipient, subject, body, game_id, \
+             next_attempt) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?2)",
+        )?
+        .execute(params![m.key, at, m.recipient, m.subject, m.body, m.game_id])?;
+    Ok(added as i64)
+}
+
+/// Store a new game and its seats; its id.
+pub(super) fn insert_game(conn: &Connection, g: &NewGame) -> StoreResult<i64> {
+    let id: i64 = conn
+        .prepare_cached(
+            "INSERT INTO games (kind, options, players, seed, created, version, status, moves, to_move, \
+             updated, next_clock) VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, 0, ?7, ?5, ?8) RETURNING id",
+        )?
+        .query_row(
+            params![
+                g.kind,
+                json(&g.options),
+                json(&g.players),
+                g.seed as i64,
+                g.created,
+                g.status.as_str(),
+                json(&g.to_move),
+                g.next_clock,
+            ],
+            |r| r.get(0),
+        )?;
+    let mut seat_row = conn.prepare_cached(
+        "INSERT INTO game_players (game_id, seat, user_id, accepted) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for (seat, user) in g.players.iter().enumerate() {
+        seat_row.execute(params![id, seat as i64, user, g.accepted.get(seat).copied().unwrap_or(true)])?;
+    }
+    Ok(id)
 }
 
 /// The owner of the unrevoked token `hash`, when its use was last noted,
@@ -640,31 +710,33 @@ pub(super) fn read_game_head(conn: &Connection, id: i64) -> StoreResult<Option<G
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Store;
     use crate::store::sqlite::SqliteStore;
-    use crate::store::{NewGame, Store};
     use tabula_model::{Event, EventAction, Options};
 
     const T0: i64 = 1_767_225_600_000;
+
+    /// A new DNA game between ann and bob.
+    fn dna_game() -> NewGame {
+        let info = tabula_games::find("dna").unwrap().info();
+        NewGame {
+            kind: "dna".into(),
+            options: Options::parse(info, &[] as &[&str]).unwrap(),
+            players: vec!["ann".into(), "bob".into()],
+            seed: 7,
+            created: T0,
+            status: GameStatus::Active,
+            to_move: vec!["ann".into()],
+            accepted: vec![true, true],
+            next_clock: None,
+        }
+    }
 
     /// A migrated database with one DNA game between ann and bob.
     async fn one_game(dir: &Path) -> (PathBuf, SqliteStore, i64) {
         let path = dir.join("t.db");
         let store = SqliteStore::open_for_one_client(&path).await.unwrap();
-        let info = tabula_games::find("dna").unwrap().info();
-        let id = store
-            .create_game(&NewGame {
-                kind: "dna".into(),
-                options: Options::parse(info, &[] as &[&str]).unwrap(),
-                players: vec!["ann".into(), "bob".into()],
-                seed: 7,
-                created: T0,
-                status: GameStatus::Active,
-                to_move: vec!["ann".into()],
-                accepted: vec![true, true],
-                next_clock: None,
-            })
-            .await
-            .unwrap();
+        let id = store.create_game(&dna_game()).await.unwrap();
         (path, store, id)
     }
 
@@ -737,6 +809,68 @@ mod tests {
         release.send(Ok(())).unwrap();
         moving.await.unwrap().expect("the second append succeeds once synced");
         assert_eq!(store.game_version(id).await.unwrap(), Some(2));
+    }
+
+    #[tokio::test]
+    async fn a_write_joins_the_group_commit_and_is_answered_once_synced() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, store, first) = one_game(dir.path()).await;
+        let (sync, in_sync, release) = held_sync();
+        let direct = Direct::open_with_sync(&path, Arc::default(), sync).unwrap();
+        let creating = tokio::spawn({
+            let direct = direct.clone();
+            async move { direct.write(|conn| insert_game(conn, &dna_game())).await }
+        });
+        tokio::task::spawn_blocking(move || in_sync.recv_timeout(Duration::from_secs(30)))
+            .await
+            .unwrap()
+            .expect("the committed batch is synced");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(!creating.is_finished(), "the write was answered before its commit was durable");
+        release.send(Ok(())).unwrap();
+        let id = creating.await.unwrap().expect("the game is stored once synced");
+        assert_eq!(id, first + 1);
+        let game = store.game(id).await.unwrap().expect("the new game is there");
+        assert_eq!((game.initial_players, game.accepted), (dna_game().players, vec![true, true]));
+    }
+
+    #[tokio::test]
+    async fn a_failed_write_or_append_leaves_the_rest_of_its_batch() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, store, a) = one_game(dir.path()).await;
+        let b = store.create_game(&dna_game()).await.unwrap();
+        let mut conn = Connection::open(&path).unwrap();
+        // A stray event where b's first move goes: that append fails after
+        // its first statement wrote, so the whole batch is written again,
+        // each write in a savepoint.
+        conn.execute("INSERT INTO events (game_id, seq, at, seat, action) VALUES (?1, 0, 0, 0, '{}')", [b])
+            .unwrap();
+        let games = |conn: &Connection| -> i64 {
+            conn.query_row("SELECT count(*) FROM games", [], |r| r.get(0)).unwrap()
+        };
+        let writes = [
+            Write::Other(Box::new(|conn| insert_game(conn, &dna_game()))),
+            Write::Append(a_move(b, 0)),
+            Write::Append(a_move(a, 0)),
+            Write::Other(Box::new(|conn| {
+                insert_game(conn, &dna_game())?;
+                Err(StoreError::Failed("refused after writing".into()))
+            })),
+        ];
+        let results = commit_batch(&mut conn, &writes);
+        assert!(matches!(results[0], Ok(id) if id == b + 1), "{:?}", results[0]);
+        assert!(matches!(results[1], Err(ref e) if e.to_string().contains("UNIQUE")), "{:?}", results[1]);
+        assert!(matches!(results[2], Ok(0)), "{:?}", results[2]);
+        assert!(
+            matches!(results[3], Err(StoreError::Failed(ref m)) if m.contains("refused")),
+            "{:?}",
+            results[3]
+        );
+        // The first write ran twice (the batch was written again) but
+        // stored its game once; the failed one stored nothing.
+        assert_eq!(games(&conn), 3);
+        assert_eq!(store.game_version(a).await.unwrap(), Some(1));
+        assert_eq!(store.game_version(b).await.unwrap(), Some(0));
     }
 
     #[tokio::test]
