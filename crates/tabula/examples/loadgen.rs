@@ -10,7 +10,11 @@
 //! bearer token for each (so no password hashing is measured per move),
 //! challenges `--stored` Intervalo games, then `--clients` concurrent
 //! clients (one keep-alive connection each) play the first `--active` of
-//! them, each client on its own games. Last, the same clients ask for
+//! them, each client on its own games. The games in play start at every
+//! stage (their first moves are made before the load), and a game that
+//! ends is replaced by a new challenge between its players, so that as
+//! many games are in play until the end of the load and their ends are
+//! spread over it. Last, the same clients ask for
 //! `GET /healthz` for `--ceiling-seconds`: the rate of the HTTP exchange
 //! alone, above which no move rate can be measured here. It prints
 //! `key=value` lines.
@@ -55,7 +59,7 @@ loadgen: durable moves per second of `tabula serve`, with its anchor
     --clients N            concurrent clients, one keep-alive connection each (64)
     --users N              users signed up, an even number (200)
     --stored N             Intervalo games challenged before the load (10000)
-    --active N             of those, how many the clients play (1000)
+    --active N             of those, how many the clients play at a time (1000)
     --seconds S            length of the load (10)
     --anchor-seconds S     length of each anchor measurement, before and after (3)
     --ceiling-seconds S    length of the GET /healthz ceiling measurement, 0 to skip it (3)
@@ -216,12 +220,38 @@ async fn main() -> Result<()> {
         Ok((client, id))
     })
     .await?;
+    // The games in play start at every stage, as on a server whose games
+    // began at different times: game g has its first `opened(g)` moves
+    // made before the load. Begun together, they would all end together,
+    // and their new challenges come as one burst instead of a steady trickle.
+    let cells = 64usize;
+    let active = c.active;
+    let opened = move |g: usize| g * cells / active;
+    let tokens = Arc::new(tokens);
+    {
+        let (tokens, boards) = (tokens.clone(), Arc::new(boards.clone()));
+        parallel(addr, c.clients, c.active, move |mut client, g| {
+            let (tokens, boards) = (tokens.clone(), boards.clone());
+            async move {
+                let (a, b) = seats(g);
+                for m in 1..=opened(g) {
+                    let user = if m % 2 == 1 { a } else { b };
+                    let line = format!("intervalo move {} u{user} - {m}", boards[g]);
+                    let r = client.command(&line, Some(&tokens[user])).await?;
+                    if !ok(&r) {
+                        bail!("{line}: {}", String::from_utf8_lossy(&r));
+                    }
+                }
+                Ok((client, ()))
+            }
+        })
+        .await?;
+    }
     println!("setup_seconds={:.1}", setup.elapsed().as_secs_f64());
     println!("rss_stored_kib={}", rss_kib(pid).unwrap_or(0));
 
     // The load: client k plays active games k, k + clients, ...; each game's
     // move m (1-based) is the cell m, by its first player when m is odd.
-    let tokens = Arc::new(tokens);
     let stop = Arc::new(AtomicBool::new(false));
     let peak_rss = Arc::new(AtomicU64::new(0));
     let sampler = {
@@ -235,19 +265,19 @@ async fn main() -> Result<()> {
             }
         })
     };
-    let cells = 64usize;
     let (server_cpu_before, own_cpu_before) = (cpu_seconds(Some(pid)), cpu_seconds(None));
     let start = Instant::now();
     let deadline = Duration::from_secs_f64(c.seconds);
     let mut tasks = Vec::new();
     for k in 0..c.clients {
         let mut games: Vec<(usize, i64, usize)> =
-            (k..c.active).step_by(c.clients).map(|g| (g, boards[g], 1)).collect();
+            (k..c.active).step_by(c.clients).map(|g| (g, boards[g], opened(g) + 1)).collect();
         let tokens = tokens.clone();
         tasks.push(tokio::spawn(async move {
             let mut client = Client::connect(addr).await?;
             let mut latencies = Vec::new();
             let mut errors = Vec::new();
+            let mut challenges = 0u64;
             let mut turn = 0usize;
             while !games.is_empty() && start.elapsed() < deadline {
                 turn = (turn + 1) % games.len();
@@ -261,21 +291,30 @@ async fn main() -> Result<()> {
                 if !ok(&r) {
                     errors.push(format!("{line}: {}", String::from_utf8_lossy(&r)));
                 }
-                if m == cells {
-                    games.swap_remove(turn);
-                } else {
+                if m < cells {
                     games[turn].2 += 1;
+                    continue;
                 }
+                // A finished game is replaced by a new one between the same
+                // players, so that `--active` games are in play for the
+                // whole load instead of the load ending with the games.
+                let r = client.command(&format!("intervalo challenge u{a} u{b}"), None).await?;
+                let v: Value = serde_json::from_slice(&r)?;
+                let id = v["game"]["id"].as_i64().with_context(|| format!("challenge: {v}"))?;
+                games[turn] = (g, id, 1);
+                challenges += 1;
             }
-            Ok::<_, anyhow::Error>((latencies, errors))
+            Ok::<_, anyhow::Error>((latencies, errors, challenges))
         }));
     }
     let mut latencies = Vec::new();
     let mut errors = Vec::new();
+    let mut challenges = 0;
     for t in tasks {
-        let (l, e) = t.await??;
+        let (l, e, c) = t.await??;
         latencies.extend(l);
         errors.extend(e);
+        challenges += c;
     }
     let elapsed = start.elapsed().as_secs_f64();
     let (server_cpu_after, own_cpu_after) = (cpu_seconds(Some(pid)), cpu_seconds(None));
@@ -283,6 +322,7 @@ async fn main() -> Result<()> {
     sampler.await?;
     latencies.sort_by(f64::total_cmp);
     println!("moves={}", latencies.len());
+    println!("challenges_during_load={challenges}");
     println!("load_seconds={elapsed:.2}");
     println!("moves_per_s={:.1}", latencies.len() as f64 / elapsed);
     println!("p50_ms={:.2}", percentile(&latencies, 0.50) * 1000.0);
