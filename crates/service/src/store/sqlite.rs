@@ -204,6 +204,56 @@ fn summary_from_row(row: &SqliteRow) -> StoreResult<GameSummary> {
     })
 }
 
+/// A value bound to a statement built at run time, so that the pool and
+/// the server's own connection run the same statement.
+enum Bind {
+    Text(String),
+    Int(i64),
+}
+
+/// The statement of [`Store::games`] for `f`, and its values in order.
+fn games_query(f: &GameFilter) -> (String, Vec<Bind>) {
+    let mut binds = Vec::new();
+    // A player's games are found from the player's seats (the index on
+    // user and game), not by testing every game of the server with the
+    // given statuses: with 10,000 games active, that test made each
+    // challenge (which counts both players' running games) cost
+    // milliseconds, and more with every game stored. CROSS JOIN keeps
+    // the seats as the outer loop; DISTINCT, one row for a player who
+    // holds two seats.
+    let mut sql = match &f.player {
+        Some(p) => {
+            binds.push(Bind::Text(p.clone()));
+            format!(
+                "SELECT {SUMMARY_COLUMNS} FROM (SELECT DISTINCT game_id FROM game_players WHERE user_id = ?) p \
+                 CROSS JOIN games g ON g.id = p.game_id WHERE 1 = 1"
+            )
+        }
+        None => format!("SELECT {SUMMARY_COLUMNS} FROM games g WHERE 1 = 1"),
+    };
+    // Only fixed fragments are concatenated; every value is bound.
+    if let Some(k) = &f.kind {
+        sql.push_str(" AND kind = ?");
+        binds.push(Bind::Text(k.clone()));
+    }
+    if !f.statuses.is_empty() {
+        let marks = vec!["?"; f.statuses.len()].join(", ");
+        sql.push_str(&format!(" AND status IN ({marks})"));
+        binds.extend(f.statuses.iter().map(|s| Bind::Text(s.as_str().to_string())));
+    }
+    if let Some(u) = &f.to_move {
+        sql.push_str(" AND EXISTS (SELECT 1 FROM json_each(g.to_move) WHERE json_each.value = ?)");
+        binds.push(Bind::Text(u.clone()));
+    }
+    if let Some(b) = f.before {
+        sql.push_str(" AND id < ?");
+        binds.push(Bind::Int(b));
+    }
+    sql.push_str(" ORDER BY id DESC LIMIT ?");
+    binds.push(Bind::Int(if f.limit > 0 { f.limit } else { 1000 }));
+    (sql, binds)
+}
+
 fn event_from_row(row: &SqliteRow) -> StoreResult<Event> {
     let seat: Option<i64> = row.try_get("seat")?;
     Ok(Event {
@@ -363,6 +413,10 @@ impl Store for SqliteStore {
     }
 
     async fn user(&self, id: &str) -> StoreResult<Option<UserRow>> {
+        if let Some(direct) = &self.direct {
+            let id = id.to_string();
+            return direct.read(move |conn| direct::read_user(conn, &id)).await;
+        }
         let row = sqlx::query("SELECT * FROM users WHERE id = ?").bind(id).fetch_optional(&self.pool).await?;
         row.as_ref().map(user_from_row).transpose()
     }
@@ -580,52 +634,21 @@ impl Store for SqliteStore {
     }
 
     async fn games(&self, f: &GameFilter) -> StoreResult<Vec<GameSummary>> {
-        // A player's games are found from the player's seats (the index on
-        // user and game), not by testing every game of the server with the
-        // given statuses: with 10,000 games active, that test made each
-        // challenge (which counts both players' running games) cost
-        // milliseconds, and more with every game stored. CROSS JOIN keeps
-        // the seats as the outer loop; DISTINCT, one row for a player who
-        // holds two seats.
-        let mut sql = match f.player {
-            Some(_) => format!(
-                "SELECT {SUMMARY_COLUMNS} FROM (SELECT DISTINCT game_id FROM game_players WHERE user_id = ?) p \
-                 CROSS JOIN games g ON g.id = p.game_id WHERE 1 = 1"
-            ),
-            None => format!("SELECT {SUMMARY_COLUMNS} FROM games g WHERE 1 = 1"),
-        };
-        if f.kind.is_some() {
-            sql.push_str(" AND kind = ?");
+        let (sql, binds) = games_query(f);
+        // A player's games (a challenge counts both players' running ones)
+        // are read on the server's own connection, whose cache is warm; a
+        // list over every game may scan thousands of rows, and stays on the
+        // pool so as not to hold up the commits behind it.
+        if let (Some(direct), Some(_)) = (&self.direct, &f.player) {
+            return direct.read(move |conn| direct::read_games(conn, &sql, &binds)).await;
         }
-        if !f.statuses.is_empty() {
-            let marks = vec!["?"; f.statuses.len()].join(", ");
-            sql.push_str(&format!(" AND status IN ({marks})"));
-        }
-        if f.to_move.is_some() {
-            sql.push_str(" AND EXISTS (SELECT 1 FROM json_each(g.to_move) WHERE json_each.value = ?)");
-        }
-        if f.before.is_some() {
-            sql.push_str(" AND id < ?");
-        }
-        sql.push_str(" ORDER BY id DESC LIMIT ?");
-        // Only fixed fragments are concatenated; every value is bound.
         let mut q = sqlx::query(AssertSqlSafe(sql));
-        if let Some(p) = &f.player {
-            q = q.bind(p);
+        for b in binds {
+            q = match b {
+                Bind::Text(t) => q.bind(t),
+                Bind::Int(i) => q.bind(i),
+            };
         }
-        if let Some(k) = &f.kind {
-            q = q.bind(k);
-        }
-        for s in &f.statuses {
-            q = q.bind(s.as_str());
-        }
-        if let Some(u) = &f.to_move {
-            q = q.bind(u);
-        }
-        if let Some(b) = f.before {
-            q = q.bind(b);
-        }
-        q = q.bind(if f.limit > 0 { f.limit } else { 1000 });
         q.fetch_all(&self.pool).await?.iter().map(summary_from_row).collect()
     }
 

@@ -1,7 +1,9 @@
 //! The server's hot path on SQLite: one connection of its own, on a thread
 //! of its own, for what every move does (read its token and its game's
 //! head, append its events) — with the group commit, which the server's
-//! other writes (a challenge, its notifications) join as well.
+//! other writes (a challenge, its notifications) join as well — and for
+//! the short reads a challenge makes (the players' accounts and running
+//! games).
 //!
 //! Why not the pool: in WAL mode a connection throws its whole page cache
 //! away (and unmaps its map of the file) at the start of any read after
@@ -624,7 +626,7 @@ pub(super) fn read_token_account(conn: &Connection, hash: &str) -> StoreResult<O
             let owner: String = r.get(0)?;
             let last_used: Option<Timestamp> = r.get(1)?;
             let account = match r.get::<_, Option<String>>(2)? {
-                Some(id) => Some(user_columns(r, id)?),
+                Some(id) => Some(user_columns(r, 2, id)?),
                 None => None,
             };
             Ok((owner, last_used, account))
@@ -639,23 +641,71 @@ pub(super) fn read_token_account(conn: &Connection, hash: &str) -> StoreResult<O
     .transpose()
 }
 
-/// An account from columns 2 to 12 of `r` (its id is column 2), with its
-/// emails still as stored.
-fn user_columns(r: &Row<'_>, id: String) -> rusqlite::Result<(UserRow, String)> {
+/// The columns of an account, in the order [`user_columns`] reads them.
+const USER_COLUMNS: &str = "id, password_hash, emails, created, notify, vacation_until, game_limit, \
+     challenge_policy, signed_off, failed_logins, last_failed_login";
+
+/// An account from the 11 columns of `r` from column `at` on (its id,
+/// given, is column `at`), with its emails still as stored.
+fn user_columns(r: &Row<'_>, at: usize, id: String) -> rusqlite::Result<(UserRow, String)> {
     let user = UserRow {
         id,
-        password_hash: r.get(3)?,
+        password_hash: r.get(at + 1)?,
         emails: Vec::new(),
-        created: r.get(5)?,
-        notify: r.get::<_, i64>(6)? != 0,
-        vacation_until: r.get(7)?,
-        game_limit: r.get(8)?,
-        challenge_policy: r.get(9)?,
-        signed_off: r.get::<_, i64>(10)? != 0,
-        failed_logins: r.get(11)?,
-        last_failed_login: r.get(12)?,
+        created: r.get(at + 3)?,
+        notify: r.get::<_, i64>(at + 4)? != 0,
+        vacation_until: r.get(at + 5)?,
+        game_limit: r.get(at + 6)?,
+        challenge_policy: r.get(at + 7)?,
+        signed_off: r.get::<_, i64>(at + 8)? != 0,
+        failed_logins: r.get(at + 9)?,
+        last_failed_login: r.get(at + 10)?,
     };
-    Ok((user, r.get(4)?))
+    Ok((user, r.get(at + 2)?))
+}
+
+/// The account `id`, if there is one.
+pub(super) fn read_user(conn: &Connection, id: &str) -> StoreResult<Option<UserRow>> {
+    let mut q = conn.prepare_cached(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"))?;
+    let row = q.query_row([id], |r| user_columns(r, 0, r.get(0)?)).optional()?;
+    row.map(|(user, emails)| Ok(UserRow { emails: unjson(&emails, "emails")?, ..user })).transpose()
+}
+
+/// The games that [`super::games_query`] selects, its statement and values given.
+pub(super) fn read_games(
+    conn: &Connection,
+    sql: &str,
+    binds: &[super::Bind],
+) -> StoreResult<Vec<GameSummary>> {
+    let values = binds.iter().map(|b| match b {
+        super::Bind::Text(t) => rusqlite::types::Value::Text(t.clone()),
+        super::Bind::Int(i) => rusqlite::types::Value::Integer(*i),
+    });
+    let mut q = conn.prepare_cached(sql)?;
+    let mut rows = q.query(rusqlite::params_from_iter(values))?;
+    let mut games = Vec::new();
+    while let Some(r) = rows.next()? {
+        games.push(summary_columns(r)?);
+    }
+    Ok(games)
+}
+
+/// A game's summary from columns 0 to 9 of `r` (the store's summary
+/// columns, in their order), without its seats' results.
+fn summary_columns(r: &Row<'_>) -> StoreResult<GameSummary> {
+    Ok(GameSummary {
+        id: r.get(0)?,
+        kind: r.get(1)?,
+        players: unjson(&r.get::<_, String>(2)?, "players")?,
+        status: GameStatus::parse(&r.get::<_, String>(3)?)?,
+        moves: r.get(4)?,
+        to_move: unjson(&r.get::<_, String>(5)?, "to_move")?,
+        version: r.get(6)?,
+        updated: r.get(7)?,
+        result: r.get(8)?,
+        seat_results: Vec::new(),
+        next_clock: r.get(9)?,
+    })
 }
 
 /// A game's summary, seats and subscribers, with where each reader's mail
@@ -668,19 +718,7 @@ pub(super) fn read_game_head(conn: &Connection, id: i64) -> StoreResult<Option<G
         let head = match &mut head {
             Some(h) => h,
             None => head.insert(GameHead {
-                summary: GameSummary {
-                    id: r.get(0)?,
-                    kind: r.get(1)?,
-                    players: unjson(&r.get::<_, String>(2)?, "players")?,
-                    status: GameStatus::parse(&r.get::<_, String>(3)?)?,
-                    moves: r.get(4)?,
-                    to_move: unjson(&r.get::<_, String>(5)?, "to_move")?,
-                    version: r.get(6)?,
-                    updated: r.get(7)?,
-                    result: r.get(8)?,
-                    seat_results: Vec::new(),
-                    next_clock: r.get(9)?,
-                },
+                summary: summary_columns(r)?,
                 accepted: Vec::new(),
                 subscribers: Vec::new(),
                 recipients: Vec::new(),
