@@ -283,12 +283,18 @@ load_cmd = (
     + ("--users 20 --stored 500 --active 128 --seconds 4 --anchor-seconds 1`" if quick else
        "--users 200 --stored 10000 --active 1000 --seconds 15 --anchor-seconds 3`")
 )
-if "moves_per_s" in srv:
-    rate = float(srv["moves_per_s"])
-    anchors = [float(srv[k]) for k in ("anchor_commits_per_s", "anchor_after_commits_per_s") if k in srv]
+
+
+def load_figures(run):
+    """Moves per second, the anchors before and after, their mean, the ratio and the errors of a loadgen run."""
+    rate = float(run["moves_per_s"])
+    anchors = [float(run[k]) for k in ("anchor_commits_per_s", "anchor_after_commits_per_s") if k in run]
     anchor = statistics.mean(anchors)
-    ratio = rate / anchor
-    errors = int(srv.get("errors", "0"))
+    return rate, anchors, anchor, rate / anchor, int(run.get("errors", "0"))
+
+
+if "moves_per_s" in srv:
+    rate, anchors, anchor, ratio, errors = load_figures(srv)
     if "ceiling_requests_per_s" in srv:
         ceiling = float(srv["ceiling_requests_per_s"])
         ten_times = 10 * anchor
@@ -349,11 +355,7 @@ if "moves_per_s" in srv:
 
 slow = keyvalues("server-slow-disk.txt")
 if "moves_per_s" in slow:
-    rate = float(slow["moves_per_s"])
-    anchors = [float(slow[k]) for k in ("anchor_commits_per_s", "anchor_after_commits_per_s") if k in slow]
-    anchor = statistics.mean(anchors)
-    ratio = rate / anchor
-    errors = int(slow.get("errors", "0"))
+    rate, anchors, anchor, ratio, errors = load_figures(slow)
     p99 = float(slow["p99_ms"])
     row(
         "the same load on the disk the bars were set on: every fsync 2 ms slower, server and anchor alike",

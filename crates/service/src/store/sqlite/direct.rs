@@ -817,6 +817,14 @@ mod tests {
         (sync, in_sync, release)
     }
 
+    /// Wait, off the runtime's threads, until a held sync has begun.
+    async fn sync_begun(in_sync: mpsc::Receiver<()>) {
+        tokio::task::spawn_blocking(move || in_sync.recv_timeout(Duration::from_secs(30)))
+            .await
+            .unwrap()
+            .expect("the committed batch is synced");
+    }
+
     #[tokio::test]
     async fn an_append_is_answered_only_once_the_log_is_synced() {
         let dir = tempfile::tempdir().unwrap();
@@ -827,10 +835,7 @@ mod tests {
             let direct = direct.clone();
             async move { direct.append(a_move(id, 0)).await }
         });
-        tokio::task::spawn_blocking(move || in_sync.recv_timeout(Duration::from_secs(30)))
-            .await
-            .unwrap()
-            .expect("the committed batch is synced");
+        sync_begun(in_sync).await;
         // Committed and visible, but its caller waits for the sync.
         assert_eq!(store.game_version(id).await.unwrap(), Some(1));
         tokio::time::sleep(Duration::from_millis(200)).await;
@@ -859,10 +864,7 @@ mod tests {
             let direct = direct.clone();
             async move { direct.write(|conn| insert_game(conn, &dna_game())).await }
         });
-        tokio::task::spawn_blocking(move || in_sync.recv_timeout(Duration::from_secs(30)))
-            .await
-            .unwrap()
-            .expect("the committed batch is synced");
+        sync_begun(in_sync).await;
         tokio::time::sleep(Duration::from_millis(200)).await;
         assert!(!creating.is_finished(), "the write was answered before its commit was durable");
         release.send(Ok(())).unwrap();
