@@ -911,6 +911,18 @@ mod tests {
         assert_eq!(games(&conn), 3);
         assert_eq!(store.game_version(a).await.unwrap(), Some(1));
         assert_eq!(store.game_version(b).await.unwrap(), Some(0));
+        // In a batch written once (its appends succeed), a write that fails
+        // after writing is undone all the same, and the rest commits.
+        let refused = |conn: &Connection| {
+            insert_game(conn, &dna_game())?;
+            Err(StoreError::Failed("refused after writing".into()))
+        };
+        let writes = [Write::Other(Box::new(refused)), Write::Append(a_move(a, 1))];
+        let results = commit_batch(&mut conn, &writes);
+        assert!(matches!(results[0], Err(StoreError::Failed(_))), "{:?}", results[0]);
+        assert!(matches!(results[1], Ok(0)), "{:?}", results[1]);
+        assert_eq!(games(&conn), 3);
+        assert_eq!(store.game_version(a).await.unwrap(), Some(2));
     }
 
     #[tokio::test]
