@@ -478,7 +478,7 @@ print(
     "writes this page:"
 )
 print()
-print("    scripts/bench            # the whole set, about 20 minutes on 2 cores")
+print("    scripts/bench            # the whole set, 5 to 20 minutes on 2 cores with the machine's load")
 print("    scripts/bench --quick    # a smoke run on small inputs, a few minutes")
 print()
 if quick:
@@ -534,7 +534,9 @@ if srv:
         "player's bearer token (made once per user, so no password hash is computed per move); each "
         "client plays its own games, so moves on one game never race. Every answer is the full JSON "
         "reply (board text, view, history), and every move queues an email notification for the other "
-        "player in the same transaction, as the server does for every user who has an address."
+        "player in the same transaction, as the server does for every user who has an address. The games "
+        "in play start at every stage (their first moves are made during the setup), and a game that "
+        "ends is replaced by a new challenge between its players, so that as many are in play to the end."
     )
     print()
     if slow:
@@ -551,7 +553,7 @@ if srv:
     for key, label in [
         ("games_stored", "games stored (challenged through the API)"),
         ("games_active", "games in play at a time during the load"),
-        ("setup_seconds", "setup: sign-ups, tokens, challenges (s)"),
+        ("setup_seconds", "setup: sign-ups, tokens, challenges, opening moves (s)"),
         ("moves", "moves made"),
         ("challenges_during_load", "new games challenged during the load (one for each game that ended)"),
         ("load_seconds", "load duration (s)"),
