@@ -641,9 +641,10 @@ pub(super) fn read_token_account(conn: &Connection, hash: &str) -> StoreResult<O
     .transpose()
 }
 
-/// The columns of an account, in the order [`user_columns`] reads them.
-const USER_COLUMNS: &str = "id, password_hash, emails, created, notify, vacation_until, game_limit, \
-     challenge_policy, signed_off, failed_logins, last_failed_login";
+/// An account by its id, with its columns in the order [`user_columns`]
+/// reads them.
+const USER_BY_ID: &str = "SELECT id, password_hash, emails, created, notify, vacation_until, game_limit, \
+     challenge_policy, signed_off, failed_logins, last_failed_login FROM users WHERE id = ?1";
 
 /// An account from the 11 columns of `r` from column `at` on (its id,
 /// given, is column `at`), with its emails still as stored.
@@ -666,7 +667,7 @@ fn user_columns(r: &Row<'_>, at: usize, id: String) -> rusqlite::Result<(UserRow
 
 /// The account `id`, if there is one.
 pub(super) fn read_user(conn: &Connection, id: &str) -> StoreResult<Option<UserRow>> {
-    let mut q = conn.prepare_cached(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"))?;
+    let mut q = conn.prepare_cached(USER_BY_ID)?;
     let row = q.query_row([id], |r| user_columns(r, 0, r.get(0)?)).optional()?;
     row.map(|(user, emails)| Ok(UserRow { emails: unjson(&emails, "emails")?, ..user })).transpose()
 }
@@ -677,9 +678,11 @@ pub(super) fn read_games(
     sql: &str,
     binds: &[super::Bind],
 ) -> StoreResult<Vec<GameSummary>> {
-    let values = binds.iter().map(|b| match b {
-        super::Bind::Text(t) => rusqlite::types::Value::Text(t.clone()),
-        super::Bind::Int(i) => rusqlite::types::Value::Integer(*i),
+    let values = binds.iter().map(|b| -> &dyn rusqlite::ToSql {
+        match b {
+            super::Bind::Text(t) => t,
+            super::Bind::Int(i) => i,
+        }
     });
     let mut q = conn.prepare_cached(sql)?;
     let mut rows = q.query(rusqlite::params_from_iter(values))?;
