@@ -191,6 +191,20 @@ async fn http_ceiling(addr: SocketAddr, pid: u32, clients: usize, seconds: f64) 
     Ok(())
 }
 
+/// Challenges `ua` by `ub` to a new Intervalo game; its board number.
+async fn challenge(client: &mut Client, a: usize, b: usize) -> Result<i64> {
+    let r = client.command(&format!("intervalo challenge u{a} u{b}"), None).await?;
+    let v: Value = serde_json::from_slice(&r)?;
+    v["game"]["id"].as_i64().with_context(|| format!("challenge: {v}"))
+}
+
+/// Move `m` (1-based) of `board` between `seats`: the cell `m`, by the
+/// first player when `m` is odd; the mover and the command line.
+fn move_line(board: i64, seats: (usize, usize), m: usize) -> (usize, String) {
+    let user = if m % 2 == 1 { seats.0 } else { seats.1 };
+    (user, format!("intervalo move {board} u{user} - {m}"))
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<()> {
     let c = parse_args()?;
@@ -214,9 +228,7 @@ async fn main() -> Result<()> {
     let seats = move |g: usize| ((2 * g) % users, (2 * g + 1) % users);
     let boards: Vec<i64> = parallel(addr, c.clients, c.stored, move |mut client, g| async move {
         let (a, b) = seats(g);
-        let r = client.command(&format!("intervalo challenge u{a} u{b}"), None).await?;
-        let v: Value = serde_json::from_slice(&r)?;
-        let id = v["game"]["id"].as_i64().with_context(|| format!("challenge: {v}"))?;
+        let id = challenge(&mut client, a, b).await?;
         Ok((client, id))
     })
     .await?;
@@ -235,8 +247,7 @@ async fn main() -> Result<()> {
             async move {
                 let (a, b) = seats(g);
                 for m in 1..=opened(g) {
-                    let user = if m % 2 == 1 { a } else { b };
-                    let line = format!("intervalo move {} u{user} - {m}", boards[g]);
+                    let (user, line) = move_line(boards[g], (a, b), m);
                     let r = client.command(&line, Some(&tokens[user])).await?;
                     if !ok(&r) {
                         bail!("{line}: {}", String::from_utf8_lossy(&r));
@@ -283,8 +294,7 @@ async fn main() -> Result<()> {
                 turn = (turn + 1) % games.len();
                 let (g, board, m) = games[turn];
                 let (a, b) = seats(g);
-                let user = if m % 2 == 1 { a } else { b };
-                let line = format!("intervalo move {board} u{user} - {m}");
+                let (user, line) = move_line(board, (a, b), m);
                 let t = Instant::now();
                 let r = client.command(&line, Some(&tokens[user])).await?;
                 latencies.push(t.elapsed().as_secs_f64());
@@ -298,9 +308,7 @@ async fn main() -> Result<()> {
                 // A finished game is replaced by a new one between the same
                 // players, so that `--active` games are in play for the
                 // whole load instead of the load ending with the games.
-                let r = client.command(&format!("intervalo challenge u{a} u{b}"), None).await?;
-                let v: Value = serde_json::from_slice(&r)?;
-                let id = v["game"]["id"].as_i64().with_context(|| format!("challenge: {v}"))?;
+                let id = challenge(&mut client, a, b).await?;
                 games[turn] = (g, id, 1);
                 challenges += 1;
             }
