@@ -703,14 +703,13 @@ impl Service {
                 })?;
                 let running = self
                     .store
-                    .games(&GameFilter {
+                    .count_games(&GameFilter {
                         player: Some(id.clone()),
                         statuses: vec![GameStatus::Active, GameStatus::Proposed],
                         limit: MAX_ACTIVE_GAMES as i64 + 1,
                         ..Default::default()
                     })
-                    .await?
-                    .len();
+                    .await?;
                 let limit =
                     u.game_limit.map(|l| l as usize).unwrap_or(MAX_ACTIVE_GAMES).min(MAX_ACTIVE_GAMES);
                 if running >= limit {

@@ -256,6 +256,14 @@ async fn joins_add_players_after_the_initial_ones() {
     }
 }
 
+/// The ids of the games `s` lists for `f`, newest first, after checking
+/// that counting them gives as many.
+async fn listed(s: &Arc<dyn Store>, f: &GameFilter, backend: &str) -> Vec<i64> {
+    let ids: Vec<i64> = s.games(f).await.unwrap().into_iter().map(|g| g.id).collect();
+    assert_eq!(s.count_games(f).await.unwrap(), ids.len(), "{backend}: count of {f:?}");
+    ids
+}
+
 #[tokio::test]
 async fn games_are_listed_by_filter_and_clocks_when_due() {
     for b in backends().await {
@@ -265,18 +273,17 @@ async fn games_are_listed_by_filter_and_clocks_when_due() {
         proposed.status = GameStatus::Proposed;
         proposed.accepted = vec![true, false];
         let c = s.create_game(&proposed).await.unwrap();
-        let ids = |v: Vec<GameSummary>| v.into_iter().map(|g| g.id).collect::<Vec<_>>();
         let all = GameFilter::default();
-        assert_eq!(ids(s.games(&all).await.unwrap()), [c, a], "{}: newest first", b.name);
+        assert_eq!(listed(s, &all, b.name).await, [c, a], "{}: newest first", b.name);
         let bob = GameFilter { player: Some("bob".into()), ..Default::default() };
-        assert_eq!(ids(s.games(&bob).await.unwrap()), [c, a], "{}", b.name);
+        assert_eq!(listed(s, &bob, b.name).await, [c, a], "{}", b.name);
         let ann_next = GameFilter { to_move: Some("ann".into()), ..Default::default() };
-        assert_eq!(ids(s.games(&ann_next).await.unwrap()), [a], "{}", b.name);
+        assert_eq!(listed(s, &ann_next, b.name).await, [a], "{}", b.name);
         let active =
             GameFilter { statuses: vec![GameStatus::Active], kind: Some("dna".into()), ..all.clone() };
-        assert_eq!(ids(s.games(&active).await.unwrap()), [a], "{}", b.name);
+        assert_eq!(listed(s, &active, b.name).await, [a], "{}", b.name);
         let both = GameFilter { statuses: vec![GameStatus::Active, GameStatus::Proposed], limit: 1, ..all };
-        assert_eq!(ids(s.games(&both).await.unwrap()), [c], "{}", b.name);
+        assert_eq!(listed(s, &both, b.name).await, [c], "{}", b.name);
 
         // Only active games' clocks run.
         assert!(s.due_clocks(T0 + 99, 10).await.unwrap().is_empty(), "{}", b.name);
@@ -293,15 +300,24 @@ async fn games_are_listed_by_filter_and_clocks_when_due() {
         // and a player who holds two seats of a game sees it once.
         let twice = s.create_game(&new_game(&["bob", "bob"], None)).await.unwrap();
         let bob = GameFilter { player: Some("bob".into()), ..Default::default() };
-        assert_eq!(ids(s.games(&bob).await.unwrap()), [twice, c, a], "{}", b.name);
+        assert_eq!(listed(s, &bob, b.name).await, [twice, c, a], "{}", b.name);
         let older = GameFilter { before: Some(twice), limit: 1, ..bob.clone() };
-        assert_eq!(ids(s.games(&older).await.unwrap()), [c], "{}", b.name);
+        assert_eq!(listed(s, &older, b.name).await, [c], "{}", b.name);
         let dna = GameFilter { kind: Some("dna".into()), statuses: vec![GameStatus::Active], ..bob.clone() };
-        assert_eq!(ids(s.games(&dna).await.unwrap()), [twice, c, a], "{}", b.name);
+        assert_eq!(listed(s, &dna, b.name).await, [twice, c, a], "{}", b.name);
         let other_kind = GameFilter { kind: Some("rewrite".into()), ..bob.clone() };
-        assert!(s.games(&other_kind).await.unwrap().is_empty(), "{}", b.name);
-        let ann_and_bob = GameFilter { player: Some("ann".into()), to_move: Some("ann".into()), ..bob };
-        assert_eq!(ids(s.games(&ann_and_bob).await.unwrap()), [a], "{}", b.name);
+        assert!(listed(s, &other_kind, b.name).await.is_empty(), "{}", b.name);
+        let ann_and_bob =
+            GameFilter { player: Some("ann".into()), to_move: Some("ann".into()), ..bob.clone() };
+        assert_eq!(listed(s, &ann_and_bob, b.name).await, [a], "{}", b.name);
+        // The games waiting for a user are found from that user's seats:
+        // once each, with the other filters, and for another player too.
+        let bob_next = GameFilter { to_move: Some("bob".into()), ..Default::default() };
+        assert_eq!(listed(s, &bob_next, b.name).await, [twice, c], "{}", b.name);
+        let bob_next_active = GameFilter { statuses: vec![GameStatus::Active], limit: 1, ..bob_next };
+        assert_eq!(listed(s, &bob_next_active, b.name).await, [twice], "{}", b.name);
+        let cy_waits_for_bob = GameFilter { player: Some("cy".into()), to_move: Some("bob".into()), ..bob };
+        assert_eq!(listed(s, &cy_waits_for_bob, b.name).await, [c], "{}", b.name);
     }
 }
 

@@ -384,6 +384,15 @@ pub struct GameFilter {
     pub limit: i64,
 }
 
+impl GameFilter {
+    /// The user whose seats the listed games are found from: the player,
+    /// or else the user who must move (who holds a seat in every game
+    /// waiting for them). `None` when the list is over every game.
+    pub fn seated_user(&self) -> Option<&str> {
+        self.player.as_deref().or(self.to_move.as_deref())
+    }
+}
+
 /// A chat message.
 #[derive(Clone, Debug, Serialize)]
 pub struct ChatRow {
@@ -509,6 +518,9 @@ pub trait Store: Send + Sync {
     ) -> StoreResult<()>;
     /// List games.
     async fn games(&self, filter: &GameFilter) -> StoreResult<Vec<GameSummary>>;
+    /// How many games [`Store::games`] would list for `filter` (at most
+    /// its limit), without reading them.
+    async fn count_games(&self, filter: &GameFilter) -> StoreResult<usize>;
     /// Games whose next clock event is due at or before `now`.
     async fn due_clocks(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<i64>>;
     /// Finished games of a kind (or all), oldest first, for standings and ratings.

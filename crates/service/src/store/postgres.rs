@@ -569,55 +569,20 @@ impl Store for PostgresStore {
     }
 
     async fn games(&self, f: &GameFilter) -> StoreResult<Vec<GameSummary>> {
-        let mut n = 0;
-        let mut next = || {
-            n += 1;
-            format!("${n}")
-        };
-        // A player's games are found from the player's seats, as in the
-        // SQLite store (see there); DISTINCT, one row for a player who
-        // holds two seats.
-        let mut sql = match f.player {
-            Some(_) => format!(
-                "SELECT {SUMMARY_COLUMNS} FROM (SELECT DISTINCT game_id FROM game_players WHERE user_id = {}) p \
-                 JOIN games g ON g.id = p.game_id WHERE TRUE",
-                next()
-            ),
-            None => format!("SELECT {SUMMARY_COLUMNS} FROM games g WHERE TRUE"),
-        };
-        if f.kind.is_some() {
-            sql.push_str(&format!(" AND kind = {}", next()));
-        }
-        if !f.statuses.is_empty() {
-            let marks: Vec<String> = f.statuses.iter().map(|_| next()).collect();
-            sql.push_str(&format!(" AND status IN ({})", marks.join(", ")));
-        }
-        if f.to_move.is_some() {
-            sql.push_str(&format!(" AND g.to_move::jsonb @> jsonb_build_array({}::text)", next()));
-        }
-        if f.before.is_some() {
-            sql.push_str(&format!(" AND id < {}", next()));
-        }
-        sql.push_str(&format!(" ORDER BY id DESC LIMIT {}", next()));
-        // Only fixed fragments and placeholders are concatenated; every value is bound.
-        let mut q = sqlx::query(AssertSqlSafe(sql));
-        if let Some(p) = &f.player {
-            q = q.bind(p);
-        }
-        if let Some(k) = &f.kind {
-            q = q.bind(k);
-        }
-        for s in &f.statuses {
-            q = q.bind(s.as_str());
-        }
-        if let Some(u) = &f.to_move {
-            q = q.bind(u);
-        }
-        if let Some(b) = f.before {
-            q = q.bind(b);
-        }
-        q = q.bind(if f.limit > 0 { f.limit } else { 1000 });
-        q.fetch_all(&self.pool).await?.iter().map(summary_from_row).collect()
+        let sql = games_query(f, SUMMARY_COLUMNS);
+        bind_filter(sqlx::query(AssertSqlSafe(sql)), f)
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(summary_from_row)
+            .collect()
+    }
+
+    async fn count_games(&self, f: &GameFilter) -> StoreResult<usize> {
+        let sql = format!("SELECT COUNT(*) FROM ({}) listed", games_query(f, "g.id"));
+        let count: i64 =
+            bind_filter(sqlx::query(AssertSqlSafe(sql)), f).fetch_one(&self.pool).await?.try_get(0)?;
+        Ok(count as usize)
     }
 
     async fn due_clocks(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<i64>> {
@@ -1239,4 +1204,64 @@ impl Store for PostgresStore {
         });
         Ok(Some(rx))
     }
+}
+
+/// The statement of [`Store::games`] for `f`, selecting `columns` of each
+/// game (`g`); [`bind_filter`] binds its values.
+fn games_query(f: &GameFilter, columns: &str) -> String {
+    let mut n = 0;
+    let mut next = || {
+        n += 1;
+        format!("${n}")
+    };
+    // A user's games are found from the user's seats, as in the SQLite
+    // store (see there); DISTINCT, one row for a player who holds two seats.
+    let mut sql = match f.seated_user() {
+        Some(_) => format!(
+            "SELECT {columns} FROM (SELECT DISTINCT game_id FROM game_players WHERE user_id = {}) p \
+             JOIN games g ON g.id = p.game_id WHERE TRUE",
+            next()
+        ),
+        None => format!("SELECT {columns} FROM games g WHERE TRUE"),
+    };
+    if f.kind.is_some() {
+        sql.push_str(&format!(" AND kind = {}", next()));
+    }
+    if !f.statuses.is_empty() {
+        let marks: Vec<String> = f.statuses.iter().map(|_| next()).collect();
+        sql.push_str(&format!(" AND status IN ({})", marks.join(", ")));
+    }
+    if f.to_move.is_some() {
+        sql.push_str(&format!(" AND g.to_move::jsonb @> jsonb_build_array({}::text)", next()));
+    }
+    if f.before.is_some() {
+        sql.push_str(&format!(" AND id < {}", next()));
+    }
+    sql.push_str(&format!(" ORDER BY id DESC LIMIT {}", next()));
+    // Only fixed fragments and placeholders are concatenated; every value is bound.
+    sql
+}
+
+/// `q`, a statement of [`games_query`], with the values of `f` bound in
+/// the order of its placeholders.
+fn bind_filter<'q>(
+    mut q: sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments>,
+    f: &'q GameFilter,
+) -> sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments> {
+    if let Some(u) = f.seated_user() {
+        q = q.bind(u);
+    }
+    if let Some(k) = &f.kind {
+        q = q.bind(k);
+    }
+    for s in &f.statuses {
+        q = q.bind(s.as_str());
+    }
+    if let Some(u) = &f.to_move {
+        q = q.bind(u);
+    }
+    if let Some(b) = f.before {
+        q = q.bind(b);
+    }
+    q.bind(if f.limit > 0 { f.limit } else { 1000 })
 }

@@ -211,8 +211,9 @@ enum Bind {
     Int(i64),
 }
 
-/// The statement of [`Store::games`] for `f`, and its values in order.
-fn games_query(f: &GameFilter) -> (String, Vec<Bind>) {
+/// The statement of [`Store::games`] for `f`, selecting `columns` of
+/// each game (`g`), and its values in order.
+fn games_query(f: &GameFilter, columns: &str) -> (String, Vec<Bind>) {
     let mut binds = Vec::new();
     // A player's games are found from the player's seats (the index on
     // user and game), not by testing every game of the server with the
@@ -220,16 +221,17 @@ fn games_query(f: &GameFilter) -> (String, Vec<Bind>) {
     // challenge (which counts both players' running games) cost
     // milliseconds, and more with every game stored. CROSS JOIN keeps
     // the seats as the outer loop; DISTINCT, one row for a player who
-    // holds two seats.
-    let mut sql = match &f.player {
+    // holds two seats. A user who must move holds a seat too, so a list
+    // of the games waiting for someone starts from that user's seats.
+    let mut sql = match f.seated_user() {
         Some(p) => {
-            binds.push(Bind::Text(p.clone()));
+            binds.push(Bind::Text(p.to_string()));
             format!(
-                "SELECT {SUMMARY_COLUMNS} FROM (SELECT DISTINCT game_id FROM game_players WHERE user_id = ?) p \
+                "SELECT {columns} FROM (SELECT DISTINCT game_id FROM game_players WHERE user_id = ?) p \
                  CROSS JOIN games g ON g.id = p.game_id WHERE 1 = 1"
             )
         }
-        None => format!("SELECT {SUMMARY_COLUMNS} FROM games g WHERE 1 = 1"),
+        None => format!("SELECT {columns} FROM games g WHERE 1 = 1"),
     };
     // Only fixed fragments are concatenated; every value is bound.
     if let Some(k) = &f.kind {
@@ -253,6 +255,20 @@ fn games_query(f: &GameFilter) -> (String, Vec<Bind>) {
     binds.push(Bind::Int(if f.limit > 0 { f.limit } else { 1000 }));
     (sql, binds)
 }
+
+/// `q` with `binds` bound in order.
+fn bind_all(mut q: SqliteQuery<'_>, binds: Vec<Bind>) -> SqliteQuery<'_> {
+    for b in binds {
+        q = match b {
+            Bind::Text(t) => q.bind(t),
+            Bind::Int(i) => q.bind(i),
+        };
+    }
+    q
+}
+
+/// A statement of this store, to be bound and run on the pool.
+type SqliteQuery<'q> = sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments>;
 
 fn event_from_row(row: &SqliteRow) -> StoreResult<Event> {
     let seat: Option<i64> = row.try_get("seat")?;
@@ -634,22 +650,32 @@ impl Store for SqliteStore {
     }
 
     async fn games(&self, f: &GameFilter) -> StoreResult<Vec<GameSummary>> {
-        let (sql, binds) = games_query(f);
-        // A player's games (a challenge counts both players' running ones)
+        let (sql, binds) = games_query(f, SUMMARY_COLUMNS);
+        // A user's games (a challenge counts both players' running ones)
         // are read on the server's own connection, whose cache is warm; a
         // list over every game may scan thousands of rows, and stays on the
         // pool so as not to hold up the commits behind it.
-        if let (Some(direct), Some(_)) = (&self.direct, &f.player) {
+        if let (Some(direct), Some(_)) = (&self.direct, f.seated_user()) {
             return direct.read(move |conn| direct::read_games(conn, &sql, &binds)).await;
         }
-        let mut q = sqlx::query(AssertSqlSafe(sql));
-        for b in binds {
-            q = match b {
-                Bind::Text(t) => q.bind(t),
-                Bind::Int(i) => q.bind(i),
-            };
-        }
-        q.fetch_all(&self.pool).await?.iter().map(summary_from_row).collect()
+        bind_all(sqlx::query(AssertSqlSafe(sql)), binds)
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(summary_from_row)
+            .collect()
+    }
+
+    async fn count_games(&self, f: &GameFilter) -> StoreResult<usize> {
+        let (inner, binds) = games_query(f, "g.id");
+        let sql = format!("SELECT COUNT(*) FROM ({inner})");
+        let count: i64 = match (&self.direct, f.seated_user()) {
+            (Some(direct), Some(_)) => {
+                direct.read(move |conn| direct::read_count(conn, &sql, &binds)).await?
+            }
+            _ => bind_all(sqlx::query(AssertSqlSafe(sql)), binds).fetch_one(&self.pool).await?.try_get(0)?,
+        };
+        Ok(count as usize)
     }
 
     async fn due_clocks(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<i64>> {

@@ -673,24 +673,35 @@ pub(super) fn read_user(conn: &Connection, id: &str) -> StoreResult<Option<UserR
 }
 
 /// The games that [`super::games_query`] selects, its statement and values given.
+/// The values of `binds`, by reference, for a statement of this connection.
+fn bound(binds: &[super::Bind]) -> impl Iterator<Item = &dyn rusqlite::ToSql> {
+    binds.iter().map(|b| -> &dyn rusqlite::ToSql {
+        match b {
+            super::Bind::Text(t) => t,
+            super::Bind::Int(i) => i,
+        }
+    })
+}
+
 pub(super) fn read_games(
     conn: &Connection,
     sql: &str,
     binds: &[super::Bind],
 ) -> StoreResult<Vec<GameSummary>> {
-    let values = binds.iter().map(|b| -> &dyn rusqlite::ToSql {
-        match b {
-            super::Bind::Text(t) => t,
-            super::Bind::Int(i) => i,
-        }
-    });
     let mut q = conn.prepare_cached(sql)?;
-    let mut rows = q.query(rusqlite::params_from_iter(values))?;
+    let mut rows = q.query(rusqlite::params_from_iter(bound(binds)))?;
     let mut games = Vec::new();
     while let Some(r) = rows.next()? {
         games.push(summary_columns(r)?);
     }
     Ok(games)
+}
+
+/// The count that `sql` (a `SELECT COUNT(*)` built by the store) gives
+/// with `binds`.
+pub(super) fn read_count(conn: &Connection, sql: &str, binds: &[super::Bind]) -> StoreResult<i64> {
+    let mut q = conn.prepare_cached(sql)?;
+    Ok(q.query_row(rusqlite::params_from_iter(bound(binds)), |r| r.get(0))?)
 }
 
 /// A game's summary from columns 0 to 9 of `r` (the store's summary
