@@ -46,8 +46,12 @@ pub struct SqliteStore {
 impl SqliteStore {
     /// Open (creating if needed) the database file at `path` and run migrations.
     pub async fn open(path: &Path) -> StoreResult<Self> {
-        let mut store = Self::open_with(path, SERVER_CONNECTIONS).await?;
-        store.direct = Some(direct::Direct::open(path, store.writer.clone())?);
+        let mut store = Self::open_with(path, SERVER_CONNECTIONS, SqliteSynchronous::Normal).await?;
+        let direct = direct::Direct::open(path, store.writer.clone())?;
+        // The migrations, committed by the pool without an fsync, are
+        // durable before anything is written on them.
+        direct.write(|_| Ok(0)).await?;
+        store.direct = Some(direct);
         Ok(store)
     }
 
@@ -59,15 +63,22 @@ impl SqliteStore {
     /// migrations' connection was still on its way back to the pool when
     /// the first write asked for one.
     pub async fn open_for_one_client(path: &Path) -> StoreResult<Self> {
-        Self::open_with(path, 1).await
+        Self::open_with(path, 1, SqliteSynchronous::Full).await
     }
 
-    async fn open_with(path: &Path, max_connections: u32) -> StoreResult<Self> {
+    /// Open the pool; its commits sync the log when `synchronous` is
+    /// `Full`, and leave that to [`SqliteStore::write`]'s group commit
+    /// when it is `Normal` (the server's).
+    async fn open_with(
+        path: &Path,
+        max_connections: u32,
+        synchronous: SqliteSynchronous,
+    ) -> StoreResult<Self> {
         let options = SqliteConnectOptions::from_str("sqlite:")?
             .filename(path)
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Full)
+            .synchronous(synchronous)
             .busy_timeout(Duration::from_secs(30))
             .foreign_keys(true)
             // Reads map the file instead of copying each page out of the
@@ -96,9 +107,35 @@ impl SqliteStore {
 }
 
 impl SqliteStore {
-    /// Wait for this process's turn to write (see the `writer` field).
-    async fn writing(&self) -> tokio::sync::MutexGuard<'_, ()> {
-        self.writer.lock().await
+    /// Run `write` (statements on the pool) in this process's turn to
+    /// write (see the `writer` field), and answer once what it wrote is
+    /// durable.
+    ///
+    /// In the server the pool's commits make no fsync of their own
+    /// (`synchronous = NORMAL`, like the server's own connection): each
+    /// had held the turn through its fsync, and every batch of moves
+    /// behind it waited (2 ms and more on a slow disk). Once the turn is
+    /// given back, an empty write joins the group commit instead, and the
+    /// log's sync that answers it covers this write's frames, which are in
+    /// the log before it. A process that runs one command has no group
+    /// commit, and its pool commits with a full fsync.
+    async fn write<T, F>(&self, write: impl FnOnce() -> F) -> StoreResult<T>
+    where
+        F: Future<Output = StoreResult<T>>,
+    {
+        let written = {
+            let _turn = self.writer.lock().await;
+            write().await
+        };
+        let synced = match &self.direct {
+            // Always, even after an error: a write of several statements
+            // may have committed some of them.
+            Some(direct) => direct.write(|_| Ok(0)).await.map(drop),
+            None => Ok(()),
+        };
+        let value = written?;
+        synced?;
+        Ok(value)
     }
 
     /// Record the use of token `hash`, last recorded at `last_used`.
@@ -120,12 +157,15 @@ impl SqliteStore {
                 direct.write(note).await?;
                 return Ok(());
             }
-            let _writing = self.writing().await;
-            sqlx::query("UPDATE tokens SET last_used = ? WHERE hash = ? AND revoked IS NULL")
-                .bind(now)
-                .bind(hash)
-                .execute(&self.pool)
-                .await?;
+            self.write(|| async {
+                sqlx::query("UPDATE tokens SET last_used = ? WHERE hash = ? AND revoked IS NULL")
+                    .bind(now)
+                    .bind(hash)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            })
+            .await?;
         }
         Ok(())
     }
@@ -405,27 +445,29 @@ async fn write_append(
 #[async_trait]
 impl Store for SqliteStore {
     async fn create_user(&self, u: &UserRow) -> StoreResult<()> {
-        let _writing = self.writing().await;
-        let r = sqlx::query(
-            "INSERT INTO users (id, password_hash, emails, created, notify, vacation_until, game_limit, \
-             challenge_policy, signed_off) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(&u.id)
-        .bind(&u.password_hash)
-        .bind(json(&u.emails))
-        .bind(u.created)
-        .bind(u.notify as i64)
-        .bind(u.vacation_until)
-        .bind(u.game_limit)
-        .bind(&u.challenge_policy)
-        .bind(u.signed_off as i64)
-        .execute(&self.pool)
-        .await;
-        match r {
-            Ok(_) => Ok(()),
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Exists),
-            Err(e) => Err(e.into()),
-        }
+        self.write(|| async {
+            let r = sqlx::query(
+                "INSERT INTO users (id, password_hash, emails, created, notify, vacation_until, game_limit, \
+                 challenge_policy, signed_off) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            )
+            .bind(&u.id)
+            .bind(&u.password_hash)
+            .bind(json(&u.emails))
+            .bind(u.created)
+            .bind(u.notify as i64)
+            .bind(u.vacation_until)
+            .bind(u.game_limit)
+            .bind(&u.challenge_policy)
+            .bind(u.signed_off as i64)
+            .execute(&self.pool)
+            .await;
+            match r {
+                Ok(_) => Ok(()),
+                Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Exists),
+                Err(e) => Err(e.into()),
+            }
+        })
+        .await
     }
 
     async fn user(&self, id: &str) -> StoreResult<Option<UserRow>> {
@@ -438,35 +480,39 @@ impl Store for SqliteStore {
     }
 
     async fn update_user(&self, u: &UserRow) -> StoreResult<()> {
-        let _writing = self.writing().await;
-        let r = sqlx::query(
-            "UPDATE users SET password_hash = ?, emails = ?, notify = ?, vacation_until = ?, game_limit = ?, \
-             challenge_policy = ?, signed_off = ? WHERE id = ?",
-        )
-        .bind(&u.password_hash)
-        .bind(json(&u.emails))
-        .bind(u.notify as i64)
-        .bind(u.vacation_until)
-        .bind(u.game_limit)
-        .bind(&u.challenge_policy)
-        .bind(u.signed_off as i64)
-        .bind(&u.id)
-        .execute(&self.pool)
-        .await?;
-        if r.rows_affected() == 0 { Err(StoreError::NotFound) } else { Ok(()) }
+        self.write(|| async {
+            let r = sqlx::query(
+                "UPDATE users SET password_hash = ?, emails = ?, notify = ?, vacation_until = ?, game_limit = ?, \
+                 challenge_policy = ?, signed_off = ? WHERE id = ?",
+            )
+            .bind(&u.password_hash)
+            .bind(json(&u.emails))
+            .bind(u.notify as i64)
+            .bind(u.vacation_until)
+            .bind(u.game_limit)
+            .bind(&u.challenge_policy)
+            .bind(u.signed_off as i64)
+            .bind(&u.id)
+            .execute(&self.pool)
+            .await?;
+            if r.rows_affected() == 0 { Err(StoreError::NotFound) } else { Ok(()) }
+        })
+        .await
     }
 
     async fn record_login(&self, id: &str, failed: bool, at: Timestamp) -> StoreResult<()> {
-        let _writing = self.writing().await;
-        let q = if failed {
-            "UPDATE users SET failed_logins = failed_logins + 1, last_failed_login = ? WHERE id = ?"
-        } else {
-            "UPDATE users SET failed_logins = 0 WHERE id = ? AND ? IS NOT NULL"
-        };
-        let q = sqlx::query(q);
-        let q = if failed { q.bind(at).bind(id) } else { q.bind(id).bind(at) };
-        q.execute(&self.pool).await?;
-        Ok(())
+        self.write(|| async {
+            let q = if failed {
+                "UPDATE users SET failed_logins = failed_logins + 1, last_failed_login = ? WHERE id = ?"
+            } else {
+                "UPDATE users SET failed_logins = 0 WHERE id = ? AND ? IS NOT NULL"
+            };
+            let q = sqlx::query(q);
+            let q = if failed { q.bind(at).bind(id) } else { q.bind(id).bind(at) };
+            q.execute(&self.pool).await?;
+            Ok(())
+        })
+        .await
     }
 
     async fn user_ids(&self) -> StoreResult<Vec<String>> {
@@ -481,35 +527,37 @@ impl Store for SqliteStore {
             let g = g.clone();
             return direct.write(move |conn| direct::insert_game(conn, &g)).await;
         }
-        let _writing = self.writing().await;
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let id: i64 = sqlx::query(
-            "INSERT INTO games (kind, options, players, seed, created, version, status, moves, to_move, updated, \
-             next_clock) VALUES (?, ?, ?, ?, ?, 0, ?, 0, ?, ?, ?) RETURNING id",
-        )
-        .bind(&g.kind)
-        .bind(json(&g.options))
-        .bind(json(&g.players))
-        .bind(g.seed as i64)
-        .bind(g.created)
-        .bind(g.status.as_str())
-        .bind(json(&g.to_move))
-        .bind(g.created)
-        .bind(g.next_clock)
-        .fetch_one(&mut *tx)
-        .await?
-        .try_get("id")?;
-        for (seat, user) in g.players.iter().enumerate() {
-            sqlx::query("INSERT INTO game_players (game_id, seat, user_id, accepted) VALUES (?, ?, ?, ?)")
-                .bind(id)
-                .bind(seat as i64)
-                .bind(user)
-                .bind(g.accepted.get(seat).copied().unwrap_or(true) as i64)
-                .execute(&mut *tx)
-                .await?;
-        }
-        tx.commit().await?;
-        Ok(id)
+        self.write(|| async {
+            let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+            let id: i64 = sqlx::query(
+                "INSERT INTO games (kind, options, players, seed, created, version, status, moves, to_move, updated, \
+                 next_clock) VALUES (?, ?, ?, ?, ?, 0, ?, 0, ?, ?, ?) RETURNING id",
+            )
+            .bind(&g.kind)
+            .bind(json(&g.options))
+            .bind(json(&g.players))
+            .bind(g.seed as i64)
+            .bind(g.created)
+            .bind(g.status.as_str())
+            .bind(json(&g.to_move))
+            .bind(g.created)
+            .bind(g.next_clock)
+            .fetch_one(&mut *tx)
+            .await?
+            .try_get("id")?;
+            for (seat, user) in g.players.iter().enumerate() {
+                sqlx::query("INSERT INTO game_players (game_id, seat, user_id, accepted) VALUES (?, ?, ?, ?)")
+                    .bind(id)
+                    .bind(seat as i64)
+                    .bind(user)
+                    .bind(g.accepted.get(seat).copied().unwrap_or(true) as i64)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            Ok(id)
+        })
+        .await
     }
 
     async fn game(&self, id: i64) -> StoreResult<Option<StoredGame>> {
@@ -632,21 +680,23 @@ impl Store for SqliteStore {
         accepted: bool,
         status: GameStatus,
     ) -> StoreResult<()> {
-        let _writing = self.writing().await;
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        sqlx::query("UPDATE game_players SET accepted = ? WHERE game_id = ? AND seat = ?")
-            .bind(accepted as i64)
-            .bind(id)
-            .bind(seat as i64)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query("UPDATE games SET status = ? WHERE id = ?")
-            .bind(status.as_str())
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(())
+        self.write(|| async {
+            let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+            sqlx::query("UPDATE game_players SET accepted = ? WHERE game_id = ? AND seat = ?")
+                .bind(accepted as i64)
+                .bind(id)
+                .bind(seat as i64)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("UPDATE games SET status = ? WHERE id = ?")
+                .bind(status.as_str())
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(())
+        })
+        .await
     }
 
     async fn games(&self, f: &GameFilter) -> StoreResult<Vec<GameSummary>> {
@@ -720,14 +770,16 @@ impl Store for SqliteStore {
             };
             return Ok(direct.write(queue).await? as usize);
         }
-        let _writing = self.writing().await;
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let mut queued = 0;
-        for m in messages {
-            queued += insert_outbox(&mut tx, m, now).await?;
-        }
-        tx.commit().await?;
-        Ok(queued)
+        self.write(|| async {
+            let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+            let mut queued = 0;
+            for m in messages {
+                queued += insert_outbox(&mut tx, m, now).await?;
+            }
+            tx.commit().await?;
+            Ok(queued)
+        })
+        .await
     }
 
     async fn outbox_due(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<OutboxRow>> {
@@ -748,19 +800,21 @@ impl Store for SqliteStore {
         lease_until: Timestamp,
         limit: i64,
     ) -> StoreResult<Vec<OutboxRow>> {
-        let _writing = self.writing().await;
-        let rows = sqlx::query(
-            "UPDATE outbox SET next_attempt = ? WHERE id IN (SELECT id FROM outbox WHERE sent_at IS NULL \
-             AND gave_up_at IS NULL AND next_attempt <= ? ORDER BY id LIMIT ?) RETURNING *",
-        )
-        .bind(lease_until)
-        .bind(now)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
-        let mut out = rows.iter().map(outbox_from_row).collect::<StoreResult<Vec<_>>>()?;
-        out.sort_by_key(|r| r.id);
-        Ok(out)
+        self.write(|| async {
+            let rows = sqlx::query(
+                "UPDATE outbox SET next_attempt = ? WHERE id IN (SELECT id FROM outbox WHERE sent_at IS NULL \
+                 AND gave_up_at IS NULL AND next_attempt <= ? ORDER BY id LIMIT ?) RETURNING *",
+            )
+            .bind(lease_until)
+            .bind(now)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+            let mut out = rows.iter().map(outbox_from_row).collect::<StoreResult<Vec<_>>>()?;
+            out.sort_by_key(|r| r.id);
+            Ok(out)
+        })
+        .await
     }
 
     async fn outbox(&self, limit: i64) -> StoreResult<Vec<OutboxRow>> {
@@ -772,105 +826,121 @@ impl Store for SqliteStore {
     }
 
     async fn outbox_sent(&self, id: i64, at: Timestamp) -> StoreResult<()> {
-        let _writing = self.writing().await;
-        sqlx::query(
-            "UPDATE outbox SET sent_at = ?, attempts = attempts + 1 WHERE id = ? AND sent_at IS NULL",
-        )
-        .bind(at)
-        .bind(id)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        self.write(|| async {
+            sqlx::query(
+                "UPDATE outbox SET sent_at = ?, attempts = attempts + 1 WHERE id = ? AND sent_at IS NULL",
+            )
+            .bind(at)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+            Ok(())
+        })
+        .await
     }
 
     async fn outbox_failed(&self, id: i64, error: &str, retry_at: Timestamp) -> StoreResult<()> {
-        let _writing = self.writing().await;
-        sqlx::query(
-            "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt = ? WHERE id = ?",
-        )
-        .bind(error)
-        .bind(retry_at)
-        .bind(id)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        self.write(|| async {
+            sqlx::query(
+                "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt = ? WHERE id = ?",
+            )
+            .bind(error)
+            .bind(retry_at)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+            Ok(())
+        })
+        .await
     }
 
     async fn outbox_gave_up(&self, id: i64, error: &str, at: Timestamp) -> StoreResult<()> {
-        let _writing = self.writing().await;
-        sqlx::query(
-            "UPDATE outbox SET attempts = attempts + 1, last_error = ?, gave_up_at = ?, next_attempt = ? \
-             WHERE id = ? AND sent_at IS NULL",
-        )
-        .bind(error)
-        .bind(at)
-        .bind(i64::MAX)
-        .bind(id)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        self.write(|| async {
+            sqlx::query(
+                "UPDATE outbox SET attempts = attempts + 1, last_error = ?, gave_up_at = ?, next_attempt = ? \
+                 WHERE id = ? AND sent_at IS NULL",
+            )
+            .bind(error)
+            .bind(at)
+            .bind(i64::MAX)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+            Ok(())
+        })
+        .await
     }
 
     async fn prune_outbox(&self, before: Timestamp) -> StoreResult<u64> {
-        let _writing = self.writing().await;
-        let r = sqlx::query(
-            "DELETE FROM outbox WHERE (sent_at IS NOT NULL AND sent_at < ?) \
-             OR (gave_up_at IS NOT NULL AND gave_up_at < ?)",
-        )
-        .bind(before)
-        .bind(before)
-        .execute(&self.pool)
-        .await?;
-        Ok(r.rows_affected())
+        self.write(|| async {
+            let r = sqlx::query(
+                "DELETE FROM outbox WHERE (sent_at IS NOT NULL AND sent_at < ?) \
+                 OR (gave_up_at IS NOT NULL AND gave_up_at < ?)",
+            )
+            .bind(before)
+            .bind(before)
+            .execute(&self.pool)
+            .await?;
+            Ok(r.rows_affected())
+        })
+        .await
     }
 
     async fn claim_incoming(&self, key: &str, now: Timestamp, stale_before: Timestamp) -> StoreResult<bool> {
-        let _writing = self.writing().await;
-        let inserted = sqlx::query("INSERT OR IGNORE INTO incoming_mail (key, claimed) VALUES (?, ?)")
-            .bind(key)
+        self.write(|| async {
+            let inserted = sqlx::query("INSERT OR IGNORE INTO incoming_mail (key, claimed) VALUES (?, ?)")
+                .bind(key)
+                .bind(now)
+                .execute(&self.pool)
+                .await?
+                .rows_affected();
+            if inserted == 1 {
+                return Ok(true);
+            }
+            let taken_over = sqlx::query(
+                "UPDATE incoming_mail SET claimed = ? WHERE key = ? AND done_at IS NULL AND claimed < ?",
+            )
             .bind(now)
+            .bind(key)
+            .bind(stale_before)
             .execute(&self.pool)
             .await?
             .rows_affected();
-        if inserted == 1 {
-            return Ok(true);
-        }
-        let taken_over = sqlx::query(
-            "UPDATE incoming_mail SET claimed = ? WHERE key = ? AND done_at IS NULL AND claimed < ?",
-        )
-        .bind(now)
-        .bind(key)
-        .bind(stale_before)
-        .execute(&self.pool)
-        .await?
-        .rows_affected();
-        Ok(taken_over == 1)
+            Ok(taken_over == 1)
+        })
+        .await
     }
 
     async fn finish_incoming(&self, key: &str, at: Timestamp) -> StoreResult<()> {
-        let _writing = self.writing().await;
-        let mut conn = self.pool.acquire().await?;
-        mark_incoming_done(&mut conn, key, at).await
+        self.write(|| async {
+            let mut conn = self.pool.acquire().await?;
+            mark_incoming_done(&mut conn, key, at).await
+        })
+        .await
     }
 
     async fn answer_incoming(&self, key: &str, reply: &OutboxMessage, at: Timestamp) -> StoreResult<()> {
-        let _writing = self.writing().await;
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        insert_outbox(&mut tx, reply, at).await?;
-        mark_incoming_done(&mut tx, key, at).await?;
-        tx.commit().await?;
-        Ok(())
+        self.write(|| async {
+            let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+            insert_outbox(&mut tx, reply, at).await?;
+            mark_incoming_done(&mut tx, key, at).await?;
+            tx.commit().await?;
+            Ok(())
+        })
+        .await
     }
 
     async fn subscribe(&self, game: i64, user: &str, on: bool) -> StoreResult<()> {
-        let _writing = self.writing().await;
-        let q = if on {
-            "INSERT OR IGNORE INTO subscriptions (game_id, user_id) VALUES (?, ?)"
-        } else {
-            "DELETE FROM subscriptions WHERE game_id = ? AND user_id = ?"
-        };
-        sqlx::query(q).bind(game).bind(user).execute(&self.pool).await?;
-        Ok(())
+        self.write(|| async {
+            let q = if on {
+                "INSERT OR IGNORE INTO subscriptions (game_id, user_id) VALUES (?, ?)"
+            } else {
+                "DELETE FROM subscriptions WHERE game_id = ? AND user_id = ?"
+            };
+            sqlx::query(q).bind(game).bind(user).execute(&self.pool).await?;
+            Ok(())
+        })
+        .await
     }
 
     async fn subscribers(&self, game: i64) -> StoreResult<Vec<String>> {
@@ -882,15 +952,17 @@ impl Store for SqliteStore {
     }
 
     async fn queue_move(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()> {
-        let _writing = self.writing().await;
-        sqlx::query("INSERT INTO queued_moves (game_id, user_id, move, created) VALUES (?, ?, ?, ?)")
-            .bind(game)
-            .bind(user)
-            .bind(text)
-            .bind(at)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        self.write(|| async {
+            sqlx::query("INSERT INTO queued_moves (game_id, user_id, move, created) VALUES (?, ?, ?, ?)")
+                .bind(game)
+                .bind(user)
+                .bind(text)
+                .bind(at)
+                .execute(&self.pool)
+                .await?;
+            Ok(())
+        })
+        .await
     }
 
     async fn queued_moves(&self, game: i64) -> StoreResult<Vec<QueuedMove>> {
@@ -906,18 +978,20 @@ impl Store for SqliteStore {
     }
 
     async fn set_pending(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()> {
-        let _writing = self.writing().await;
-        sqlx::query(
-            "INSERT INTO pending_moves (game_id, user_id, move, created) VALUES (?, ?, ?, ?) \
-             ON CONFLICT (game_id, user_id) DO UPDATE SET move = excluded.move, created = excluded.created",
-        )
-        .bind(game)
-        .bind(user)
-        .bind(text)
-        .bind(at)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        self.write(|| async {
+            sqlx::query(
+                "INSERT INTO pending_moves (game_id, user_id, move, created) VALUES (?, ?, ?, ?) \
+                 ON CONFLICT (game_id, user_id) DO UPDATE SET move = excluded.move, created = excluded.created",
+            )
+            .bind(game)
+            .bind(user)
+            .bind(text)
+            .bind(at)
+            .execute(&self.pool)
+            .await?;
+            Ok(())
+        })
+        .await
     }
 
     async fn pending(&self, game: i64, user: &str) -> StoreResult<Option<String>> {
@@ -937,20 +1011,22 @@ impl Store for SqliteStore {
         text: &str,
         messages: &[OutboxMessage],
     ) -> StoreResult<()> {
-        let _writing = self.writing().await;
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        sqlx::query("INSERT INTO chats (game_id, user_id, at, text) VALUES (?, ?, ?, ?)")
-            .bind(game)
-            .bind(user)
-            .bind(at)
-            .bind(text)
-            .execute(&mut *tx)
-            .await?;
-        for m in messages {
-            insert_outbox(&mut tx, m, at).await?;
-        }
-        tx.commit().await?;
-        Ok(())
+        self.write(|| async {
+            let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+            sqlx::query("INSERT INTO chats (game_id, user_id, at, text) VALUES (?, ?, ?, ?)")
+                .bind(game)
+                .bind(user)
+                .bind(at)
+                .bind(text)
+                .execute(&mut *tx)
+                .await?;
+            for m in messages {
+                insert_outbox(&mut tx, m, at).await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
+        .await
     }
 
     async fn chats(&self, game: i64) -> StoreResult<Vec<ChatRow>> {
@@ -966,16 +1042,19 @@ impl Store for SqliteStore {
     }
 
     async fn create_token(&self, user: &str, name: &str, hash: &str, now: Timestamp) -> StoreResult<i64> {
-        let _writing = self.writing().await;
-        let row =
-            sqlx::query("INSERT INTO tokens (hash, user_id, name, created) VALUES (?, ?, ?, ?) RETURNING id")
-                .bind(hash)
-                .bind(user)
-                .bind(name)
-                .bind(now)
-                .fetch_one(&self.pool)
-                .await?;
-        Ok(row.try_get("id")?)
+        self.write(|| async {
+            let row = sqlx::query(
+                "INSERT INTO tokens (hash, user_id, name, created) VALUES (?, ?, ?, ?) RETURNING id",
+            )
+            .bind(hash)
+            .bind(user)
+            .bind(name)
+            .bind(now)
+            .fetch_one(&self.pool)
+            .await?;
+            Ok(row.try_get("id")?)
+        })
+        .await
     }
 
     async fn token_user(&self, hash: &str, now: Timestamp) -> StoreResult<Option<String>> {
@@ -1043,14 +1122,17 @@ impl Store for SqliteStore {
     }
 
     async fn revoke_token(&self, user: &str, id: i64, now: Timestamp) -> StoreResult<bool> {
-        let _writing = self.writing().await;
-        let r = sqlx::query("UPDATE tokens SET revoked = ? WHERE id = ? AND user_id = ? AND revoked IS NULL")
-            .bind(now)
-            .bind(id)
-            .bind(user)
-            .execute(&self.pool)
-            .await?;
-        Ok(r.rows_affected() > 0)
+        self.write(|| async {
+            let r =
+                sqlx::query("UPDATE tokens SET revoked = ? WHERE id = ? AND user_id = ? AND revoked IS NULL")
+                    .bind(now)
+                    .bind(id)
+                    .bind(user)
+                    .execute(&self.pool)
+                    .await?;
+            Ok(r.rows_affected() > 0)
+        })
+        .await
     }
 
     async fn create_session(
@@ -1061,8 +1143,10 @@ impl Store for SqliteStore {
         now: Timestamp,
         expires: Timestamp,
     ) -> StoreResult<()> {
-        let _writing = self.writing().await;
-        sqlx::query("INSERT INTO sessions (hash, user_id, csrf, created, expires) VALUES (?, ?, ?, ?, ?)")
+        self.write(|| async {
+            sqlx::query(
+                "INSERT INTO sessions (hash, user_id, csrf, created, expires) VALUES (?, ?, ?, ?, ?)",
+            )
             .bind(hash)
             .bind(user)
             .bind(csrf)
@@ -1070,7 +1154,9 @@ impl Store for SqliteStore {
             .bind(expires)
             .execute(&self.pool)
             .await?;
-        Ok(())
+            Ok(())
+        })
+        .await
     }
 
     async fn session(&self, hash: &str, now: Timestamp) -> StoreResult<Option<SessionRow>> {
@@ -1090,9 +1176,11 @@ impl Store for SqliteStore {
     }
 
     async fn delete_session(&self, hash: &str) -> StoreResult<()> {
-        let _writing = self.writing().await;
-        sqlx::query("DELETE FROM sessions WHERE hash = ?").bind(hash).execute(&self.pool).await?;
-        Ok(())
+        self.write(|| async {
+            sqlx::query("DELETE FROM sessions WHERE hash = ?").bind(hash).execute(&self.pool).await?;
+            Ok(())
+        })
+        .await
     }
 
     async fn open_tournament(
@@ -1102,21 +1190,23 @@ impl Store for SqliteStore {
         config: &str,
         now: Timestamp,
     ) -> StoreResult<i64> {
-        let _writing = self.writing().await;
-        sqlx::query(
-            "INSERT OR IGNORE INTO tournaments (fingerprint, game, config, created) VALUES (?, ?, ?, ?)",
-        )
-        .bind(fingerprint)
-        .bind(game)
-        .bind(config)
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
-        let row = sqlx::query("SELECT id FROM tournaments WHERE fingerprint = ?")
+        self.write(|| async {
+            sqlx::query(
+                "INSERT OR IGNORE INTO tournaments (fingerprint, game, config, created) VALUES (?, ?, ?, ?)",
+            )
             .bind(fingerprint)
-            .fetch_one(&self.pool)
+            .bind(game)
+            .bind(config)
+            .bind(now)
+            .execute(&self.pool)
             .await?;
-        Ok(row.try_get("id")?)
+            let row = sqlx::query("SELECT id FROM tournaments WHERE fingerprint = ?")
+                .bind(fingerprint)
+                .fetch_one(&self.pool)
+                .await?;
+            Ok(row.try_get("id")?)
+        })
+        .await
     }
 
     async fn tournament_games(&self, id: i64) -> StoreResult<Vec<String>> {
@@ -1128,25 +1218,31 @@ impl Store for SqliteStore {
     }
 
     async fn save_tournament_game(&self, id: i64, index: i64, result: &str) -> StoreResult<()> {
-        let _writing = self.writing().await;
-        sqlx::query("INSERT OR REPLACE INTO tournament_games (tournament_id, idx, result) VALUES (?, ?, ?)")
+        self.write(|| async {
+            sqlx::query(
+                "INSERT OR REPLACE INTO tournament_games (tournament_id, idx, result) VALUES (?, ?, ?)",
+            )
             .bind(id)
             .bind(index)
             .bind(result)
             .execute(&self.pool)
             .await?;
-        Ok(())
+            Ok(())
+        })
+        .await
     }
 
     async fn finish_tournament(&self, id: i64, report: &str, now: Timestamp) -> StoreResult<()> {
-        let _writing = self.writing().await;
-        sqlx::query("UPDATE tournaments SET finished = ?, report = ? WHERE id = ?")
-            .bind(now)
-            .bind(report)
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        self.write(|| async {
+            sqlx::query("UPDATE tournaments SET finished = ?, report = ? WHERE id = ?")
+                .bind(now)
+                .bind(report)
+                .bind(id)
+                .execute(&self.pool)
+                .await?;
+            Ok(())
+        })
+        .await
     }
 
     async fn tournaments(&self, limit: i64) -> StoreResult<Vec<TournamentRow>> {

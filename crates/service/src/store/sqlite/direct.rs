@@ -1,9 +1,10 @@
 //! The server's hot path on SQLite: one connection of its own, on a thread
 //! of its own, for what every move does (read its token and its game's
 //! head, append its events) — with the group commit, which the server's
-//! other writes (a challenge, its notifications) join as well — and for
-//! the short reads a challenge makes (the players' accounts and running
-//! games).
+//! other writes (a challenge, its notifications) join as well, and whose
+//! log sync answers the writes made through the pool (see
+//! `SqliteStore::write`) — and for the short reads a challenge makes (the
+//! players' accounts and running games).
 //!
 //! Why not the pool: in WAL mode a connection throws its whole page cache
 //! away (and unmaps its map of the file) at the start of any read after
@@ -886,6 +887,31 @@ mod tests {
         assert_eq!(id, first + 1);
         let game = store.game(id).await.unwrap().expect("the new game is there");
         assert_eq!((game.initial_players, game.accepted), (dna_game().players, vec![true, true]));
+    }
+
+    #[tokio::test]
+    async fn a_write_through_the_pool_is_answered_once_the_log_is_synced() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        let mut store =
+            SqliteStore::open_with(&path, 2, sqlx::sqlite::SqliteSynchronous::Normal).await.unwrap();
+        let (sync, in_sync, release) = held_sync();
+        store.direct = Some(Direct::open_with_sync(&path, store.writer.clone(), sync).unwrap());
+        let store = Arc::new(store);
+        let claiming = tokio::spawn({
+            let store = store.clone();
+            async move { store.claim_incoming("<m1@x>", T0, T0 - 1).await }
+        });
+        sync_begun(in_sync).await;
+        // The pool committed without an fsync; its caller waits for the
+        // group commit's sync of the log.
+        let conn = Connection::open(&path).unwrap();
+        let claimed: i64 = conn.query_row("SELECT count(*) FROM incoming_mail", [], |r| r.get(0)).unwrap();
+        assert_eq!(claimed, 1);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(!claiming.is_finished(), "the pool's write was answered before the log was synced");
+        release.send(Ok(())).unwrap();
+        assert!(claiming.await.unwrap().expect("the claim succeeds once synced"));
     }
 
     #[tokio::test]
