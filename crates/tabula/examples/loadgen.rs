@@ -46,6 +46,7 @@ struct Config {
     seconds: f64,
     anchor_seconds: f64,
     ceiling_seconds: f64,
+    side_writes: f64,
 }
 
 const USAGE: &str = "\
@@ -53,6 +54,7 @@ loadgen: durable moves per second of `tabula serve`, with its anchor
 
     loadgen [--tabula BIN] [--dir DIR] [--clients N] [--users N] [--stored N]
             [--active N] [--seconds S] [--anchor-seconds S] [--ceiling-seconds S]
+            [--side-writes N]
 
     --tabula BIN           the binary to serve (target/release/tabula)
     --dir DIR              where the server's database goes (the system's temporary folder)
@@ -63,6 +65,9 @@ loadgen: durable moves per second of `tabula serve`, with its anchor
     --seconds S            length of the load (10)
     --anchor-seconds S     length of each anchor measurement, before and after (3)
     --ceiling-seconds S    length of the GET /healthz ceiling measurement, 0 to skip it (3)
+    --side-writes N        writes besides moves during the load, per second, from a client
+                           of their own: a spectator subscribing to a board and leaving it
+                           in turn (0)
 
 Prints key=value lines.
 ";
@@ -78,6 +83,7 @@ fn parse_args() -> Result<Config> {
         seconds: 10.0,
         anchor_seconds: 3.0,
         ceiling_seconds: 3.0,
+        side_writes: 0.0,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
@@ -93,6 +99,7 @@ fn parse_args() -> Result<Config> {
             "--seconds" => c.seconds = value()?.parse()?,
             "--anchor-seconds" => c.anchor_seconds = value()?.parse()?,
             "--ceiling-seconds" => c.ceiling_seconds = value()?.parse()?,
+            "--side-writes" => c.side_writes = value()?.parse()?,
             "-h" | "--help" => {
                 print!("{USAGE}");
                 std::process::exit(0);
@@ -315,6 +322,30 @@ async fn main() -> Result<()> {
             Ok::<_, anyhow::Error>((latencies, errors, challenges))
         }));
     }
+    // Writes that are not moves (a subscription, then its end), at a steady
+    // rate from a client of their own, timed like the moves.
+    let side = (c.side_writes > 0.0).then(|| {
+        let (token, board) = (tokens[2].clone(), boards[0]);
+        let every = Duration::from_secs_f64(1.0 / c.side_writes);
+        tokio::spawn(async move {
+            let mut client = Client::connect(addr).await?;
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut latencies = Vec::new();
+            while start.elapsed() < deadline {
+                tick.tick().await;
+                let verb = if latencies.len() % 2 == 0 { "subscribe" } else { "unsubscribe" };
+                let line = format!("intervalo {verb} {board} u2 -");
+                let t = Instant::now();
+                let r = client.command(&line, Some(&token)).await?;
+                latencies.push(t.elapsed().as_secs_f64());
+                if !ok(&r) {
+                    bail!("{line}: {}", String::from_utf8_lossy(&r));
+                }
+            }
+            Ok::<_, anyhow::Error>(latencies)
+        })
+    });
     let mut latencies = Vec::new();
     let mut errors = Vec::new();
     let mut challenges = 0;
@@ -337,6 +368,13 @@ async fn main() -> Result<()> {
     println!("p99_ms={:.2}", percentile(&latencies, 0.99) * 1000.0);
     println!("max_ms={:.2}", latencies.last().copied().unwrap_or(f64::NAN) * 1000.0);
     println!("errors={}", errors.len());
+    if let Some(side) = side {
+        let mut side = side.await??;
+        side.sort_by(f64::total_cmp);
+        println!("side_writes={}", side.len());
+        println!("side_p50_ms={:.2}", percentile(&side, 0.50) * 1000.0);
+        println!("side_p99_ms={:.2}", percentile(&side, 0.99) * 1000.0);
+    }
     // Where the two cores went: the server's CPU time and this generator's, per move.
     let n = latencies.len();
     println!("server_cpu_us_per_move={:.1}", cpu_us_each(server_cpu_before, server_cpu_after, n));
