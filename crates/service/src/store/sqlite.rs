@@ -138,6 +138,15 @@ impl SqliteStore {
         Ok(value)
     }
 
+    /// Run one statement on the pool with `binds`, as [`SqliteStore::write`]
+    /// runs its statements; the rows it changed.
+    async fn execute(&self, sql: &'static str, binds: Vec<Bind>) -> StoreResult<u64> {
+        self.write(|| async {
+            Ok(bind_all(sqlx::query(sql), binds).execute(&self.pool).await?.rows_affected())
+        })
+        .await
+    }
+
     /// Record the use of token `hash`, last recorded at `last_used`.
     async fn note_token_use(
         &self,
@@ -249,6 +258,44 @@ fn summary_from_row(row: &SqliteRow) -> StoreResult<GameSummary> {
 enum Bind {
     Text(String),
     Int(i64),
+    Null,
+}
+
+impl From<&str> for Bind {
+    fn from(v: &str) -> Self {
+        Bind::Text(v.to_string())
+    }
+}
+
+impl From<String> for Bind {
+    fn from(v: String) -> Self {
+        Bind::Text(v)
+    }
+}
+
+impl From<i64> for Bind {
+    fn from(v: i64) -> Self {
+        Bind::Int(v)
+    }
+}
+
+impl From<bool> for Bind {
+    fn from(v: bool) -> Self {
+        Bind::Int(v as i64)
+    }
+}
+
+impl From<Option<i64>> for Bind {
+    fn from(v: Option<i64>) -> Self {
+        v.map_or(Bind::Null, Bind::Int)
+    }
+}
+
+/// The values of a statement run with [`SqliteStore::execute`], in order.
+macro_rules! binds {
+    ($($value:expr),* $(,)?) => {
+        vec![$(Bind::from($value)),*]
+    };
 }
 
 /// The statement of [`Store::games`] for `f`, selecting `columns` of
@@ -302,6 +349,7 @@ fn bind_all(mut q: SqliteQuery<'_>, binds: Vec<Bind>) -> SqliteQuery<'_> {
         q = match b {
             Bind::Text(t) => q.bind(t),
             Bind::Int(i) => q.bind(i),
+            Bind::Null => q.bind(None::<i64>),
         };
     }
     q
@@ -480,39 +528,34 @@ impl Store for SqliteStore {
     }
 
     async fn update_user(&self, u: &UserRow) -> StoreResult<()> {
-        self.write(|| async {
-            let r = sqlx::query(
-                "UPDATE users SET password_hash = ?, emails = ?, notify = ?, vacation_until = ?, game_limit = ?, \
-                 challenge_policy = ?, signed_off = ? WHERE id = ?",
-            )
-            .bind(&u.password_hash)
-            .bind(json(&u.emails))
-            .bind(u.notify as i64)
-            .bind(u.vacation_until)
-            .bind(u.game_limit)
-            .bind(&u.challenge_policy)
-            .bind(u.signed_off as i64)
-            .bind(&u.id)
-            .execute(&self.pool)
-            .await?;
-            if r.rows_affected() == 0 { Err(StoreError::NotFound) } else { Ok(()) }
-        })
-        .await
+        let sql = "UPDATE users SET password_hash = ?, emails = ?, notify = ?, vacation_until = ?, game_limit = ?, \
+                   challenge_policy = ?, signed_off = ? WHERE id = ?";
+        let binds = binds![
+            u.password_hash.as_str(),
+            json(&u.emails),
+            u.notify,
+            u.vacation_until,
+            u.game_limit,
+            u.challenge_policy.as_str(),
+            u.signed_off,
+            u.id.as_str(),
+        ];
+        match self.execute(sql, binds).await? {
+            0 => Err(StoreError::NotFound),
+            _ => Ok(()),
+        }
     }
 
     async fn record_login(&self, id: &str, failed: bool, at: Timestamp) -> StoreResult<()> {
-        self.write(|| async {
-            let q = if failed {
-                "UPDATE users SET failed_logins = failed_logins + 1, last_failed_login = ? WHERE id = ?"
-            } else {
-                "UPDATE users SET failed_logins = 0 WHERE id = ? AND ? IS NOT NULL"
-            };
-            let q = sqlx::query(q);
-            let q = if failed { q.bind(at).bind(id) } else { q.bind(id).bind(at) };
-            q.execute(&self.pool).await?;
-            Ok(())
-        })
-        .await
+        if failed {
+            let sql =
+                "UPDATE users SET failed_logins = failed_logins + 1, last_failed_login = ? WHERE id = ?";
+            self.execute(sql, binds![at, id]).await?;
+        } else {
+            let sql = "UPDATE users SET failed_logins = 0 WHERE id = ? AND ? IS NOT NULL";
+            self.execute(sql, binds![id, at]).await?;
+        }
+        Ok(())
     }
 
     async fn user_ids(&self) -> StoreResult<Vec<String>> {
@@ -826,64 +869,25 @@ impl Store for SqliteStore {
     }
 
     async fn outbox_sent(&self, id: i64, at: Timestamp) -> StoreResult<()> {
-        self.write(|| async {
-            sqlx::query(
-                "UPDATE outbox SET sent_at = ?, attempts = attempts + 1 WHERE id = ? AND sent_at IS NULL",
-            )
-            .bind(at)
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
-            Ok(())
-        })
-        .await
+        let sql = "UPDATE outbox SET sent_at = ?, attempts = attempts + 1 WHERE id = ? AND sent_at IS NULL";
+        self.execute(sql, binds![at, id]).await.map(drop)
     }
 
     async fn outbox_failed(&self, id: i64, error: &str, retry_at: Timestamp) -> StoreResult<()> {
-        self.write(|| async {
-            sqlx::query(
-                "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt = ? WHERE id = ?",
-            )
-            .bind(error)
-            .bind(retry_at)
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
-            Ok(())
-        })
-        .await
+        let sql = "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt = ? WHERE id = ?";
+        self.execute(sql, binds![error, retry_at, id]).await.map(drop)
     }
 
     async fn outbox_gave_up(&self, id: i64, error: &str, at: Timestamp) -> StoreResult<()> {
-        self.write(|| async {
-            sqlx::query(
-                "UPDATE outbox SET attempts = attempts + 1, last_error = ?, gave_up_at = ?, next_attempt = ? \
-                 WHERE id = ? AND sent_at IS NULL",
-            )
-            .bind(error)
-            .bind(at)
-            .bind(i64::MAX)
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
-            Ok(())
-        })
-        .await
+        let sql = "UPDATE outbox SET attempts = attempts + 1, last_error = ?, gave_up_at = ?, next_attempt = ? \
+                   WHERE id = ? AND sent_at IS NULL";
+        self.execute(sql, binds![error, at, i64::MAX, id]).await.map(drop)
     }
 
     async fn prune_outbox(&self, before: Timestamp) -> StoreResult<u64> {
-        self.write(|| async {
-            let r = sqlx::query(
-                "DELETE FROM outbox WHERE (sent_at IS NOT NULL AND sent_at < ?) \
-                 OR (gave_up_at IS NOT NULL AND gave_up_at < ?)",
-            )
-            .bind(before)
-            .bind(before)
-            .execute(&self.pool)
-            .await?;
-            Ok(r.rows_affected())
-        })
-        .await
+        let sql = "DELETE FROM outbox WHERE (sent_at IS NOT NULL AND sent_at < ?) \
+                   OR (gave_up_at IS NOT NULL AND gave_up_at < ?)";
+        self.execute(sql, binds![before, before]).await
     }
 
     async fn claim_incoming(&self, key: &str, now: Timestamp, stale_before: Timestamp) -> StoreResult<bool> {
@@ -931,16 +935,12 @@ impl Store for SqliteStore {
     }
 
     async fn subscribe(&self, game: i64, user: &str, on: bool) -> StoreResult<()> {
-        self.write(|| async {
-            let q = if on {
-                "INSERT OR IGNORE INTO subscriptions (game_id, user_id) VALUES (?, ?)"
-            } else {
-                "DELETE FROM subscriptions WHERE game_id = ? AND user_id = ?"
-            };
-            sqlx::query(q).bind(game).bind(user).execute(&self.pool).await?;
-            Ok(())
-        })
-        .await
+        let sql = if on {
+            "INSERT OR IGNORE INTO subscriptions (game_id, user_id) VALUES (?, ?)"
+        } else {
+            "DELETE FROM subscriptions WHERE game_id = ? AND user_id = ?"
+        };
+        self.execute(sql, binds![game, user]).await.map(drop)
     }
 
     async fn subscribers(&self, game: i64) -> StoreResult<Vec<String>> {
@@ -952,17 +952,8 @@ impl Store for SqliteStore {
     }
 
     async fn queue_move(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()> {
-        self.write(|| async {
-            sqlx::query("INSERT INTO queued_moves (game_id, user_id, move, created) VALUES (?, ?, ?, ?)")
-                .bind(game)
-                .bind(user)
-                .bind(text)
-                .bind(at)
-                .execute(&self.pool)
-                .await?;
-            Ok(())
-        })
-        .await
+        let sql = "INSERT INTO queued_moves (game_id, user_id, move, created) VALUES (?, ?, ?, ?)";
+        self.execute(sql, binds![game, user, text, at]).await.map(drop)
     }
 
     async fn queued_moves(&self, game: i64) -> StoreResult<Vec<QueuedMove>> {
@@ -978,20 +969,9 @@ impl Store for SqliteStore {
     }
 
     async fn set_pending(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()> {
-        self.write(|| async {
-            sqlx::query(
-                "INSERT INTO pending_moves (game_id, user_id, move, created) VALUES (?, ?, ?, ?) \
-                 ON CONFLICT (game_id, user_id) DO UPDATE SET move = excluded.move, created = excluded.created",
-            )
-            .bind(game)
-            .bind(user)
-            .bind(text)
-            .bind(at)
-            .execute(&self.pool)
-            .await?;
-            Ok(())
-        })
-        .await
+        let sql = "INSERT INTO pending_moves (game_id, user_id, move, created) VALUES (?, ?, ?, ?) \
+                   ON CONFLICT (game_id, user_id) DO UPDATE SET move = excluded.move, created = excluded.created";
+        self.execute(sql, binds![game, user, text, at]).await.map(drop)
     }
 
     async fn pending(&self, game: i64, user: &str) -> StoreResult<Option<String>> {
@@ -1122,17 +1102,8 @@ impl Store for SqliteStore {
     }
 
     async fn revoke_token(&self, user: &str, id: i64, now: Timestamp) -> StoreResult<bool> {
-        self.write(|| async {
-            let r =
-                sqlx::query("UPDATE tokens SET revoked = ? WHERE id = ? AND user_id = ? AND revoked IS NULL")
-                    .bind(now)
-                    .bind(id)
-                    .bind(user)
-                    .execute(&self.pool)
-                    .await?;
-            Ok(r.rows_affected() > 0)
-        })
-        .await
+        let sql = "UPDATE tokens SET revoked = ? WHERE id = ? AND user_id = ? AND revoked IS NULL";
+        Ok(self.execute(sql, binds![now, id, user]).await? > 0)
     }
 
     async fn create_session(
@@ -1143,20 +1114,8 @@ impl Store for SqliteStore {
         now: Timestamp,
         expires: Timestamp,
     ) -> StoreResult<()> {
-        self.write(|| async {
-            sqlx::query(
-                "INSERT INTO sessions (hash, user_id, csrf, created, expires) VALUES (?, ?, ?, ?, ?)",
-            )
-            .bind(hash)
-            .bind(user)
-            .bind(csrf)
-            .bind(now)
-            .bind(expires)
-            .execute(&self.pool)
-            .await?;
-            Ok(())
-        })
-        .await
+        let sql = "INSERT INTO sessions (hash, user_id, csrf, created, expires) VALUES (?, ?, ?, ?, ?)";
+        self.execute(sql, binds![hash, user, csrf, now, expires]).await.map(drop)
     }
 
     async fn session(&self, hash: &str, now: Timestamp) -> StoreResult<Option<SessionRow>> {
@@ -1176,11 +1135,7 @@ impl Store for SqliteStore {
     }
 
     async fn delete_session(&self, hash: &str) -> StoreResult<()> {
-        self.write(|| async {
-            sqlx::query("DELETE FROM sessions WHERE hash = ?").bind(hash).execute(&self.pool).await?;
-            Ok(())
-        })
-        .await
+        self.execute("DELETE FROM sessions WHERE hash = ?", binds![hash]).await.map(drop)
     }
 
     async fn open_tournament(
@@ -1218,31 +1173,13 @@ impl Store for SqliteStore {
     }
 
     async fn save_tournament_game(&self, id: i64, index: i64, result: &str) -> StoreResult<()> {
-        self.write(|| async {
-            sqlx::query(
-                "INSERT OR REPLACE INTO tournament_games (tournament_id, idx, result) VALUES (?, ?, ?)",
-            )
-            .bind(id)
-            .bind(index)
-            .bind(result)
-            .execute(&self.pool)
-            .await?;
-            Ok(())
-        })
-        .await
+        let sql = "INSERT OR REPLACE INTO tournament_games (tournament_id, idx, result) VALUES (?, ?, ?)";
+        self.execute(sql, binds![id, index, result]).await.map(drop)
     }
 
     async fn finish_tournament(&self, id: i64, report: &str, now: Timestamp) -> StoreResult<()> {
-        self.write(|| async {
-            sqlx::query("UPDATE tournaments SET finished = ?, report = ? WHERE id = ?")
-                .bind(now)
-                .bind(report)
-                .bind(id)
-                .execute(&self.pool)
-                .await?;
-            Ok(())
-        })
-        .await
+        let sql = "UPDATE tournaments SET finished = ?, report = ? WHERE id = ?";
+        self.execute(sql, binds![now, report, id]).await.map(drop)
     }
 
     async fn tournaments(&self, limit: i64) -> StoreResult<Vec<TournamentRow>> {

@@ -680,6 +680,7 @@ fn bound(binds: &[super::Bind]) -> impl Iterator<Item = &dyn rusqlite::ToSql> {
         match b {
             super::Bind::Text(t) => t,
             super::Bind::Int(i) => i,
+            super::Bind::Null => &rusqlite::types::Null,
         }
     })
 }
