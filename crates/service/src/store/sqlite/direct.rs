@@ -673,7 +673,6 @@ pub(super) fn read_user(conn: &Connection, id: &str) -> StoreResult<Option<UserR
     row.map(|(user, emails)| Ok(UserRow { emails: unjson(&emails, "emails")?, ..user })).transpose()
 }
 
-/// The games that [`super::games_query`] selects, its statement and values given.
 /// The values of `binds`, by reference, for a statement of this connection.
 fn bound(binds: &[super::Bind]) -> impl Iterator<Item = &dyn rusqlite::ToSql> {
     binds.iter().map(|b| -> &dyn rusqlite::ToSql {
@@ -685,6 +684,7 @@ fn bound(binds: &[super::Bind]) -> impl Iterator<Item = &dyn rusqlite::ToSql> {
     })
 }
 
+/// The games that [`super::games_query`] selects, its statement and values given.
 pub(super) fn read_games(
     conn: &Connection,
     sql: &str,
