@@ -25,6 +25,13 @@ const SERVER_CONNECTIONS: u32 = 8;
 /// How precisely a token's last use is recorded.
 const TOKEN_USE_RESOLUTION_MS: i64 = 60_000;
 
+/// The values of a statement run with [`SqliteStore::execute`], in order.
+macro_rules! binds {
+    ($($value:expr),* $(,)?) => {
+        vec![$(Bind::from($value)),*]
+    };
+}
+
 /// The SQLite implementation of [`Store`].
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
@@ -157,24 +164,8 @@ impl SqliteStore {
         // The use is noted to the minute: a write (and its fsync) on every
         // request of a busy client would cost as much as its moves.
         if last_used.is_none_or(|t| now - t >= TOKEN_USE_RESOLUTION_MS || now < t) {
-            if let Some(direct) = &self.direct {
-                let hash = hash.to_string();
-                let note = move |conn: &rusqlite::Connection| {
-                    let q = "UPDATE tokens SET last_used = ?1 WHERE hash = ?2 AND revoked IS NULL";
-                    Ok(conn.prepare_cached(q)?.execute(rusqlite::params![now, hash])? as i64)
-                };
-                direct.write(note).await?;
-                return Ok(());
-            }
-            self.write(|| async {
-                sqlx::query("UPDATE tokens SET last_used = ? WHERE hash = ? AND revoked IS NULL")
-                    .bind(now)
-                    .bind(hash)
-                    .execute(&self.pool)
-                    .await?;
-                Ok(())
-            })
-            .await?;
+            let sql = "UPDATE tokens SET last_used = ? WHERE hash = ? AND revoked IS NULL";
+            self.execute(sql, binds![now, hash]).await?;
         }
         Ok(())
     }
@@ -289,13 +280,6 @@ impl From<Option<i64>> for Bind {
     fn from(v: Option<i64>) -> Self {
         v.map_or(Bind::Null, Bind::Int)
     }
-}
-
-/// The values of a statement run with [`SqliteStore::execute`], in order.
-macro_rules! binds {
-    ($($value:expr),* $(,)?) => {
-        vec![$(Bind::from($value)),*]
-    };
 }
 
 /// The statement of [`Store::games`] for `f`, selecting `columns` of
@@ -1145,23 +1129,15 @@ impl Store for SqliteStore {
         config: &str,
         now: Timestamp,
     ) -> StoreResult<i64> {
-        self.write(|| async {
-            sqlx::query(
-                "INSERT OR IGNORE INTO tournaments (fingerprint, game, config, created) VALUES (?, ?, ?, ?)",
-            )
+        let sql =
+            "INSERT OR IGNORE INTO tournaments (fingerprint, game, config, created) VALUES (?, ?, ?, ?)";
+        self.execute(sql, binds![fingerprint, game, config, now]).await?;
+        // The tournament is there now, whoever opened it first.
+        let row = sqlx::query("SELECT id FROM tournaments WHERE fingerprint = ?")
             .bind(fingerprint)
-            .bind(game)
-            .bind(config)
-            .bind(now)
-            .execute(&self.pool)
+            .fetch_one(&self.pool)
             .await?;
-            let row = sqlx::query("SELECT id FROM tournaments WHERE fingerprint = ?")
-                .bind(fingerprint)
-                .fetch_one(&self.pool)
-                .await?;
-            Ok(row.try_get("id")?)
-        })
-        .await
+        Ok(row.try_get("id")?)
     }
 
     async fn tournament_games(&self, id: i64) -> StoreResult<Vec<String>> {
