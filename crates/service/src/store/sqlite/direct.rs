@@ -841,6 +841,20 @@ mod tests {
             .expect("the committed batch is synced");
     }
 
+    /// Check that `task` is still unanswered while the sync is held, then
+    /// let one sync end and return the task's answer; `what` names the
+    /// task in failures.
+    async fn answered_once_released<T: std::fmt::Debug>(
+        task: tokio::task::JoinHandle<StoreResult<T>>,
+        release: &mpsc::Sender<std::io::Result<()>>,
+        what: &str,
+    ) -> T {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(!task.is_finished(), "{what} was answered before its commit was durable");
+        release.send(Ok(())).unwrap();
+        task.await.unwrap().unwrap_or_else(|e| panic!("{what} fails once synced: {e}"))
+    }
+
     #[tokio::test]
     async fn an_append_is_answered_only_once_the_log_is_synced() {
         let dir = tempfile::tempdir().unwrap();
@@ -854,19 +868,13 @@ mod tests {
         sync_begun(in_sync).await;
         // Committed and visible, but its caller waits for the sync.
         assert_eq!(store.game_version(id).await.unwrap(), Some(1));
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        assert!(!moving.is_finished(), "the append was answered before its commit was durable");
-        release.send(Ok(())).unwrap();
-        moving.await.unwrap().expect("the append succeeds once synced");
+        answered_once_released(moving, &release, "the append").await;
         // A later batch waits for a sync of its own.
         let moving = tokio::spawn({
             let direct = direct.clone();
             async move { direct.append(a_move(id, 1)).await }
         });
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        assert!(!moving.is_finished(), "the second append was answered before a second sync");
-        release.send(Ok(())).unwrap();
-        moving.await.unwrap().expect("the second append succeeds once synced");
+        answered_once_released(moving, &release, "the second append").await;
         assert_eq!(store.game_version(id).await.unwrap(), Some(2));
     }
 
@@ -881,10 +889,7 @@ mod tests {
             async move { direct.write(|conn| insert_game(conn, &dna_game())).await }
         });
         sync_begun(in_sync).await;
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        assert!(!creating.is_finished(), "the write was answered before its commit was durable");
-        release.send(Ok(())).unwrap();
-        let id = creating.await.unwrap().expect("the game is stored once synced");
+        let id = answered_once_released(creating, &release, "the game's write").await;
         assert_eq!(id, first + 1);
         let game = store.game(id).await.unwrap().expect("the new game is there");
         assert_eq!((game.initial_players, game.accepted), (dna_game().players, vec![true, true]));
@@ -909,10 +914,7 @@ mod tests {
         let conn = Connection::open(&path).unwrap();
         let claimed: i64 = conn.query_row("SELECT count(*) FROM incoming_mail", [], |r| r.get(0)).unwrap();
         assert_eq!(claimed, 1);
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        assert!(!claiming.is_finished(), "the pool's write was answered before the log was synced");
-        release.send(Ok(())).unwrap();
-        assert!(claiming.await.unwrap().expect("the claim succeeds once synced"));
+        assert!(answered_once_released(claiming, &release, "the pool's write").await);
     }
 
     #[tokio::test]
