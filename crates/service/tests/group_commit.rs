@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use tabula_model::{Event, EventAction, Options};
-use tabula_service::store::{GameStatus, GameSummary, NewGame, SqliteStore, Store, StoreError};
+use tabula_service::store::{GameStatus, GameSummary, Games, NewGame, SqliteStore, Store, StoreError};
 
 fn new_game(n: usize) -> NewGame {
     let kind = tabula_games::find("intervalo").unwrap();

@@ -73,7 +73,7 @@ pub struct TournamentJob {
     pub config: String,
 }
 
-/// Scheduled work that one process at a time does (see [`Store::claim`]).
+/// Scheduled work that one process at a time does (see [`Schedule::claim`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Work {
     /// Catching up a game's clock.
@@ -464,9 +464,16 @@ pub struct TournamentRow {
     pub games_done: i64,
 }
 
-/// The storage interface.
+/// The whole storage interface: every area's, for a service that uses
+/// them all. Each area is a trait of its own, so that a caller names the
+/// area it uses and an implementation is read one area at a time.
+pub trait Store: Accounts + Games + Mail + Tournaments + Schedule {}
+
+impl<T: Accounts + Games + Mail + Tournaments + Schedule> Store for T {}
+
+/// Users, their bearer tokens and their web login sessions.
 #[async_trait]
-pub trait Store: Send + Sync {
+pub trait Accounts: Send + Sync {
     /// Create a user; `Exists` if the id is taken.
     async fn create_user(&self, user: &UserRow) -> StoreResult<()>;
     /// A user by lower-case id.
@@ -478,6 +485,42 @@ pub trait Store: Send + Sync {
     /// Every user id (for `list`-style commands and tests).
     async fn user_ids(&self) -> StoreResult<Vec<String>>;
 
+    /// Store a new bearer token (by the hash of its secret); returns its id.
+    async fn create_token(&self, user: &str, name: &str, hash: &str, now: Timestamp) -> StoreResult<i64>;
+    /// The owner of an unrevoked token, noting its use (at most once a
+    /// minute: a busy client's requests need not each be a write).
+    async fn token_user(&self, hash: &str, now: Timestamp) -> StoreResult<Option<String>>;
+    /// As [`Accounts::token_user`], with the owner's account as it stands
+    /// (`None` if there is no such account): what a request authenticated
+    /// by a token needs, read in one query where the store can.
+    async fn token_account(
+        &self,
+        hash: &str,
+        now: Timestamp,
+    ) -> StoreResult<Option<(String, Option<UserRow>)>>;
+    /// A user's tokens.
+    async fn tokens(&self, user: &str) -> StoreResult<Vec<TokenRow>>;
+    /// Revoke a user's token; false if there is no such unrevoked token.
+    async fn revoke_token(&self, user: &str, id: i64, now: Timestamp) -> StoreResult<bool>;
+    /// Store a login session (by the hash of its secret).
+    async fn create_session(
+        &self,
+        hash: &str,
+        user: &str,
+        csrf: &str,
+        now: Timestamp,
+        expires: Timestamp,
+    ) -> StoreResult<()>;
+    /// An unexpired session.
+    async fn session(&self, hash: &str, now: Timestamp) -> StoreResult<Option<SessionRow>>;
+    /// End a session.
+    async fn delete_session(&self, hash: &str) -> StoreResult<()>;
+}
+
+/// Games: their records and summaries, and what hangs on a game
+/// (subscriptions, queued and pending moves, chat).
+#[async_trait]
+pub trait Games: Send + Sync {
     /// Store a new game; returns its board number.
     async fn create_game(&self, game: &NewGame) -> StoreResult<i64>;
     /// A game's record and summary.
@@ -486,17 +529,7 @@ pub trait Store: Send + Sync {
     async fn game_version(&self, id: i64) -> StoreResult<Option<i64>>;
     /// A game's summary and acceptances without its events (cheap: what a
     /// command needs when it has the game replayed in memory already).
-    async fn game_head(&self, id: i64) -> StoreResult<Option<GameHead>> {
-        let Some(g) = self.game(id).await? else { return Ok(None) };
-        let subscribers = self.subscribers(id).await?;
-        let mut recipients = Vec::new();
-        for user in g.summary.players.iter().chain(&subscribers) {
-            if !recipients.iter().any(|r: &Recipient| r.user == *user) {
-                recipients.push(Recipient::of(user, self.user(user).await?.as_ref()));
-            }
-        }
-        Ok(Some(GameHead { summary: g.summary, accepted: g.accepted, subscribers, recipients }))
-    }
+    async fn game_head(&self, id: i64) -> StoreResult<Option<GameHead>>;
     /// Events of a game from `from_seq` on.
     async fn events_since(&self, id: i64, from_seq: i64) -> StoreResult<Vec<Event>>;
     /// Append events against `expected_version`, update the summary, and
@@ -518,14 +551,41 @@ pub trait Store: Send + Sync {
     ) -> StoreResult<()>;
     /// List games.
     async fn games(&self, filter: &GameFilter) -> StoreResult<Vec<GameSummary>>;
-    /// How many games [`Store::games`] would list for `filter` (at most
+    /// How many games [`Games::games`] would list for `filter` (at most
     /// its limit), without reading them.
     async fn count_games(&self, filter: &GameFilter) -> StoreResult<usize>;
-    /// Games whose next clock event is due at or before `now`.
-    async fn due_clocks(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<i64>>;
     /// Finished games of a kind (or all), oldest first, for standings and ratings.
     async fn finished(&self, kind: Option<&str>) -> StoreResult<Vec<GameSummary>>;
 
+    /// Subscribe a user to a game's updates.
+    async fn subscribe(&self, game: i64, user: &str, on: bool) -> StoreResult<()>;
+    /// A game's subscribers.
+    async fn subscribers(&self, game: i64) -> StoreResult<Vec<String>>;
+    /// Queue a conditional move.
+    async fn queue_move(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()>;
+    /// A game's queued moves, oldest first.
+    async fn queued_moves(&self, game: i64) -> StoreResult<Vec<QueuedMove>>;
+    /// Store (replace) a submitted two-step move.
+    async fn set_pending(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()>;
+    /// The submitted move of a user.
+    async fn pending(&self, game: i64, user: &str) -> StoreResult<Option<String>>;
+    /// Add a chat line and queue its messages in one transaction.
+    async fn chat(
+        &self,
+        game: i64,
+        user: &str,
+        at: Timestamp,
+        text: &str,
+        messages: &[OutboxMessage],
+    ) -> StoreResult<()>;
+    /// A game's chat.
+    async fn chats(&self, game: i64) -> StoreResult<Vec<ChatRow>>;
+}
+
+/// Mail: the outbox of messages to send, and the incoming messages
+/// already handled.
+#[async_trait]
+pub trait Mail: Send + Sync {
     /// Queue messages outside a game append (account mail, chat); returns
     /// how many were new (a message whose key is queued already is not).
     async fn enqueue(&self, messages: &[OutboxMessage], now: Timestamp) -> StoreResult<usize>;
@@ -566,66 +626,12 @@ pub trait Store: Send + Sync {
     /// every message answered by mail, and no moment at which the reply is
     /// queued but the message still looks unanswered.
     async fn answer_incoming(&self, key: &str, reply: &OutboxMessage, at: Timestamp) -> StoreResult<()>;
+}
 
-    /// Subscribe a user to a game's updates.
-    async fn subscribe(&self, game: i64, user: &str, on: bool) -> StoreResult<()>;
-    /// A game's subscribers.
-    async fn subscribers(&self, game: i64) -> StoreResult<Vec<String>>;
-    /// Queue a conditional move.
-    async fn queue_move(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()>;
-    /// A game's queued moves, oldest first.
-    async fn queued_moves(&self, game: i64) -> StoreResult<Vec<QueuedMove>>;
-    /// Store (replace) a submitted two-step move.
-    async fn set_pending(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()>;
-    /// The submitted move of a user.
-    async fn pending(&self, game: i64, user: &str) -> StoreResult<Option<String>>;
-    /// Add a chat line and queue its messages in one transaction.
-    async fn chat(
-        &self,
-        game: i64,
-        user: &str,
-        at: Timestamp,
-        text: &str,
-        messages: &[OutboxMessage],
-    ) -> StoreResult<()>;
-    /// A game's chat.
-    async fn chats(&self, game: i64) -> StoreResult<Vec<ChatRow>>;
-
-    /// Store a new bearer token (by the hash of its secret); returns its id.
-    async fn create_token(&self, user: &str, name: &str, hash: &str, now: Timestamp) -> StoreResult<i64>;
-    /// The owner of an unrevoked token, noting its use (at most once a
-    /// minute: a busy client's requests need not each be a write).
-    async fn token_user(&self, hash: &str, now: Timestamp) -> StoreResult<Option<String>>;
-    /// As [`Store::token_user`], with the owner's account as it stands
-    /// (`None` if there is no such account): what a request authenticated
-    /// by a token needs, read in one query where the store can.
-    async fn token_account(
-        &self,
-        hash: &str,
-        now: Timestamp,
-    ) -> StoreResult<Option<(String, Option<UserRow>)>> {
-        let Some(user) = self.token_user(hash, now).await? else { return Ok(None) };
-        let account = self.user(&user).await?;
-        Ok(Some((user, account)))
-    }
-    /// A user's tokens.
-    async fn tokens(&self, user: &str) -> StoreResult<Vec<TokenRow>>;
-    /// Revoke a user's token; false if there is no such unrevoked token.
-    async fn revoke_token(&self, user: &str, id: i64, now: Timestamp) -> StoreResult<bool>;
-    /// Store a login session (by the hash of its secret).
-    async fn create_session(
-        &self,
-        hash: &str,
-        user: &str,
-        csrf: &str,
-        now: Timestamp,
-        expires: Timestamp,
-    ) -> StoreResult<()>;
-    /// An unexpired session.
-    async fn session(&self, hash: &str, now: Timestamp) -> StoreResult<Option<SessionRow>>;
-    /// End a session.
-    async fn delete_session(&self, hash: &str) -> StoreResult<()>;
-
+/// Tournaments between bots, and the games of distributed tournaments
+/// that workers claim.
+#[async_trait]
+pub trait Tournaments: Send + Sync {
     /// The tournament with this fingerprint, created if new; returns its id.
     async fn open_tournament(
         &self,
@@ -644,14 +650,6 @@ pub trait Store: Send + Sync {
     async fn tournaments(&self, limit: i64) -> StoreResult<Vec<TournamentRow>>;
     /// One tournament.
     async fn tournament(&self, id: i64) -> StoreResult<Option<TournamentRow>>;
-
-    /// Claim scheduled work so that no other process sharing the database
-    /// does it at the same time: `None` if another process holds it now.
-    /// (Appends are version-checked anyway; this spares the loser the work.)
-    async fn claim(&self, work: Work) -> StoreResult<Option<Claim>> {
-        let _ = work;
-        Ok(Some(Claim::unshared()))
-    }
 
     /// Offer games `indices` of tournament `id` to workers (those offered
     /// already stay as they are).
@@ -689,6 +687,22 @@ pub trait Store: Send + Sync {
     async fn tournament_games_left(&self, id: Option<i64>) -> StoreResult<i64> {
         let _ = id;
         Err(StoreError::Unsupported(DISTRIBUTED_NEEDS_POSTGRES))
+    }
+}
+
+/// Clocks and scheduled work: what is due, who does it, and what other
+/// processes sharing the database changed.
+#[async_trait]
+pub trait Schedule: Send + Sync {
+    /// Games whose next clock event is due at or before `now`.
+    async fn due_clocks(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<i64>>;
+
+    /// Claim scheduled work so that no other process sharing the database
+    /// does it at the same time: `None` if another process holds it now.
+    /// (Appends are version-checked anyway; this spares the loser the work.)
+    async fn claim(&self, work: Work) -> StoreResult<Option<Claim>> {
+        let _ = work;
+        Ok(Some(Claim::unshared()))
     }
 
     /// Changes committed by other processes sharing the database, from now

@@ -244,7 +244,7 @@ fn parse_change(payload: &str) -> Option<(&str, GameChange)> {
 }
 
 #[async_trait]
-impl Store for PostgresStore {
+impl Accounts for PostgresStore {
     async fn create_user(&self, u: &UserRow) -> StoreResult<()> {
         let r = sqlx::query(
             "INSERT INTO users (id, password_hash, emails, created, notify, vacation_until, game_limit, \
@@ -317,6 +317,137 @@ impl Store for PostgresStore {
         rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
     }
 
+    async fn create_token(&self, user: &str, name: &str, hash: &str, now: Timestamp) -> StoreResult<i64> {
+        let row = sqlx::query(
+            "INSERT INTO tokens (hash, user_id, name, created) VALUES ($1, $2, $3, $4) RETURNING id",
+        )
+        .bind(hash)
+        .bind(user)
+        .bind(name)
+        .bind(now)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get("id")?)
+    }
+
+    async fn token_user(&self, hash: &str, now: Timestamp) -> StoreResult<Option<String>> {
+        let Some(row) =
+            sqlx::query("SELECT user_id, last_used FROM tokens WHERE hash = $1 AND revoked IS NULL")
+                .bind(hash)
+                .fetch_optional(&self.pool)
+                .await?
+        else {
+            return Ok(None);
+        };
+        let user: String = row.try_get("user_id")?;
+        let last_used: Option<Timestamp> = row.try_get("last_used")?;
+        self.note_token_use(hash, last_used, now).await?;
+        Ok(Some(user))
+    }
+
+    async fn token_account(
+        &self,
+        hash: &str,
+        now: Timestamp,
+    ) -> StoreResult<Option<(String, Option<UserRow>)>> {
+        // The token and its owner's account in one statement (one snapshot):
+        // a revoked token is refused as soon as the revocation committed, on
+        // every server, since nothing of it is kept between requests.
+        let Some(row) = sqlx::query(
+            "SELECT t.user_id AS token_owner, t.last_used AS token_last_used, u.* FROM tokens t \
+             LEFT JOIN users u ON u.id = t.user_id WHERE t.hash = $1 AND t.revoked IS NULL",
+        )
+        .bind(hash)
+        .fetch_optional(&self.pool)
+        .await?
+        else {
+            return Ok(None);
+        };
+        let owner: String = row.try_get("token_owner")?;
+        let last_used: Option<Timestamp> = row.try_get("token_last_used")?;
+        let account = match row.try_get::<Option<String>, _>("id")? {
+            Some(_) => Some(user_from_row(&row)?),
+            None => None,
+        };
+        self.note_token_use(hash, last_used, now).await?;
+        Ok(Some((owner, account)))
+    }
+
+    async fn tokens(&self, user: &str) -> StoreResult<Vec<TokenRow>> {
+        let rows = sqlx::query("SELECT * FROM tokens WHERE user_id = $1 ORDER BY id")
+            .bind(user)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(TokenRow {
+                    id: r.try_get("id")?,
+                    user: r.try_get("user_id")?,
+                    name: r.try_get("name")?,
+                    created: r.try_get("created")?,
+                    last_used: r.try_get("last_used")?,
+                    revoked: r.try_get("revoked")?,
+                })
+            })
+            .collect()
+    }
+
+    async fn revoke_token(&self, user: &str, id: i64, now: Timestamp) -> StoreResult<bool> {
+        let r =
+            sqlx::query("UPDATE tokens SET revoked = $1 WHERE id = $2 AND user_id = $3 AND revoked IS NULL")
+                .bind(now)
+                .bind(id)
+                .bind(user)
+                .execute(&self.pool)
+                .await?;
+        Ok(r.rows_affected() > 0)
+    }
+
+    async fn create_session(
+        &self,
+        hash: &str,
+        user: &str,
+        csrf: &str,
+        now: Timestamp,
+        expires: Timestamp,
+    ) -> StoreResult<()> {
+        sqlx::query(
+            "INSERT INTO sessions (hash, user_id, csrf, created, expires) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(hash)
+        .bind(user)
+        .bind(csrf)
+        .bind(now)
+        .bind(expires)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn session(&self, hash: &str, now: Timestamp) -> StoreResult<Option<SessionRow>> {
+        let row = sqlx::query("SELECT user_id, csrf, expires FROM sessions WHERE hash = $1 AND expires > $2")
+            .bind(hash)
+            .bind(now)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| {
+            Ok(SessionRow {
+                user: r.try_get("user_id")?,
+                csrf: r.try_get("csrf")?,
+                expires: r.try_get("expires")?,
+            })
+        })
+        .transpose()
+    }
+
+    async fn delete_session(&self, hash: &str) -> StoreResult<()> {
+        sqlx::query("DELETE FROM sessions WHERE hash = $1").bind(hash).execute(&self.pool).await?;
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl Games for PostgresStore {
     async fn create_game(&self, g: &NewGame) -> StoreResult<i64> {
         let mut tx = self.pool.begin().await?;
         let id: i64 = sqlx::query(
@@ -585,18 +716,6 @@ impl Store for PostgresStore {
         Ok(count as usize)
     }
 
-    async fn due_clocks(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<i64>> {
-        let rows = sqlx::query(
-            "SELECT id FROM games WHERE next_clock IS NOT NULL AND next_clock <= $1 AND status = 'active' \
-             ORDER BY next_clock LIMIT $2",
-        )
-        .bind(now)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
-    }
-
     async fn finished(&self, kind: Option<&str>) -> StoreResult<Vec<GameSummary>> {
         let rows = sqlx::query(AssertSqlSafe(format!(
             "SELECT {SUMMARY_COLUMNS} FROM games WHERE status = 'finished' AND ($1::text IS NULL OR kind = $1) \
@@ -618,6 +737,118 @@ impl Store for PostgresStore {
         Ok(out)
     }
 
+    async fn subscribe(&self, game: i64, user: &str, on: bool) -> StoreResult<()> {
+        let q = if on {
+            "INSERT INTO subscriptions (game_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING"
+        } else {
+            "DELETE FROM subscriptions WHERE game_id = $1 AND user_id = $2"
+        };
+        sqlx::query(q).bind(game).bind(user).execute(&self.pool).await?;
+        Ok(())
+    }
+
+    async fn subscribers(&self, game: i64) -> StoreResult<Vec<String>> {
+        let rows = sqlx::query("SELECT user_id FROM subscriptions WHERE game_id = $1 ORDER BY user_id")
+            .bind(game)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| Ok(r.try_get("user_id")?)).collect()
+    }
+
+    async fn queue_move(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()> {
+        sqlx::query("INSERT INTO queued_moves (game_id, user_id, move, created) VALUES ($1, $2, $3, $4)")
+            .bind(game)
+            .bind(user)
+            .bind(text)
+            .bind(at)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn queued_moves(&self, game: i64) -> StoreResult<Vec<QueuedMove>> {
+        let rows = sqlx::query("SELECT id, user_id, move FROM queued_moves WHERE game_id = $1 ORDER BY id")
+            .bind(game)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(QueuedMove { id: r.try_get("id")?, user: r.try_get("user_id")?, text: r.try_get("move")? })
+            })
+            .collect()
+    }
+
+    async fn set_pending(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()> {
+        sqlx::query(
+            "INSERT INTO pending_moves (game_id, user_id, move, created) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (game_id, user_id) DO UPDATE SET move = excluded.move, created = excluded.created",
+        )
+        .bind(game)
+        .bind(user)
+        .bind(text)
+        .bind(at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn pending(&self, game: i64, user: &str) -> StoreResult<Option<String>> {
+        let row = sqlx::query("SELECT move FROM pending_moves WHERE game_id = $1 AND user_id = $2")
+            .bind(game)
+            .bind(user)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| Ok(r.try_get("move")?)).transpose()
+    }
+
+    async fn chat(
+        &self,
+        game: i64,
+        user: &str,
+        at: Timestamp,
+        text: &str,
+        messages: &[OutboxMessage],
+    ) -> StoreResult<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("INSERT INTO chats (game_id, user_id, at, text) VALUES ($1, $2, $3, $4)")
+            .bind(game)
+            .bind(user)
+            .bind(at)
+            .bind(text)
+            .execute(&mut *tx)
+            .await?;
+        for m in messages {
+            insert_outbox(&mut tx, m, at).await?;
+        }
+        // Open pages elsewhere show the line at once.
+        let version: Option<i64> = sqlx::query("SELECT version FROM games WHERE id = $1")
+            .bind(game)
+            .fetch_optional(&mut *tx)
+            .await?
+            .map(|r| r.try_get("version"))
+            .transpose()?;
+        if let Some(version) = version {
+            self.notify(&mut tx, game, version).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn chats(&self, game: i64) -> StoreResult<Vec<ChatRow>> {
+        let rows = sqlx::query("SELECT user_id, at, text FROM chats WHERE game_id = $1 ORDER BY id")
+            .bind(game)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(ChatRow { user: r.try_get("user_id")?, at: r.try_get("at")?, text: r.try_get("text")? })
+            })
+            .collect()
+    }
+}
+
+#[async_trait]
+impl Mail for PostgresStore {
     async fn enqueue(&self, messages: &[OutboxMessage], now: Timestamp) -> StoreResult<usize> {
         let mut tx = self.pool.begin().await?;
         let mut queued = 0;
@@ -754,244 +985,10 @@ impl Store for PostgresStore {
         tx.commit().await?;
         Ok(())
     }
+}
 
-    async fn subscribe(&self, game: i64, user: &str, on: bool) -> StoreResult<()> {
-        let q = if on {
-            "INSERT INTO subscriptions (game_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING"
-        } else {
-            "DELETE FROM subscriptions WHERE game_id = $1 AND user_id = $2"
-        };
-        sqlx::query(q).bind(game).bind(user).execute(&self.pool).await?;
-        Ok(())
-    }
-
-    async fn subscribers(&self, game: i64) -> StoreResult<Vec<String>> {
-        let rows = sqlx::query("SELECT user_id FROM subscriptions WHERE game_id = $1 ORDER BY user_id")
-            .bind(game)
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter().map(|r| Ok(r.try_get("user_id")?)).collect()
-    }
-
-    async fn queue_move(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()> {
-        sqlx::query("INSERT INTO queued_moves (game_id, user_id, move, created) VALUES ($1, $2, $3, $4)")
-            .bind(game)
-            .bind(user)
-            .bind(text)
-            .bind(at)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
-
-    async fn queued_moves(&self, game: i64) -> StoreResult<Vec<QueuedMove>> {
-        let rows = sqlx::query("SELECT id, user_id, move FROM queued_moves WHERE game_id = $1 ORDER BY id")
-            .bind(game)
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(QueuedMove { id: r.try_get("id")?, user: r.try_get("user_id")?, text: r.try_get("move")? })
-            })
-            .collect()
-    }
-
-    async fn set_pending(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT INTO pending_moves (game_id, user_id, move, created) VALUES ($1, $2, $3, $4) \
-             ON CONFLICT (game_id, user_id) DO UPDATE SET move = excluded.move, created = excluded.created",
-        )
-        .bind(game)
-        .bind(user)
-        .bind(text)
-        .bind(at)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    async fn pending(&self, game: i64, user: &str) -> StoreResult<Option<String>> {
-        let row = sqlx::query("SELECT move FROM pending_moves WHERE game_id = $1 AND user_id = $2")
-            .bind(game)
-            .bind(user)
-            .fetch_optional(&self.pool)
-            .await?;
-        row.map(|r| Ok(r.try_get("move")?)).transpose()
-    }
-
-    async fn chat(
-        &self,
-        game: i64,
-        user: &str,
-        at: Timestamp,
-        text: &str,
-        messages: &[OutboxMessage],
-    ) -> StoreResult<()> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO chats (game_id, user_id, at, text) VALUES ($1, $2, $3, $4)")
-            .bind(game)
-            .bind(user)
-            .bind(at)
-            .bind(text)
-            .execute(&mut *tx)
-            .await?;
-        for m in messages {
-            insert_outbox(&mut tx, m, at).await?;
-        }
-        // Open pages elsewhere show the line at once.
-        let version: Option<i64> = sqlx::query("SELECT version FROM games WHERE id = $1")
-            .bind(game)
-            .fetch_optional(&mut *tx)
-            .await?
-            .map(|r| r.try_get("version"))
-            .transpose()?;
-        if let Some(version) = version {
-            self.notify(&mut tx, game, version).await?;
-        }
-        tx.commit().await?;
-        Ok(())
-    }
-
-    async fn chats(&self, game: i64) -> StoreResult<Vec<ChatRow>> {
-        let rows = sqlx::query("SELECT user_id, at, text FROM chats WHERE game_id = $1 ORDER BY id")
-            .bind(game)
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(ChatRow { user: r.try_get("user_id")?, at: r.try_get("at")?, text: r.try_get("text")? })
-            })
-            .collect()
-    }
-
-    async fn create_token(&self, user: &str, name: &str, hash: &str, now: Timestamp) -> StoreResult<i64> {
-        let row = sqlx::query(
-            "INSERT INTO tokens (hash, user_id, name, created) VALUES ($1, $2, $3, $4) RETURNING id",
-        )
-        .bind(hash)
-        .bind(user)
-        .bind(name)
-        .bind(now)
-        .fetch_one(&self.pool)
-        .await?;
-        Ok(row.try_get("id")?)
-    }
-
-    async fn token_user(&self, hash: &str, now: Timestamp) -> StoreResult<Option<String>> {
-        let Some(row) =
-            sqlx::query("SELECT user_id, last_used FROM tokens WHERE hash = $1 AND revoked IS NULL")
-                .bind(hash)
-                .fetch_optional(&self.pool)
-                .await?
-        else {
-            return Ok(None);
-        };
-        let user: String = row.try_get("user_id")?;
-        let last_used: Option<Timestamp> = row.try_get("last_used")?;
-        self.note_token_use(hash, last_used, now).await?;
-        Ok(Some(user))
-    }
-
-    async fn token_account(
-        &self,
-        hash: &str,
-        now: Timestamp,
-    ) -> StoreResult<Option<(String, Option<UserRow>)>> {
-        // The token and its owner's account in one statement (one snapshot):
-        // a revoked token is refused as soon as the revocation committed, on
-        // every server, since nothing of it is kept between requests.
-        let Some(row) = sqlx::query(
-            "SELECT t.user_id AS token_owner, t.last_used AS token_last_used, u.* FROM tokens t \
-             LEFT JOIN users u ON u.id = t.user_id WHERE t.hash = $1 AND t.revoked IS NULL",
-        )
-        .bind(hash)
-        .fetch_optional(&self.pool)
-        .await?
-        else {
-            return Ok(None);
-        };
-        let owner: String = row.try_get("token_owner")?;
-        let last_used: Option<Timestamp> = row.try_get("token_last_used")?;
-        let account = match row.try_get::<Option<String>, _>("id")? {
-            Some(_) => Some(user_from_row(&row)?),
-            None => None,
-        };
-        self.note_token_use(hash, last_used, now).await?;
-        Ok(Some((owner, account)))
-    }
-
-    async fn tokens(&self, user: &str) -> StoreResult<Vec<TokenRow>> {
-        let rows = sqlx::query("SELECT * FROM tokens WHERE user_id = $1 ORDER BY id")
-            .bind(user)
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(TokenRow {
-                    id: r.try_get("id")?,
-                    user: r.try_get("user_id")?,
-                    name: r.try_get("name")?,
-                    created: r.try_get("created")?,
-                    last_used: r.try_get("last_used")?,
-                    revoked: r.try_get("revoked")?,
-                })
-            })
-            .collect()
-    }
-
-    async fn revoke_token(&self, user: &str, id: i64, now: Timestamp) -> StoreResult<bool> {
-        let r =
-            sqlx::query("UPDATE tokens SET revoked = $1 WHERE id = $2 AND user_id = $3 AND revoked IS NULL")
-                .bind(now)
-                .bind(id)
-                .bind(user)
-                .execute(&self.pool)
-                .await?;
-        Ok(r.rows_affected() > 0)
-    }
-
-    async fn create_session(
-        &self,
-        hash: &str,
-        user: &str,
-        csrf: &str,
-        now: Timestamp,
-        expires: Timestamp,
-    ) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT INTO sessions (hash, user_id, csrf, created, expires) VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(hash)
-        .bind(user)
-        .bind(csrf)
-        .bind(now)
-        .bind(expires)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    async fn session(&self, hash: &str, now: Timestamp) -> StoreResult<Option<SessionRow>> {
-        let row = sqlx::query("SELECT user_id, csrf, expires FROM sessions WHERE hash = $1 AND expires > $2")
-            .bind(hash)
-            .bind(now)
-            .fetch_optional(&self.pool)
-            .await?;
-        row.map(|r| {
-            Ok(SessionRow {
-                user: r.try_get("user_id")?,
-                csrf: r.try_get("csrf")?,
-                expires: r.try_get("expires")?,
-            })
-        })
-        .transpose()
-    }
-
-    async fn delete_session(&self, hash: &str) -> StoreResult<()> {
-        sqlx::query("DELETE FROM sessions WHERE hash = $1").bind(hash).execute(&self.pool).await?;
-        Ok(())
-    }
-
+#[async_trait]
+impl Tournaments for PostgresStore {
     async fn open_tournament(
         &self,
         fingerprint: &str,
@@ -1067,20 +1064,6 @@ impl Store for PostgresStore {
         .fetch_optional(&self.pool)
         .await?;
         row.as_ref().map(tournament_from_row).transpose()
-    }
-
-    async fn claim(&self, work: Work) -> StoreResult<Option<Claim>> {
-        let key = match work {
-            Work::Clock(board) => LOCK_CLOCK | (board & LOCK_IDS),
-            Work::TimeLimits(board) => LOCK_LIMITS | (board & LOCK_IDS),
-        };
-        let mut conn = self.pool.acquire().await?;
-        let got: bool = sqlx::query("SELECT pg_try_advisory_lock($1) AS got")
-            .bind(key)
-            .fetch_one(&mut *conn)
-            .await?
-            .try_get("got")?;
-        Ok(got.then(|| Claim::advisory(AdvisoryLock { conn: Some(conn), key })))
     }
 
     async fn enqueue_tournament_games(&self, id: i64, indices: &[i64]) -> StoreResult<()> {
@@ -1175,6 +1158,35 @@ impl Store for PostgresStore {
         .await?;
         Ok(row.try_get("n")?)
     }
+}
+
+#[async_trait]
+impl Schedule for PostgresStore {
+    async fn due_clocks(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<i64>> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE next_clock IS NOT NULL AND next_clock <= $1 AND status = 'active' \
+             ORDER BY next_clock LIMIT $2",
+        )
+        .bind(now)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
+    }
+
+    async fn claim(&self, work: Work) -> StoreResult<Option<Claim>> {
+        let key = match work {
+            Work::Clock(board) => LOCK_CLOCK | (board & LOCK_IDS),
+            Work::TimeLimits(board) => LOCK_LIMITS | (board & LOCK_IDS),
+        };
+        let mut conn = self.pool.acquire().await?;
+        let got: bool = sqlx::query("SELECT pg_try_advisory_lock($1) AS got")
+            .bind(key)
+            .fetch_one(&mut *conn)
+            .await?
+            .try_get("got")?;
+        Ok(got.then(|| Claim::advisory(AdvisoryLock { conn: Some(conn), key })))
+    }
 
     async fn changes(&self) -> StoreResult<Option<tokio::sync::mpsc::Receiver<GameChange>>> {
         let mut listener = PgListener::connect_with(&self.pool).await?;
@@ -1206,7 +1218,7 @@ impl Store for PostgresStore {
     }
 }
 
-/// The statement of [`Store::games`] for `f`, selecting `columns` of each
+/// The statement of [`Games::games`] for `f`, selecting `columns` of each
 /// game (`g`); [`bind_filter`] binds its values.
 fn games_query(f: &GameFilter, columns: &str) -> String {
     let mut n = 0;

@@ -211,7 +211,7 @@ fn recipient_from_row(row: &SqliteRow, user: String) -> StoreResult<Recipient> {
 /// A game's summary (columns 0-9), then a row per seat (`part` 0, with
 /// `seat`, `accepted`, `seat_result`) and per other subscriber (`part` 1),
 /// each with its `reader` and that reader's `emails`, `notify` and
-/// `signed_off` (columns 14-17): what [`Store::game_head`] returns, in one
+/// `signed_off` (columns 14-17): what [`Games::game_head`] returns, in one
 /// statement, for the pool and for the server's own connection alike.
 const GAME_HEAD: &str = "SELECT g.id, g.kind, g.players, g.status, g.moves, g.to_move, g.version, \
      g.updated, g.result, g.next_clock, 0 AS part, p.seat, p.accepted, p.result AS seat_result, \
@@ -282,7 +282,7 @@ impl From<Option<i64>> for Bind {
     }
 }
 
-/// The statement of [`Store::games`] for `f`, selecting `columns` of
+/// The statement of [`Games::games`] for `f`, selecting `columns` of
 /// each game (`g`), and its values in order.
 fn games_query(f: &GameFilter, columns: &str) -> (String, Vec<Bind>) {
     let mut binds = Vec::new();
@@ -475,7 +475,7 @@ async fn write_append(
 }
 
 #[async_trait]
-impl Store for SqliteStore {
+impl Accounts for SqliteStore {
     async fn create_user(&self, u: &UserRow) -> StoreResult<()> {
         self.write(|| async {
             let r = sqlx::query(
@@ -549,6 +549,126 @@ impl Store for SqliteStore {
         rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
     }
 
+    async fn create_token(&self, user: &str, name: &str, hash: &str, now: Timestamp) -> StoreResult<i64> {
+        self.write(|| async {
+            let row = sqlx::query(
+                "INSERT INTO tokens (hash, user_id, name, created) VALUES (?, ?, ?, ?) RETURNING id",
+            )
+            .bind(hash)
+            .bind(user)
+            .bind(name)
+            .bind(now)
+            .fetch_one(&self.pool)
+            .await?;
+            Ok(row.try_get("id")?)
+        })
+        .await
+    }
+
+    async fn token_user(&self, hash: &str, now: Timestamp) -> StoreResult<Option<String>> {
+        let Some(row) =
+            sqlx::query("SELECT user_id, last_used FROM tokens WHERE hash = ? AND revoked IS NULL")
+                .bind(hash)
+                .fetch_optional(&self.pool)
+                .await?
+        else {
+            return Ok(None);
+        };
+        let user: String = row.try_get("user_id")?;
+        let last_used: Option<Timestamp> = row.try_get("last_used")?;
+        self.note_token_use(hash, last_used, now).await?;
+        Ok(Some(user))
+    }
+
+    async fn token_account(
+        &self,
+        hash: &str,
+        now: Timestamp,
+    ) -> StoreResult<Option<(String, Option<UserRow>)>> {
+        if let Some(direct) = &self.direct {
+            let hash_owned = hash.to_string();
+            let found = direct.read(move |conn| direct::read_token_account(conn, &hash_owned)).await?;
+            let Some((owner, last_used, account)) = found else { return Ok(None) };
+            self.note_token_use(hash, last_used, now).await?;
+            return Ok(Some((owner, account)));
+        }
+        let q = sqlx::query(
+            "SELECT t.user_id AS token_owner, t.last_used AS token_last_used, u.* FROM tokens t \
+             LEFT JOIN users u ON u.id = t.user_id WHERE t.hash = ? AND t.revoked IS NULL",
+        )
+        .bind(hash);
+        let Some(row) = q.fetch_optional(&self.pool).await? else {
+            return Ok(None);
+        };
+        let owner: String = row.try_get("token_owner")?;
+        let last_used: Option<Timestamp> = row.try_get("token_last_used")?;
+        let account = match row.try_get::<Option<String>, _>("id")? {
+            Some(_) => Some(user_from_row(&row)?),
+            None => None,
+        };
+        self.note_token_use(hash, last_used, now).await?;
+        Ok(Some((owner, account)))
+    }
+
+    async fn tokens(&self, user: &str) -> StoreResult<Vec<TokenRow>> {
+        let rows = sqlx::query("SELECT * FROM tokens WHERE user_id = ? ORDER BY id")
+            .bind(user)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(TokenRow {
+                    id: r.try_get("id")?,
+                    user: r.try_get("user_id")?,
+                    name: r.try_get("name")?,
+                    created: r.try_get("created")?,
+                    last_used: r.try_get("last_used")?,
+                    revoked: r.try_get("revoked")?,
+                })
+            })
+            .collect()
+    }
+
+    async fn revoke_token(&self, user: &str, id: i64, now: Timestamp) -> StoreResult<bool> {
+        let sql = "UPDATE tokens SET revoked = ? WHERE id = ? AND user_id = ? AND revoked IS NULL";
+        Ok(self.execute(sql, binds![now, id, user]).await? > 0)
+    }
+
+    async fn create_session(
+        &self,
+        hash: &str,
+        user: &str,
+        csrf: &str,
+        now: Timestamp,
+        expires: Timestamp,
+    ) -> StoreResult<()> {
+        let sql = "INSERT INTO sessions (hash, user_id, csrf, created, expires) VALUES (?, ?, ?, ?, ?)";
+        self.execute(sql, binds![hash, user, csrf, now, expires]).await.map(drop)
+    }
+
+    async fn session(&self, hash: &str, now: Timestamp) -> StoreResult<Option<SessionRow>> {
+        let row = sqlx::query("SELECT user_id, csrf, expires FROM sessions WHERE hash = ? AND expires > ?")
+            .bind(hash)
+            .bind(now)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| {
+            Ok(SessionRow {
+                user: r.try_get("user_id")?,
+                csrf: r.try_get("csrf")?,
+                expires: r.try_get("expires")?,
+            })
+        })
+        .transpose()
+    }
+
+    async fn delete_session(&self, hash: &str) -> StoreResult<()> {
+        self.execute("DELETE FROM sessions WHERE hash = ?", binds![hash]).await.map(drop)
+    }
+}
+
+#[async_trait]
+impl Games for SqliteStore {
     async fn create_game(&self, g: &NewGame) -> StoreResult<i64> {
         if let Some(direct) = &self.direct {
             let g = g.clone();
@@ -755,18 +875,6 @@ impl Store for SqliteStore {
         Ok(count as usize)
     }
 
-    async fn due_clocks(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<i64>> {
-        let rows = sqlx::query(
-            "SELECT id FROM games WHERE next_clock IS NOT NULL AND next_clock <= ? AND status = 'active' \
-             ORDER BY next_clock LIMIT ?",
-        )
-        .bind(now)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
-    }
-
     async fn finished(&self, kind: Option<&str>) -> StoreResult<Vec<GameSummary>> {
         let rows = sqlx::query(AssertSqlSafe(format!(
             "SELECT {SUMMARY_COLUMNS} FROM games WHERE status = 'finished' AND (? IS NULL OR kind = ?) \
@@ -789,6 +897,96 @@ impl Store for SqliteStore {
         Ok(out)
     }
 
+    async fn subscribe(&self, game: i64, user: &str, on: bool) -> StoreResult<()> {
+        let sql = if on {
+            "INSERT OR IGNORE INTO subscriptions (game_id, user_id) VALUES (?, ?)"
+        } else {
+            "DELETE FROM subscriptions WHERE game_id = ? AND user_id = ?"
+        };
+        self.execute(sql, binds![game, user]).await.map(drop)
+    }
+
+    async fn subscribers(&self, game: i64) -> StoreResult<Vec<String>> {
+        let rows = sqlx::query("SELECT user_id FROM subscriptions WHERE game_id = ? ORDER BY user_id")
+            .bind(game)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| Ok(r.try_get("user_id")?)).collect()
+    }
+
+    async fn queue_move(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()> {
+        let sql = "INSERT INTO queued_moves (game_id, user_id, move, created) VALUES (?, ?, ?, ?)";
+        self.execute(sql, binds![game, user, text, at]).await.map(drop)
+    }
+
+    async fn queued_moves(&self, game: i64) -> StoreResult<Vec<QueuedMove>> {
+        let rows = sqlx::query("SELECT id, user_id, move FROM queued_moves WHERE game_id = ? ORDER BY id")
+            .bind(game)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(QueuedMove { id: r.try_get("id")?, user: r.try_get("user_id")?, text: r.try_get("move")? })
+            })
+            .collect()
+    }
+
+    async fn set_pending(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()> {
+        let sql = "INSERT INTO pending_moves (game_id, user_id, move, created) VALUES (?, ?, ?, ?) \
+                   ON CONFLICT (game_id, user_id) DO UPDATE SET move = excluded.move, created = excluded.created";
+        self.execute(sql, binds![game, user, text, at]).await.map(drop)
+    }
+
+    async fn pending(&self, game: i64, user: &str) -> StoreResult<Option<String>> {
+        let row = sqlx::query("SELECT move FROM pending_moves WHERE game_id = ? AND user_id = ?")
+            .bind(game)
+            .bind(user)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| Ok(r.try_get("move")?)).transpose()
+    }
+
+    async fn chat(
+        &self,
+        game: i64,
+        user: &str,
+        at: Timestamp,
+        text: &str,
+        messages: &[OutboxMessage],
+    ) -> StoreResult<()> {
+        self.write(|| async {
+            let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+            sqlx::query("INSERT INTO chats (game_id, user_id, at, text) VALUES (?, ?, ?, ?)")
+                .bind(game)
+                .bind(user)
+                .bind(at)
+                .bind(text)
+                .execute(&mut *tx)
+                .await?;
+            for m in messages {
+                insert_outbox(&mut tx, m, at).await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn chats(&self, game: i64) -> StoreResult<Vec<ChatRow>> {
+        let rows = sqlx::query("SELECT user_id, at, text FROM chats WHERE game_id = ? ORDER BY id")
+            .bind(game)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(ChatRow { user: r.try_get("user_id")?, at: r.try_get("at")?, text: r.try_get("text")? })
+            })
+            .collect()
+    }
+}
+
+#[async_trait]
+impl Mail for SqliteStore {
     async fn enqueue(&self, messages: &[OutboxMessage], now: Timestamp) -> StoreResult<usize> {
         if let Some(direct) = &self.direct {
             let messages = messages.to_vec();
@@ -917,211 +1115,10 @@ impl Store for SqliteStore {
         })
         .await
     }
+}
 
-    async fn subscribe(&self, game: i64, user: &str, on: bool) -> StoreResult<()> {
-        let sql = if on {
-            "INSERT OR IGNORE INTO subscriptions (game_id, user_id) VALUES (?, ?)"
-        } else {
-            "DELETE FROM subscriptions WHERE game_id = ? AND user_id = ?"
-        };
-        self.execute(sql, binds![game, user]).await.map(drop)
-    }
-
-    async fn subscribers(&self, game: i64) -> StoreResult<Vec<String>> {
-        let rows = sqlx::query("SELECT user_id FROM subscriptions WHERE game_id = ? ORDER BY user_id")
-            .bind(game)
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter().map(|r| Ok(r.try_get("user_id")?)).collect()
-    }
-
-    async fn queue_move(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()> {
-        let sql = "INSERT INTO queued_moves (game_id, user_id, move, created) VALUES (?, ?, ?, ?)";
-        self.execute(sql, binds![game, user, text, at]).await.map(drop)
-    }
-
-    async fn queued_moves(&self, game: i64) -> StoreResult<Vec<QueuedMove>> {
-        let rows = sqlx::query("SELECT id, user_id, move FROM queued_moves WHERE game_id = ? ORDER BY id")
-            .bind(game)
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(QueuedMove { id: r.try_get("id")?, user: r.try_get("user_id")?, text: r.try_get("move")? })
-            })
-            .collect()
-    }
-
-    async fn set_pending(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()> {
-        let sql = "INSERT INTO pending_moves (game_id, user_id, move, created) VALUES (?, ?, ?, ?) \
-                   ON CONFLICT (game_id, user_id) DO UPDATE SET move = excluded.move, created = excluded.created";
-        self.execute(sql, binds![game, user, text, at]).await.map(drop)
-    }
-
-    async fn pending(&self, game: i64, user: &str) -> StoreResult<Option<String>> {
-        let row = sqlx::query("SELECT move FROM pending_moves WHERE game_id = ? AND user_id = ?")
-            .bind(game)
-            .bind(user)
-            .fetch_optional(&self.pool)
-            .await?;
-        row.map(|r| Ok(r.try_get("move")?)).transpose()
-    }
-
-    async fn chat(
-        &self,
-        game: i64,
-        user: &str,
-        at: Timestamp,
-        text: &str,
-        messages: &[OutboxMessage],
-    ) -> StoreResult<()> {
-        self.write(|| async {
-            let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-            sqlx::query("INSERT INTO chats (game_id, user_id, at, text) VALUES (?, ?, ?, ?)")
-                .bind(game)
-                .bind(user)
-                .bind(at)
-                .bind(text)
-                .execute(&mut *tx)
-                .await?;
-            for m in messages {
-                insert_outbox(&mut tx, m, at).await?;
-            }
-            tx.commit().await?;
-            Ok(())
-        })
-        .await
-    }
-
-    async fn chats(&self, game: i64) -> StoreResult<Vec<ChatRow>> {
-        let rows = sqlx::query("SELECT user_id, at, text FROM chats WHERE game_id = ? ORDER BY id")
-            .bind(game)
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(ChatRow { user: r.try_get("user_id")?, at: r.try_get("at")?, text: r.try_get("text")? })
-            })
-            .collect()
-    }
-
-    async fn create_token(&self, user: &str, name: &str, hash: &str, now: Timestamp) -> StoreResult<i64> {
-        self.write(|| async {
-            let row = sqlx::query(
-                "INSERT INTO tokens (hash, user_id, name, created) VALUES (?, ?, ?, ?) RETURNING id",
-            )
-            .bind(hash)
-            .bind(user)
-            .bind(name)
-            .bind(now)
-            .fetch_one(&self.pool)
-            .await?;
-            Ok(row.try_get("id")?)
-        })
-        .await
-    }
-
-    async fn token_user(&self, hash: &str, now: Timestamp) -> StoreResult<Option<String>> {
-        let Some(row) =
-            sqlx::query("SELECT user_id, last_used FROM tokens WHERE hash = ? AND revoked IS NULL")
-                .bind(hash)
-                .fetch_optional(&self.pool)
-                .await?
-        else {
-            return Ok(None);
-        };
-        let user: String = row.try_get("user_id")?;
-        let last_used: Option<Timestamp> = row.try_get("last_used")?;
-        self.note_token_use(hash, last_used, now).await?;
-        Ok(Some(user))
-    }
-
-    async fn token_account(
-        &self,
-        hash: &str,
-        now: Timestamp,
-    ) -> StoreResult<Option<(String, Option<UserRow>)>> {
-        if let Some(direct) = &self.direct {
-            let hash_owned = hash.to_string();
-            let found = direct.read(move |conn| direct::read_token_account(conn, &hash_owned)).await?;
-            let Some((owner, last_used, account)) = found else { return Ok(None) };
-            self.note_token_use(hash, last_used, now).await?;
-            return Ok(Some((owner, account)));
-        }
-        let q = sqlx::query(
-            "SELECT t.user_id AS token_owner, t.last_used AS token_last_used, u.* FROM tokens t \
-             LEFT JOIN users u ON u.id = t.user_id WHERE t.hash = ? AND t.revoked IS NULL",
-        )
-        .bind(hash);
-        let Some(row) = q.fetch_optional(&self.pool).await? else {
-            return Ok(None);
-        };
-        let owner: String = row.try_get("token_owner")?;
-        let last_used: Option<Timestamp> = row.try_get("token_last_used")?;
-        let account = match row.try_get::<Option<String>, _>("id")? {
-            Some(_) => Some(user_from_row(&row)?),
-            None => None,
-        };
-        self.note_token_use(hash, last_used, now).await?;
-        Ok(Some((owner, account)))
-    }
-
-    async fn tokens(&self, user: &str) -> StoreResult<Vec<TokenRow>> {
-        let rows = sqlx::query("SELECT * FROM tokens WHERE user_id = ? ORDER BY id")
-            .bind(user)
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(TokenRow {
-                    id: r.try_get("id")?,
-                    user: r.try_get("user_id")?,
-                    name: r.try_get("name")?,
-                    created: r.try_get("created")?,
-                    last_used: r.try_get("last_used")?,
-                    revoked: r.try_get("revoked")?,
-                })
-            })
-            .collect()
-    }
-
-    async fn revoke_token(&self, user: &str, id: i64, now: Timestamp) -> StoreResult<bool> {
-        let sql = "UPDATE tokens SET revoked = ? WHERE id = ? AND user_id = ? AND revoked IS NULL";
-        Ok(self.execute(sql, binds![now, id, user]).await? > 0)
-    }
-
-    async fn create_session(
-        &self,
-        hash: &str,
-        user: &str,
-        csrf: &str,
-        now: Timestamp,
-        expires: Timestamp,
-    ) -> StoreResult<()> {
-        let sql = "INSERT INTO sessions (hash, user_id, csrf, created, expires) VALUES (?, ?, ?, ?, ?)";
-        self.execute(sql, binds![hash, user, csrf, now, expires]).await.map(drop)
-    }
-
-    async fn session(&self, hash: &str, now: Timestamp) -> StoreResult<Option<SessionRow>> {
-        let row = sqlx::query("SELECT user_id, csrf, expires FROM sessions WHERE hash = ? AND expires > ?")
-            .bind(hash)
-            .bind(now)
-            .fetch_optional(&self.pool)
-            .await?;
-        row.map(|r| {
-            Ok(SessionRow {
-                user: r.try_get("user_id")?,
-                csrf: r.try_get("csrf")?,
-                expires: r.try_get("expires")?,
-            })
-        })
-        .transpose()
-    }
-
-    async fn delete_session(&self, hash: &str) -> StoreResult<()> {
-        self.execute("DELETE FROM sessions WHERE hash = ?", binds![hash]).await.map(drop)
-    }
-
+#[async_trait]
+impl Tournaments for SqliteStore {
     async fn open_tournament(
         &self,
         fingerprint: &str,
@@ -1178,6 +1175,21 @@ impl Store for SqliteStore {
         .fetch_optional(&self.pool)
         .await?;
         row.as_ref().map(tournament_from_row).transpose()
+    }
+}
+
+#[async_trait]
+impl Schedule for SqliteStore {
+    async fn due_clocks(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<i64>> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE next_clock IS NOT NULL AND next_clock <= ? AND status = 'active' \
+             ORDER BY next_clock LIMIT ?",
+        )
+        .bind(now)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
     }
 }
 

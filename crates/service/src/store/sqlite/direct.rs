@@ -764,7 +764,7 @@ pub(super) fn read_game_head(conn: &Connection, id: i64) -> StoreResult<Option<G
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Store;
+    use crate::store::{Games, Mail};
     use crate::store::sqlite::SqliteStore;
     use tabula_model::{Event, EventAction, Options};
 
