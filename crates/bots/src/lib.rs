@@ -30,7 +30,7 @@ pub mod tournament;
 pub use builtin::{BuiltinBot, Position, builtin_move};
 pub use process::BotLimits;
 pub use protocol::ViewMode;
-pub use referee::{Failure, FailureKind, GameResult};
+pub use referee::{Failure, FailureKind, GameResult, Heartbeat};
 pub use report::{render_csv, render_json, render_text};
 pub use spec::{BotSpec, SpecError};
 pub use store::{JsonlStore, MemoryStore, StoreError, TournamentStore};

@@ -4,13 +4,15 @@
 //! illegal move loses the game (it resigns with the reason recorded) and
 //! its process is replaced before its next game.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use tabula_model::{Game, GameKind, GameRng, MoveError, Options, SeatResult, Seats, Turn, rng_for};
 
 use crate::builtin::BuiltinBot;
-use crate::process::{BotLimits, BotProcess, ReadError};
+use crate::process::{BotLimits, BotProcess, ReadError, WriteError};
 use crate::protocol::{self, Message, ViewMode};
 use crate::table::Table;
 
@@ -100,6 +102,84 @@ pub struct RefereeSettings {
     /// Keep every game's full record even when only built-in bots play
     /// (they are otherwise played on the bare state: the same game, faster).
     pub full_record: bool,
+    /// Where the game's progress is signalled, for a watcher in another
+    /// thread.
+    pub heartbeat: Option<Arc<Heartbeat>>,
+}
+
+/// Signs of life of a game being played, for whoever watches it from
+/// another thread: a distributed worker keeps its claim on a game only
+/// while the game makes progress. The referee beats at every message a bot
+/// takes or answers, every move and every clock event; while a built-in
+/// bot thinks the game counts as progressing (its search is bounded by its
+/// budget, not by a deadline).
+#[derive(Debug)]
+pub struct Heartbeat {
+    origin: Instant,
+    /// Milliseconds from `origin` to the last beat.
+    last: AtomicU64,
+    /// Built-in bots thinking now.
+    thinking: AtomicUsize,
+}
+
+impl Default for Heartbeat {
+    fn default() -> Self {
+        Heartbeat { origin: Instant::now(), last: AtomicU64::new(0), thinking: AtomicUsize::new(0) }
+    }
+}
+
+impl Heartbeat {
+    /// A heartbeat that has just beaten.
+    pub fn new() -> Heartbeat {
+        Heartbeat::default()
+    }
+
+    /// The game made progress now.
+    pub fn beat(&self) {
+        self.last.store(self.origin.elapsed().as_millis() as u64, Ordering::Relaxed);
+    }
+
+    /// How long the game has made no progress (zero while a built-in bot
+    /// thinks).
+    pub fn quiet_for(&self) -> Duration {
+        if self.thinking.load(Ordering::Relaxed) > 0 {
+            return Duration::ZERO;
+        }
+        let last = Duration::from_millis(self.last.load(Ordering::Relaxed));
+        self.origin.elapsed().saturating_sub(last)
+    }
+
+    fn think<T>(&self, work: impl FnOnce() -> T) -> T {
+        self.thinking.fetch_add(1, Ordering::Relaxed);
+        let result = work();
+        self.thinking.fetch_sub(1, Ordering::Relaxed);
+        self.beat();
+        result
+    }
+}
+
+impl RefereeSettings {
+    fn beat(&self) {
+        if let Some(h) = &self.heartbeat {
+            h.beat();
+        }
+    }
+
+    fn think<T>(&self, work: impl FnOnce() -> T) -> T {
+        match &self.heartbeat {
+            Some(h) => h.think(work),
+            None => work(),
+        }
+    }
+
+    /// The longest a game may rightly go without a sign of progress: a
+    /// bot's whole allowance for one answer (its input written and its
+    /// move read, a fresh process's start-up included) and its quitting
+    /// time, with a margin for starting a process. A game quiet for longer
+    /// is stuck.
+    pub fn stall_limit(&self) -> Duration {
+        self.move_time + self.limits.startup_time + self.limits.quit_grace + Duration::from_secs(5)
+    }
 }
 
 impl Default for RefereeSettings {
@@ -110,6 +190,7 @@ impl Default for RefereeSettings {
             view: ViewMode::Static,
             limits: BotLimits::default(),
             full_record: false,
+            heartbeat: None,
         }
     }
 }
@@ -241,7 +322,10 @@ pub fn play_game(
                         continue;
                     }
                     let answer = match &mut players[seat] {
-                        Player::Builtin(bot) => Ok(bot.choose_at(game.position(), seat, &mut rngs[seat])),
+                        Player::Builtin(bot) => {
+                            let position = game.position();
+                            Ok(settings.think(|| bot.choose_at(position, seat, &mut rngs[seat])))
+                        }
                         Player::External(bot) => {
                             ask(bot, game.game(), seat, name_of(seat), &mut used[seat], settings)
                                 .map(|text| (!text.eq_ignore_ascii_case(protocol::PASS)).then_some(text))
@@ -270,6 +354,7 @@ pub fn play_game(
                     stuck = true;
                     break;
                 }
+                settings.beat();
                 clock_steps += 1;
                 continue;
             }
@@ -285,8 +370,9 @@ pub fn play_game(
         if simultaneous {
             for seat in askees {
                 if let Some(Player::Builtin(bot)) = players.get(seat) {
+                    let position = game.position();
                     chosen_first[seat] =
-                        bot.choose_into(game.position(), seat, &mut rngs[seat], &mut texts[seat]);
+                        settings.think(|| bot.choose_into(position, seat, &mut rngs[seat], &mut texts[seat]));
                 }
             }
         }
@@ -303,7 +389,8 @@ pub fn play_game(
                     let choice = if simultaneous {
                         std::mem::take(&mut chosen_first[seat])
                     } else {
-                        bot.choose_into(game.position(), seat, &mut rngs[seat], &mut texts[seat])
+                        let position = game.position();
+                        settings.think(|| bot.choose_into(position, seat, &mut rngs[seat], &mut texts[seat]))
                     };
                     choice.then_some(()).ok_or_else(|| Failure {
                         seat,
@@ -324,6 +411,7 @@ pub fn play_game(
                     let failure =
                         submit_move(&mut game, &mut players[seat], seat, name_of(seat), text, moves as i64);
                     moves += usize::from(failure.is_none());
+                    settings.beat();
                     failure
                 }
                 Err(f) => Some(f),
@@ -369,7 +457,10 @@ pub fn play_game(
             && let Some(process) = bot.process.as_mut().filter(|p| !p.is_dead())
         {
             let end = Message::End { result: results[seat], scores: protocol::score_values(&scores) };
-            let _ = process.send(&end.to_line());
+            // A bot that cannot take even this is replaced before its next
+            // game (a failed write leaves the process dead).
+            let _ = process.send(&end.to_line(), Instant::now() + settings.move_time);
+            settings.beat();
         }
     }
     Ok(GameResult {
@@ -462,28 +553,36 @@ fn start(
 ) -> Result<(), Failure> {
     let Some(game) = game else { return Err(unkept(seat, name)) };
     let line = protocol::start_message(game, seat).to_line();
-    // A process that died since its last game is replaced once.
+    // A process that died since its last game, or cannot take the start of
+    // the next (it has not read what it was sent), is replaced once.
     for attempt in 0..2 {
-        let process = bot.live(&settings.limits).map_err(|e| Failure {
+        bot.live(&settings.limits).map_err(|e| Failure {
             seat,
             bot: name.to_string(),
             kind: FailureKind::Spawn,
             message: format!("{name} could not be started: {e}"),
             stderr: String::new(),
         })?;
-        if process.send(&line).is_ok() {
-            return Ok(());
-        }
+        let allowed =
+            settings.move_time + if bot.fresh { settings.limits.startup_time } else { Duration::ZERO };
+        let Some(process) = bot.process.as_mut() else { continue };
+        let sent = process.send(&line, Instant::now() + allowed);
+        settings.beat();
+        let error = match sent {
+            Ok(()) => return Ok(()),
+            Err(e) => e,
+        };
         if attempt == 1 {
             let stderr = process.stderr_tail();
             bot.kill();
-            return Err(Failure {
-                seat,
-                bot: name.to_string(),
-                kind: FailureKind::Crashed,
-                message: format!("{name} crashed before the game started"),
-                stderr,
-            });
+            let (kind, message) = match error {
+                WriteError::Timeout => (
+                    FailureKind::TimedOut,
+                    format!("{name} timed out (it did not read its input within {} ms)", allowed.as_millis()),
+                ),
+                _ => (FailureKind::Crashed, format!("{name} crashed before the game started")),
+            };
+            return Err(Failure { seat, bot: name.to_string(), kind, message, stderr });
         }
     }
     Ok(())
@@ -512,14 +611,33 @@ fn ask(
     let Some(process) = bot.process.as_mut().filter(|p| !p.is_dead()) else {
         return Err(fail(FailureKind::Crashed, format!("{name} crashed"), String::new()));
     };
-    let line = protocol::turn_line(game, seat, settings.view, limit.as_millis() as u64);
+    // The answer's whole allowance, start-up included, is what the bot is
+    // told, and bounds both writing the turn and reading the answer.
+    let allowed = limit + startup;
+    let line = protocol::turn_line(game, seat, settings.view, allowed.as_millis() as u64);
     let began = Instant::now();
-    if process.send(&line).is_err() {
+    let deadline = began + allowed;
+    let sent = process.send(&line, deadline);
+    settings.beat();
+    if let Err(error) = sent {
         let stderr = process.stderr_tail();
         bot.kill();
-        return Err(fail(FailureKind::Crashed, format!("{name} crashed (its input is closed)"), stderr));
+        return Err(match error {
+            WriteError::Timeout => fail(
+                FailureKind::TimedOut,
+                format!("{name} timed out (it did not read its input within {} ms)", allowed.as_millis()),
+                stderr,
+            ),
+            WriteError::Closed => {
+                fail(FailureKind::Crashed, format!("{name} crashed (its input is closed)"), stderr)
+            }
+            WriteError::Io(e) => {
+                fail(FailureKind::Crashed, format!("{name} crashed (pipe error: {e})"), stderr)
+            }
+        });
     }
-    let answer = process.receive(began + limit + startup);
+    let answer = process.receive(deadline);
+    settings.beat();
     *used += began.elapsed().saturating_sub(startup);
     match answer {
         Ok(text) => {
@@ -538,9 +656,18 @@ fn ask(
                     FailureKind::GameTime,
                     format!("{name} used up its {} ms for the game", settings.game_time.as_millis()),
                 ),
-                ReadError::Timeout => (
+                ReadError::Timeout if startup.is_zero() => (
                     FailureKind::TimedOut,
                     format!("{name} timed out (no move within {} ms)", limit.as_millis()),
+                ),
+                ReadError::Timeout => (
+                    FailureKind::TimedOut,
+                    format!(
+                        "{name} timed out (no move within {} ms: {} ms for the move and {} ms to start up)",
+                        allowed.as_millis(),
+                        limit.as_millis(),
+                        startup.as_millis()
+                    ),
                 ),
                 ReadError::TooLong => {
                     (FailureKind::Flood, format!("{name} wrote more than 64 KiB in one line"))
@@ -554,5 +681,22 @@ fn ask(
             bot.kill();
             Err(fail(kind, message, stderr))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_heartbeat_is_quiet_between_beats_but_not_while_a_builtin_thinks() {
+        let heartbeat = Heartbeat::new();
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(heartbeat.quiet_for() >= Duration::from_millis(100));
+        heartbeat.think(|| {
+            std::thread::sleep(Duration::from_millis(20));
+            assert_eq!(heartbeat.quiet_for(), Duration::ZERO);
+        });
+        assert!(heartbeat.quiet_for() < Duration::from_millis(100), "thinking ends with a beat");
     }
 }

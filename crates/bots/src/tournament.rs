@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -14,7 +14,7 @@ use thiserror::Error;
 use crate::builtin::{BuiltinBot, BuiltinError};
 use crate::process::BotLimits;
 use crate::protocol::ViewMode;
-use crate::referee::{ExternalBot, GameResult, Player, RefereeSettings, play_game};
+use crate::referee::{ExternalBot, GameResult, Heartbeat, Player, RefereeSettings, play_game};
 use crate::spec::BotSpec;
 use crate::stats::{bradley_terry, wilson95};
 use crate::store::{StoreError, TournamentStore};
@@ -341,13 +341,7 @@ pub fn run_tournament(
     let started = Instant::now();
     progress(Progress { done: resumed, total: plan.len(), resumed, elapsed: Duration::ZERO, last: None });
 
-    let settings = RefereeSettings {
-        move_time: config.move_time,
-        game_time: config.game_time,
-        view: config.view,
-        limits: config.limits.clone(),
-        full_record: false,
-    };
+    let settings = referee_settings(config, None);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = if config.threads == 0 { cores } else { config.threads }.clamp(1, pending.len().max(1));
     let next = AtomicUsize::new(0);
@@ -421,9 +415,22 @@ pub fn check_config(config: &TournamentConfig, kind: &'static dyn GameKind) -> R
     validate(&effective_config(config, kind), kind).map(|_| ())
 }
 
+/// The referee's settings for the games of `config`.
+pub fn referee_settings(config: &TournamentConfig, heartbeat: Option<Arc<Heartbeat>>) -> RefereeSettings {
+    RefereeSettings {
+        move_time: config.move_time,
+        game_time: config.game_time,
+        view: config.view,
+        limits: config.limits.clone(),
+        full_record: false,
+        heartbeat,
+    }
+}
+
 /// Play game `index` of the tournament's schedule on its own, exactly as
 /// [`run_tournament`] plays it (same seats, seed and settings, so the same
 /// result): one worker's share of a tournament spread over many processes.
+/// The game's progress is signalled on `heartbeat`, if given.
 ///
 /// # Errors
 ///
@@ -433,6 +440,7 @@ pub fn play_one(
     config: &TournamentConfig,
     kind: &'static dyn GameKind,
     index: usize,
+    heartbeat: Option<Arc<Heartbeat>>,
 ) -> Result<GameResult, TournamentError> {
     let config = &effective_config(config, kind);
     let options = validate(config, kind)?;
@@ -441,13 +449,7 @@ pub fn play_one(
     let game = plan.get(index).ok_or_else(|| {
         TournamentError::Config(format!("the tournament has {} games, not a game {index}", plan.len()))
     })?;
-    let settings = RefereeSettings {
-        move_time: config.move_time,
-        game_time: config.game_time,
-        view: config.view,
-        limits: config.limits.clone(),
-        full_record: false,
-    };
+    let settings = referee_settings(config, heartbeat);
     let mut externals: HashMap<usize, ExternalBot> = HashMap::new();
     let result = play_scheduled(config, kind, &options, &settings, &names, game, &mut externals);
     for bot in externals.values_mut() {

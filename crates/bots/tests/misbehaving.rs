@@ -135,9 +135,9 @@ fn silent_and_forking_bots_time_out_and_their_children_are_killed() {
     ];
     let report = check_tournament(&misbehaving, 1, 300);
     let messages = messages(&report);
-    assert!(
-        messages.iter().any(|m| m.contains("silent.py") && m.contains("timed out (no move within 300 ms)"))
-    );
+    // A fresh process is told, and given, its start-up time as well.
+    let startup = "timed out (no move within 2300 ms: 300 ms for the move and 2000 ms to start up)";
+    assert!(messages.iter().any(|m| m.contains("silent.py") && m.contains(startup)), "{messages:?}");
     let text = std::fs::read_to_string(&pids).unwrap_or_default();
     let children: Vec<i32> = text.split_whitespace().filter_map(|p| p.parse().ok()).collect();
     assert!(children.len() >= 20, "the forking bot ran: {text:?}");
@@ -159,5 +159,42 @@ fn a_bot_that_cannot_start_loses() {
         assert_eq!(game.winner.as_deref(), Some("random"));
         assert_eq!(game.failures[0].kind, FailureKind::Spawn);
         assert!(game.reason.contains("could not be started"), "{}", game.reason);
+    }
+}
+
+/// A bot that answers without reading (the pipe to it fills after a few
+/// dozen views of Real-Time Life) loses like a silent one, and the
+/// tournament ends: the referee's writes are bounded by the same deadlines
+/// as the answers.
+#[test]
+fn bots_that_never_read_their_input_lose_and_the_tournament_ends() {
+    let deaf = test_bot("deaf.py");
+    let specs = ["greedy", deaf.as_str(), "yes pass"].map(|s| BotSpec::parse(s).unwrap()).to_vec();
+    let mut config = TournamentConfig::new("rtlife", specs);
+    config.games_per_pair = 1;
+    config.threads = 2;
+    config.move_time = Duration::from_millis(500);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let report = run_tournament(&config, &tabula_rtlife::KIND, &mut MemoryStore::default(), &|_| {});
+        let _ = sender.send(report);
+    });
+    // Before the writes had deadlines this never ended.
+    let report = receiver
+        .recv_timeout(Duration::from_secs(300))
+        .expect("the tournament ends within its time limits")
+        .unwrap();
+    assert_eq!(report.games.len(), 3);
+    for game in &report.games {
+        for (seat, name) in game.seats.iter().enumerate() {
+            if name == "greedy" {
+                assert_eq!(game.results[seat], SeatResult::Win, "{game:?}");
+                continue;
+            }
+            assert_eq!(game.results[seat], SeatResult::Loss, "{game:?}");
+            let failure = game.failures.iter().find(|f| f.seat == seat).expect("a failure");
+            assert_eq!(failure.kind, FailureKind::TimedOut, "{failure:?}");
+            assert!(failure.message.contains("did not read its input within 500 ms"), "{failure:?}");
+        }
     }
 }

@@ -22,7 +22,7 @@ fn recorder(log: &std::path::Path) -> Vec<String> {
 /// The transcript of one game of Intervalo on 5 cells, recorder bot in seat
 /// 0 against the built-in centre bot, dynamic view.
 const TRANSCRIPT: &str = r#"> {"type":"start","protocol":1,"game":"intervalo","options":{"cells":5},"seat":0,"players":2,"seed":42}
-> {"type":"turn","view":{"history":[],"scores":[0,0],"strip":"....."},"legal":["1","2","3","4","5"],"time_ms":1000}
+> {"type":"turn","view":{"history":[],"scores":[0,0],"strip":"....."},"legal":["1","2","3","4","5"],"time_ms":6000}
 < 1
 > {"type":"turn","view":{"history":[[1,3]],"scores":[0,0],"strip":"x.o.."},"legal":["2","4","5"],"time_ms":1000}
 < 2

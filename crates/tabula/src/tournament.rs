@@ -62,6 +62,9 @@ struct Args {
     /// Do not draw a progress bar.
     #[arg(long)]
     quiet: bool,
+    /// The user bot programs run as when tabula runs as root (default: nobody).
+    #[arg(long, value_name = "USER")]
+    bot_user: Option<String>,
     /// Do not play here: offer the games to `tabula worker` processes on
     /// any machines sharing the PostgreSQL database, and report when all are done.
     #[arg(long)]
@@ -151,6 +154,18 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
     config.game_time = Duration::from_secs(a.game_time);
     config.view = view;
     config.threads = a.threads;
+    config.limits.user = match tabula_bots::process::BotUser::for_referee(a.bot_user.as_deref()) {
+        Ok(user) => user,
+        Err(e) => {
+            eprintln!("tabula: --bot-user: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    if config.bots.iter().any(|b| matches!(b, BotSpec::Command { .. }))
+        && let Some(warning) = tabula_bots::process::containment_warning()
+    {
+        eprintln!("tabula: {warning}");
+    }
 
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build()?;
     let service = rt.block_on(open_service(global))?;

@@ -20,7 +20,7 @@ use tabula_service::store::Store;
 use crate::cli::Global;
 
 const USAGE: &str = "\
-usage: tabula --db postgres://... worker [--threads N] [--lease SECONDS] [--exit-when-idle]
+usage: tabula --db postgres://... worker [--threads N] [--lease SECONDS] [--bot-user USER] [--exit-when-idle]
 
 Plays the games of distributed tournaments (`tabula tournament --distributed`)
 stored in the PostgreSQL database: claims one game at a time per thread,
@@ -29,7 +29,10 @@ you like; stop one at any time (a game it was playing is played again by
 another worker once its lease has run out).
 
   --threads N        games played at once (default: one per core)
-  --lease SECONDS    how long a claim holds without renewal (default 60)
+  --lease SECONDS    how long a claim holds without renewal (default 60); a
+                     game that makes no progress is not renewed
+  --bot-user USER    the user bot programs run as when the worker runs as
+                     root (default nobody)
   --exit-when-idle   stop when no game of any tournament is left to play";
 
 /// How often a worker with nothing to do looks for games.
@@ -48,6 +51,7 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
     let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut lease = Duration::from_secs(60);
     let mut exit_when_idle = false;
+    let mut bot_user: Option<String> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -69,6 +73,7 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
                 lease = Duration::from_secs(seconds);
             }
             "--exit-when-idle" => exit_when_idle = true,
+            "--bot-user" => bot_user = Some(it.next().context("--bot-user needs a user name")?.clone()),
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return Ok(ExitCode::SUCCESS);
@@ -83,6 +88,16 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
         eprintln!("tabula: a worker needs the shared PostgreSQL database: --db postgres://user@host/db");
         return Ok(ExitCode::from(2));
     }
+    let bot_user = match tabula_bots::process::BotUser::for_referee(bot_user.as_deref()) {
+        Ok(user) => user,
+        Err(e) => {
+            eprintln!("tabula: --bot-user: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    if let Some(warning) = tabula_bots::process::containment_warning() {
+        eprintln!("tabula: {warning}");
+    }
     let rt =
         tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     rt.block_on(async {
@@ -93,8 +108,9 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
             format!("worker-{}-{:08x}", std::process::id(), chrono::Utc::now().timestamp_subsec_nanos());
         let mut loops = Vec::new();
         for n in 0..threads {
-            let (store, name) = (store.clone(), format!("{name}.{n}"));
-            loops.push(tokio::spawn(async move { work(store, &name, lease, exit_when_idle).await }));
+            let (store, name, bot_user) = (store.clone(), format!("{name}.{n}"), bot_user.clone());
+            loops
+                .push(tokio::spawn(async move { work(store, &name, lease, bot_user, exit_when_idle).await }));
         }
         let mut played = 0;
         for l in loops {
@@ -106,7 +122,13 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
 }
 
 /// One claim-play-store loop; returns the games played.
-async fn work(store: Arc<dyn Store>, name: &str, lease: Duration, exit_when_idle: bool) -> Result<usize> {
+async fn work(
+    store: Arc<dyn Store>,
+    name: &str,
+    lease: Duration,
+    bot_user: Option<tabula_bots::process::BotUser>,
+    exit_when_idle: bool,
+) -> Result<usize> {
     let lease_ms = lease.as_millis() as i64;
     let mut configs: HashMap<i64, (TournamentConfig, &'static dyn GameKind)> = HashMap::new();
     let mut played = 0;
@@ -122,22 +144,36 @@ async fn work(store: Arc<dyn Store>, name: &str, lease: Duration, exit_when_idle
         let (config, kind) = match configs.entry(job.tournament) {
             std::collections::hash_map::Entry::Occupied(e) => e.get().clone(),
             std::collections::hash_map::Entry::Vacant(e) => {
-                let config: TournamentConfig = serde_json::from_str(&job.config).with_context(|| {
+                let mut config: TournamentConfig = serde_json::from_str(&job.config).with_context(|| {
                     format!("tournament {}: the stored settings do not read", job.tournament)
                 })?;
+                // Who bots run as is this machine's choice, not the tournament's.
+                config.limits.user = bot_user.clone();
                 let kind = tabula_games::find(&config.game)
                     .with_context(|| format!("tournament {}: no game {:?}", job.tournament, config.game))?;
                 e.insert((config, kind)).clone()
             }
         };
         let index = usize::try_from(job.index).context("a negative game number")?;
-        let mut game = tokio::task::spawn_blocking(move || tabula_bots::play_one(&config, kind, index));
-        // Keep the claim alive while the game is played.
+        let heartbeat = Arc::new(tabula_bots::Heartbeat::new());
+        let stall_limit = tabula_bots::tournament::referee_settings(&config, None).stall_limit();
+        let beats = Arc::clone(&heartbeat);
+        let mut game =
+            tokio::task::spawn_blocking(move || tabula_bots::play_one(&config, kind, index, Some(beats)));
+        // Keep the claim while the game makes progress; a game stuck for
+        // longer than any bot may rightly take is left to its lease, so
+        // that another worker can play it.
         let result = loop {
             tokio::select! {
                 finished = &mut game => break finished.context("the game's thread panicked")?,
                 _ = tokio::time::sleep(lease / 3) => {
-                    if !store.renew_tournament_game(&job, name, wall_clock_ms() + lease_ms).await? {
+                    let quiet = heartbeat.quiet_for();
+                    if quiet > stall_limit {
+                        tracing::warn!(
+                            tournament = job.tournament, game = job.index, quiet_ms = quiet.as_millis() as u64,
+                            "the game makes no progress; its claim is left to run out"
+                        );
+                    } else if !store.renew_tournament_game(&job, name, wall_clock_ms() + lease_ms).await? {
                         tracing::warn!(tournament = job.tournament, game = job.index, "claim lost; finishing anyway");
                     }
                 }

@@ -147,3 +147,87 @@ fn three_workers_one_killed_give_the_results_of_one_process() {
     assert_eq!(shared, alone, "the reports differ");
     assert_eq!(shared_text, local_text, "the printed results differ");
 }
+
+/// Kill `child` if it is still running after `limit`; its output.
+fn finish_within(child: Child, limit: Duration, what: &str) -> std::process::Output {
+    let pid = child.id();
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(child.wait_with_output());
+    });
+    match receiver.recv_timeout(limit) {
+        Ok(out) => out.unwrap(),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            panic!("{what} did not end within {limit:?}");
+        }
+    }
+}
+
+/// Bots that never read their input lose their games on the workers too,
+/// and the distributed tournament ends (before the referee's writes had
+/// deadlines, a worker blocked on such a bot for ever and kept renewing its
+/// claim, so no other worker could take the game).
+#[test]
+fn bots_that_never_read_lose_on_the_workers_and_the_tournament_ends() {
+    let Some(db) = common::pg::fresh_database() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("results.json");
+    let deaf: std::path::PathBuf =
+        [env!("CARGO_MANIFEST_DIR"), "..", "bots", "tests", "bots", "deaf.py"].iter().collect();
+    let organiser = Command::new(BIN)
+        .args(["--db", &db, "tournament", "--game", "rtlife", "--bot", "greedy", "--bot"])
+        .arg(format!("python3 '{}'", deaf.display()))
+        .args([
+            "--bot",
+            "yes pass",
+            "--games-per-pair",
+            "1",
+            "--move-time",
+            "500",
+            "--distributed",
+            "--quiet",
+        ])
+        .arg("--json")
+        .arg(&json)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Workers that find nothing to do stop: start them once the games are offered.
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let pool = rt.block_on(sqlx::PgPool::connect(&db)).unwrap();
+    let started = Instant::now();
+    while rt
+        .block_on(sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM tournament_jobs").fetch_one(&pool))
+        .unwrap_or(0)
+        < 3
+    {
+        assert!(started.elapsed() < Duration::from_secs(30), "the games were never offered");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let workers = [worker(&db), worker(&db)];
+    let out = finish_within(organiser, Duration::from_secs(300), "the distributed tournament");
+    assert!(out.status.success(), "tournament: {}", String::from_utf8_lossy(&out.stderr));
+    for w in workers {
+        let out = finish_within(w, Duration::from_secs(30), "a worker");
+        assert!(out.status.success(), "worker: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let report: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let games = report["games"].as_array().unwrap();
+    assert_eq!(games.len(), 3);
+    for game in games {
+        let seats = game["seats"].as_array().unwrap();
+        for (seat, name) in seats.iter().enumerate() {
+            let result = game["results"][seat].as_str().unwrap();
+            if name == "greedy" {
+                assert_eq!(result, "win", "{game}");
+                continue;
+            }
+            assert_eq!(result, "loss", "{game}");
+            let failure = game["failures"].as_array().unwrap().iter().find(|f| f["seat"] == seat).unwrap();
+            assert_eq!(failure["kind"], "timed_out", "{game}");
+            assert!(failure["message"].as_str().unwrap().contains("did not read its input within 500 ms"));
+        }
+    }
+}
