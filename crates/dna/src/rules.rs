@@ -950,6 +950,18 @@ impl Rules for Dna {
         self.standing(seat) == Standing::In
     }
 
+    fn without_others_pending(&self, seat: Seat) -> Self {
+        let mut mine = self.clone();
+        if self.phase == Phase::SetUp {
+            for (other, sequence) in mine.sequences.iter_mut().enumerate() {
+                if other != seat {
+                    *sequence = None;
+                }
+            }
+        }
+        mine
+    }
+
     fn determinize(&self, seat: Seat, rng: &mut GameRng) -> Self {
         let mut guess = self.clone();
         if self.phase == Phase::SetUp {

@@ -435,6 +435,12 @@ impl Rules for Intervalo {
         self.resigned != Some(seat)
     }
 
+    fn without_others_pending(&self, seat: Seat) -> Self {
+        let mut mine = self.clone();
+        mine.pending[1 - seat.min(1)] = None;
+        mine
+    }
+
     fn determinize(&self, seat: Seat, rng: &mut GameRng) -> Self {
         let mut guess = self.clone();
         let other = 1 - seat.min(1);

@@ -102,6 +102,16 @@ pub struct HistoryEntry {
     pub superseded: bool,
 }
 
+/// A previewed move: the game as it would be (see [`Game::preview`]).
+#[derive(Clone, Debug)]
+pub struct Preview {
+    /// The game with the move made, not stored anywhere.
+    pub game: Game,
+    /// The move would complete a simultaneous step: the game shows the
+    /// mover's part alone, the others' secret moves of the step taken back.
+    pub completes_step: bool,
+}
+
 /// A game: a record replayed into a state, plus what every game shares
 /// (resignations, proposals, history with secret lines).
 pub struct Game {
@@ -304,6 +314,27 @@ impl Game {
     /// The viewer's view as JSON.
     pub fn view_json(&self, viewer: Viewer, now: Timestamp) -> serde_json::Value {
         self.state.view_json(viewer, now)
+    }
+
+    /// What the move `text` of `seat` would give at `at`, without playing
+    /// it (`preview` and `submit`). The move is checked against the game as
+    /// it is, so a preview refuses exactly what the move would. A move that
+    /// would complete a simultaneous step is previewed with the other
+    /// players' secret moves of that step taken back
+    /// ([`Rules::without_others_pending`](crate::Rules::without_others_pending)):
+    /// the step resolves only when the move is played, and the preview shows
+    /// the mover's own part.
+    pub fn preview(&self, seat: Seat, text: &str, at: Timestamp) -> Result<Preview, MoveError> {
+        let event = Event { at, seat: Some(seat), action: EventAction::Move(text.to_string()) };
+        let completes_step =
+            matches!(self.to_move(), Turn::Simultaneous(set) if set.len() == 1 && set.contains(seat));
+        let mut game = self.clone();
+        if completes_step {
+            self.check(&event)?;
+            game.state = game.state.without_others_pending(seat);
+        }
+        game.submit(event)?;
+        Ok(Preview { game, completes_step })
     }
 
     /// Check an event without applying it.

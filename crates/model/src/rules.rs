@@ -160,6 +160,16 @@ pub trait Rules: Clone + Send + Sync + 'static {
         self.clone()
     }
 
+    /// This state with the secret moves that players other than `seat`
+    /// have made in the current simultaneous step taken back, as if not yet
+    /// made. A preview of a move of `seat` that would complete the step is
+    /// made on it, so that the preview never resolves the step with the
+    /// others' secrets. Games with simultaneous secret moves must override
+    /// this; for the others the default copy is right.
+    fn without_others_pending(&self, _seat: Seat) -> Self {
+        self.clone()
+    }
+
     /// For games on the wall clock: when the next clock event is due.
     fn next_clock(&self) -> Option<Timestamp> {
         None
@@ -218,6 +228,8 @@ pub trait DynState: Send + Sync {
     fn clone_box(&self) -> Box<dyn DynState>;
     /// See [`Rules::determinize`].
     fn determinize(&self, seat: Seat, rng: &mut GameRng) -> Box<dyn DynState>;
+    /// See [`Rules::without_others_pending`].
+    fn without_others_pending(&self, seat: Seat) -> Box<dyn DynState>;
     /// The typed [`Rules`] state, for code that knows the game (bots, tests):
     /// `state.as_any().downcast_ref::<Dna>()`.
     fn as_any(&self) -> &dyn std::any::Any;
@@ -375,5 +387,9 @@ impl<R: Rules> DynState for Erased<R> {
 
     fn determinize(&self, seat: Seat, rng: &mut GameRng) -> Box<dyn DynState> {
         Box::new(Erased(self.0.determinize(seat, rng)))
+    }
+
+    fn without_others_pending(&self, seat: Seat) -> Box<dyn DynState> {
+        Box::new(Erased(self.0.without_others_pending(seat)))
     }
 }

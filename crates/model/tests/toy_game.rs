@@ -125,6 +125,13 @@ impl Rules for Pile {
     fn is_active(&self, seat: Seat) -> bool {
         !self.resigned[seat]
     }
+    fn without_others_pending(&self, seat: Seat) -> Self {
+        let mut mine = self.clone();
+        if self.lucky.iter().any(Option::is_none) {
+            mine.lucky[1 - seat] = None;
+        }
+        mine
+    }
 }
 
 static KIND: Kind<Pile> = Kind::new();
@@ -150,6 +157,29 @@ fn secrets_are_hidden_until_revealed() {
     g.submit(mv(1, "9")).unwrap();
     assert_eq!(g.history_for(Viewer::Observer)[0].entry.text, "lucky 7");
     assert_eq!(g.render_text(Viewer::Observer, 0), "pile 5 lucky [Some(7), Some(9)]");
+}
+
+#[test]
+fn a_preview_that_completes_a_step_shows_the_movers_part_only() {
+    let mut g = new_game();
+    g.submit(mv(0, "7")).unwrap();
+    let before = g.record().clone();
+    let p = g.preview(1, "9", 0).unwrap();
+    assert!(p.completes_step);
+    for viewer in [Viewer::Player(1), Viewer::Observer] {
+        let seen = format!("{} {:?}", p.game.render_text(viewer, 0), p.game.history_for(viewer));
+        assert!(!seen.contains("lucky 7") && !seen.contains("Some(7)"), "{viewer:?} sees {seen}");
+    }
+    assert_eq!(p.game.render_text(Viewer::Player(1), 0), "pile 5 lucky [None, Some(9)]");
+    assert_eq!(p.game.history_for(Viewer::Player(1)).last().unwrap().entry.text, "lucky 9");
+    assert_eq!(g.record(), &before, "a preview changes nothing");
+    // A preview refuses what the move would refuse, with the same words.
+    g.submit(mv(1, "9")).unwrap();
+    assert_eq!(g.preview(1, "1", 0).unwrap_err().to_string(), "it is not your turn; it is ned's turn");
+    // Out of simultaneous steps the preview is the move made on a copy.
+    let p = g.preview(0, "2", 0).unwrap();
+    assert!(!p.completes_step);
+    assert_eq!(p.game.render_text(Viewer::Observer, 0), "pile 3 lucky [Some(7), Some(9)]");
 }
 
 #[test]

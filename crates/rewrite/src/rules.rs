@@ -720,6 +720,18 @@ impl Rules for Rewrite {
         self.active.get(seat).copied().unwrap_or(false)
     }
 
+    fn without_others_pending(&self, seat: Seat) -> Self {
+        let mut mine = self.clone();
+        for other in (0..self.players.len()).filter(|&s| s != seat) {
+            match self.phase {
+                Phase::Goals => mine.goals[other] = None,
+                Phase::Rules(_) => mine.pending[other] = None,
+                Phase::Over => {}
+            }
+        }
+        mine
+    }
+
     fn determinize(&self, seat: Seat, rng: &mut GameRng) -> Self {
         let mut guess = self.clone();
         if self.phase == Phase::Over {

@@ -514,11 +514,11 @@ impl Service {
                 let user = self.authenticate(&auth, caller).await?;
                 let loaded = self.load_kind(kind, board).await?;
                 let seat = self.seat(&loaded, &user.id)?;
-                let preview = self.preview(&loaded, seat, &text)?;
+                let (preview, note) = self.preview(&loaded, seat, &text)?;
                 self.store.set_pending(board, &user.id, &text, self.now()).await?;
                 let mut reply = self.board_text_reply(&preview, &loaded.stored, Viewer::Player(seat));
                 reply.text = format!(
-                    "Submitted, not yet played: {text}\nThe board would then be as below. Send `{} confirm {board} {} PASSWORD` to play it.\n\n{}",
+                    "Submitted, not yet played: {text}\nThe board would then be as below. Send `{} confirm {board} {} PASSWORD` to play it.\n{note}\n{}",
                     kind.info().kind,
                     user.id,
                     reply.text
@@ -566,9 +566,9 @@ impl Service {
                         }
                     },
                 };
-                let preview = self.preview(&loaded, seat, &text)?;
+                let (preview, note) = self.preview(&loaded, seat, &text)?;
                 let mut reply = self.board_text_reply(&preview, &loaded.stored, viewer);
-                reply.text = format!("Preview (nothing is played): {text}\n\n{}", reply.text);
+                reply.text = format!("Preview (nothing is played): {text}\n{note}\n{}", reply.text);
                 Ok(reply)
             }
             GameCommand::Show { board, at } => {
@@ -1176,10 +1176,18 @@ impl Service {
         loaded.game.seat_of(user).ok_or_else(|| not_a_player(user, loaded.stored.summary.id))
     }
 
-    fn preview(&self, loaded: &Loaded, seat: Seat, text: &str) -> Result<Game, CommandError> {
-        let mut copy = loaded.game.clone();
-        copy.submit(Event { at: self.now(), seat: Some(seat), action: EventAction::Move(text.to_string()) })?;
-        Ok(copy)
+    /// The game after `seat`'s move `text`, not stored, and what the reply
+    /// says before the board (see [`Game::preview`]).
+    fn preview(&self, loaded: &Loaded, seat: Seat, text: &str) -> Result<(Game, &'static str), CommandError> {
+        let preview = loaded.game.preview(seat, text, self.now())?;
+        let note = if preview.completes_step {
+            "This move completes the step: the other players' secret moves are shown, and the step \
+             resolved, only once it is played. The board below shows your part alone, as if the \
+             others had not moved yet.\n"
+        } else {
+            ""
+        };
+        Ok((preview.game, note))
     }
 
     /// Cache `game` at `version`; the game used least recently makes room.

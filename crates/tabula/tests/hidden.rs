@@ -177,16 +177,22 @@ impl World {
         assert!(out.status.success(), "tabula mail: {}", String::from_utf8_lossy(&out.stderr));
     }
 
-    /// Every mail in the outbox to `user`: subject and body.
+    /// Every mail in the outbox to `user`: subject and body, oldest first.
     fn outbox(&self, user: &str) -> Vec<String> {
         let rows = self.t.json("outbox --limit 10000");
         let address = format!("{user}@example.org");
-        rows.as_array()
+        let mut mails: Vec<(i64, String)> = rows
+            .as_array()
             .expect("outbox rows")
             .iter()
             .filter(|r| r["message"]["recipient"].as_str().is_some_and(|a| a.contains(&address)))
-            .map(|r| format!("{}\n{}", r["message"]["subject"], r["message"]["body"]))
-            .collect()
+            .map(|r| {
+                let id = r["id"].as_i64().expect("an outbox id");
+                (id, format!("{}\n{}", r["message"]["subject"], r["message"]["body"]))
+            })
+            .collect();
+        mails.sort();
+        mails.into_iter().map(|(_, m)| m).collect()
     }
 
     /// Everything `reader` can get about `board` now, each with where it came from.
@@ -229,6 +235,51 @@ impl World {
             }
         }
         out
+    }
+}
+
+impl World {
+    /// What `reader` (a player) is told on previewing and submitting
+    /// `text`, a move that completes the step, through the command line,
+    /// the API and email.
+    fn previews(&self, kind: &str, board: i64, reader: &Reader, text: &str) -> Vec<(String, String)> {
+        let user = reader.user.as_deref().expect("a player");
+        let mut out = Vec::new();
+        let earlier = self.outbox(user).len();
+        for verb in ["preview", "submit"] {
+            let line = format!("{kind} {verb} {board} {user} pw-{user} {text}");
+            out.push((format!("command line `{line}`"), self.t.ok(&format!("--json {line}"))));
+            let api = json!({"line": format!("{kind} {verb} {board} {user} - {text}")}).to_string();
+            let auth = format!("Bearer {}", reader.token.as_deref().expect("a token"));
+            let headers = [("Content-Type", "application/json"), ("Authorization", auth.as_str())];
+            let r =
+                request(self.addr, "POST", "/api/v1/commands", &headers, &api).expect("the server answers");
+            assert_eq!(r.status, 200, "{api}: {}", r.body);
+            out.push((format!("POST /api/v1/commands {api}"), r.body));
+            self.mail(user, &[line]);
+        }
+        let replies = self.outbox(user).split_off(earlier);
+        assert_eq!(replies.len(), 2, "a reply to each mail");
+        for (i, m) in replies.into_iter().enumerate() {
+            out.push((format!("mail reply {i} to {user}"), m));
+        }
+        out
+    }
+}
+
+/// None of `markers` in what `reader` is told on previewing or submitting `text`.
+fn assert_preview_hidden(w: &World, kind: &str, board: i64, reader: &Reader, text: &str, markers: &[&str]) {
+    for (place, said) in w.previews(kind, board, reader, text) {
+        for m in markers.iter().flat_map(|m| forms(m)) {
+            if let Some(i) = said.find(&m) {
+                let context = &said[i.saturating_sub(200)..(i + 100).min(said.len())];
+                panic!(
+                    "{kind}: {} previewing {text} sees the secret {m:?} in {place}: ...{context}...",
+                    who(reader)
+                );
+            }
+        }
+        assert!(said.contains("your part alone"), "{kind}: {place} does not say why: {said}");
     }
 }
 
@@ -281,6 +332,7 @@ fn dna_manual_sequences_are_hidden_in_every_front_end_until_all_are_set() {
     w.settle("dna", board, &[&ned, &ted, &observer]);
     assert_hidden(&w, "dna", board, &ted, &[secret]);
     assert_hidden(&w, "dna", board, &observer, &[secret]);
+    assert_preview_hidden(&w, "dna", board, &ted, "CCCCCCCCCCCCCC", &[secret]);
     let mut own = EVERYWHERE.to_vec();
     own.push("mail");
     assert_shown(&w, "dna", board, &ned, secret, &own);
@@ -303,6 +355,7 @@ fn intervalo_choices_are_hidden_in_every_front_end_until_both_have_chosen() {
     let markers = ["cell 17", "\"my_choice\":17"];
     assert_hidden(&w, "intervalo", board, &bob, &markers);
     assert_hidden(&w, "intervalo", board, &observer, &markers);
+    assert_preview_hidden(&w, "intervalo", board, &bob, "3", &["cell 17", "ann 17"]);
     assert_shown(
         &w,
         "intervalo",
@@ -344,6 +397,7 @@ fn rewrite_rules_and_goals_are_hidden_in_every_front_end_until_revealed() {
     for r in [&bob, &observer] {
         assert_hidden(&w, "rewrite", board, r, &[goal, rule]);
     }
+    assert_preview_hidden(&w, "rewrite", board, &bob, "t=>a", &[goal, rule]);
     let own = ["command line", "GET /api", "GET /games", "mail"];
     assert_shown(&w, "rewrite", board, &ann, goal, &own);
     assert_shown(&w, "rewrite", board, &ann, rule, &own);
@@ -354,8 +408,10 @@ fn rewrite_rules_and_goals_are_hidden_in_every_front_end_until_revealed() {
         assert_hidden(&w, "rewrite", board, r, &[goal]);
         assert_shown(&w, "rewrite", board, r, rule, &["command line", "GET /api", "GET /games"]);
     }
-    // The last round ends the game: the goals are revealed to all.
+    // The last round ends the game: the goals are revealed to all, but
+    // not by a preview of its last rule.
     w.cli_move("rewrite", board, "ann", "g=>t");
+    assert_preview_hidden(&w, "rewrite", board, &bob, "a=>c", &[goal, "g=>t"]);
     w.mail("bob", &[format!("rewrite move {board} bob pw-bob a=>c")]);
     w.settle("rewrite", board, &[&ann, &bob, &observer]);
     assert_shown(&w, "rewrite", board, &bob, goal, &["command line", "GET /api", "GET /games", "mail"]);
