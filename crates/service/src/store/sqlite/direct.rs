@@ -764,8 +764,8 @@ pub(super) fn read_game_head(conn: &Connection, id: i64) -> StoreResult<Option<G
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{Games, Mail};
     use crate::store::sqlite::SqliteStore;
+    use crate::store::{Games, Mail};
     use tabula_model::{Event, EventAction, Options};
 
     const T0: i64 = 1_767_225_600_000;
