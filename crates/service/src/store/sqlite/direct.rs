@@ -89,7 +89,19 @@ const CACHE_KIB: i64 = 16 * 1024;
 type Read = Box<dyn FnOnce(&Connection) + Send>;
 
 /// Makes every transaction committed so far durable: syncs the log file.
-type SyncLog = Box<dyn FnMut() -> std::io::Result<()> + Send>;
+type SyncLog = Box<dyn FnMut() -> Result<(), SyncError> + Send>;
+
+/// Why the log was not synced.
+#[derive(Debug)]
+enum SyncError {
+    /// The log file could not be opened (no file descriptor left, say, with
+    /// a flood of connections): nothing was tried, nothing is lost, and the
+    /// same sync made later makes the same commits durable.
+    Open(std::io::Error),
+    /// The sync itself failed: pages of committed transactions may never
+    /// reach the disk.
+    Sync(std::io::Error),
+}
 
 /// A write other than a move's append, run in a batch's transaction in a
 /// savepoint of its own, so that its failure leaves the batch's other
@@ -231,20 +243,57 @@ impl Direct {
     }
 }
 
-/// Syncs the log file of the database at `db` (`db-wal`), opened afresh
-/// each time: an open costs little beside an fsync, and the file is always
-/// the one SQLite writes now.
+/// Syncs the log file of the database at `db` (`db-wal`). The file is
+/// opened once and kept: SQLite removes (and later makes anew) the log only
+/// when its last connection closes, and the server's own connection stays
+/// open as long as this sync is used; and an open needs a free file
+/// descriptor, which a flood of connections can take for a while.
 fn sync_log_file(db: &Path) -> SyncLog {
     let mut log = db.as_os_str().to_owned();
     log.push("-wal");
     let log = PathBuf::from(log);
-    Box::new(move || match std::fs::OpenOptions::new().read(true).write(true).open(&log) {
-        Ok(file) => file.sync_data(),
-        // SQLite removes the log only when its last connection closes,
-        // after copying it all into the database file and syncing that.
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(e),
+    let mut file: Option<std::fs::File> = None;
+    Box::new(move || {
+        if file.is_none() {
+            match std::fs::OpenOptions::new().read(true).write(true).open(&log) {
+                Ok(opened) => file = Some(opened),
+                // No log: nothing was committed since the last connection
+                // closed, which copied the log into the database file and
+                // synced that.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+                Err(e) => return Err(SyncError::Open(e)),
+            }
+        }
+        file.as_ref().map_or(Ok(()), |f| f.sync_data().map_err(SyncError::Sync))
     })
+}
+
+/// The first wait before a sync whose log could not be opened is tried
+/// again; it doubles up to [`SYNC_RETRY_MAX`].
+const SYNC_RETRY_FIRST: Duration = Duration::from_millis(10);
+/// The longest wait between two tries of a sync.
+const SYNC_RETRY_MAX: Duration = Duration::from_secs(1);
+
+/// Sync the log, trying again (the callers wait) for as long as the log
+/// cannot be opened: that says nothing about what was written, and ends
+/// when file descriptors are free again. `Err` only for a failed sync.
+fn sync_until_done(sync: &mut SyncLog) -> std::io::Result<()> {
+    let mut wait = SYNC_RETRY_FIRST;
+    let mut warned: Option<std::time::Instant> = None;
+    loop {
+        match sync() {
+            Ok(()) => return Ok(()),
+            Err(SyncError::Sync(e)) => return Err(e),
+            Err(SyncError::Open(e)) => {
+                if warned.is_none_or(|t| t.elapsed() >= Duration::from_secs(10)) {
+                    tracing::warn!(error = %e, "cannot open the database's log to sync it: trying again");
+                    warned = Some(std::time::Instant::now());
+                }
+                std::thread::sleep(wait);
+                wait = (wait * 2).min(SYNC_RETRY_MAX);
+            }
+        }
+    }
 }
 
 /// The sync thread: takes every batch of answers committed so far, syncs
@@ -267,7 +316,7 @@ fn run_syncs(
             count += 1;
         }
         if broken.get().is_none()
-            && let Err(e) = sync()
+            && let Err(e) = sync_until_done(&mut sync)
         {
             tracing::error!(error = %e, "syncing the database's log failed: moves are refused until a restart");
             let _ = broken.set(e.to_string());
@@ -828,7 +877,7 @@ mod tests {
         let (release, held) = mpsc::channel::<std::io::Result<()>>();
         let sync: SyncLog = Box::new(move || {
             let _ = entered.send(());
-            held.recv().unwrap_or(Ok(()))
+            held.recv().unwrap_or(Ok(())).map_err(SyncError::Sync)
         });
         (sync, in_sync, release)
     }
@@ -972,7 +1021,7 @@ mod tests {
     async fn after_a_failed_sync_nothing_more_is_written() {
         let dir = tempfile::tempdir().unwrap();
         let (path, store, id) = one_game(dir.path()).await;
-        let sync: SyncLog = Box::new(|| Err(std::io::Error::other("the disk went away")));
+        let sync: SyncLog = Box::new(|| Err(SyncError::Sync(std::io::Error::other("the disk went away"))));
         let direct = Direct::open_with_sync(&path, Arc::default(), sync).unwrap();
         let first = direct.append(a_move(id, 0)).await;
         assert!(
@@ -987,6 +1036,26 @@ mod tests {
         // Once broken, every append is refused, even one that would conflict.
         let stale = direct.append(a_move(id, 5)).await;
         assert!(matches!(&stale, Err(StoreError::Failed(m)) if m.contains("restarted")), "{stale:?}");
+    }
+
+    #[tokio::test]
+    async fn a_log_that_cannot_be_opened_is_synced_later_and_breaks_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, store, id) = one_game(dir.path()).await;
+        // The first tries find no file descriptor free, as under a flood of
+        // connections; then the sync works.
+        let mut refusals = 3;
+        let sync: SyncLog = Box::new(move || {
+            if refusals > 0 {
+                refusals -= 1;
+                return Err(SyncError::Open(std::io::Error::from_raw_os_error(libc::EMFILE)));
+            }
+            Ok(())
+        });
+        let direct = Direct::open_with_sync(&path, Arc::default(), sync).unwrap();
+        direct.append(a_move(id, 0)).await.expect("answered once the log could be synced");
+        direct.append(a_move(id, 1)).await.expect("later appends are taken");
+        assert_eq!(store.game_version(id).await.unwrap(), Some(2));
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
