@@ -35,6 +35,8 @@ pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 }
 
 /// The token of an `Authorization: Bearer TOKEN` header, if there is one.
+/// The scheme's name is case-insensitive (RFC 9110, section 11.1), so
+/// `bearer` and `BEARER` are as good as `Bearer`.
 ///
 /// # Errors
 /// An `Authorization` header of any other form.
@@ -43,8 +45,9 @@ pub fn bearer(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
     value
         .to_str()
         .ok()
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(|t| Some(t.trim()))
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, token)| scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty())
+        .map(|(_, token)| Some(token.trim()))
         .ok_or_else(|| ApiError::unauthorized("the Authorization header must be `Bearer TOKEN`"))
 }
 
@@ -152,8 +155,14 @@ mod tests {
         assert_eq!(bearer(&h), Ok(None));
         h.insert(header::AUTHORIZATION, HeaderValue::from_static("Bearer tbl_x"));
         assert_eq!(bearer(&h), Ok(Some("tbl_x")));
-        h.insert(header::AUTHORIZATION, HeaderValue::from_static("Basic abc"));
-        assert_eq!(bearer(&h).unwrap_err().code, "unauthorized");
+        for scheme in ["bearer", "BEARER", "beArer"] {
+            h.insert(header::AUTHORIZATION, HeaderValue::from_str(&format!("{scheme} tbl_y")).unwrap());
+            assert_eq!(bearer(&h), Ok(Some("tbl_y")), "{scheme}");
+        }
+        for bad in ["Basic abc", "Bearer", "Bearer ", "Bearertbl_x"] {
+            h.insert(header::AUTHORIZATION, HeaderValue::from_static(bad));
+            assert_eq!(bearer(&h).unwrap_err().code, "unauthorized", "{bad}");
+        }
     }
 
     #[test]
