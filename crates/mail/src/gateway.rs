@@ -441,7 +441,9 @@ pub(crate) fn build_message(draft: &Draft<'_>, from: &str) -> Result<lettre::Mes
     }
     // SMTP clients end the data with CRLF.CRLF whatever the body's end, so the
     // body's own last line end is left off here (else every mail grew a blank line).
-    let text = draft.body.replace("\r\n", "\n").trim_end_matches('\n').to_string();
+    // No control characters but newlines and tabs: a NUL would cut the body
+    // short in many mail programs, an escape sequence would reach terminals.
+    let text = tabula_service::text::clean(draft.body).trim_end_matches('\n').to_string();
     // 7bit where the text allows it, else quoted-printable (readable in any mail program; never base64).
     let body = match Body::new_with_encoding(text.clone(), ContentTransferEncoding::SevenBit) {
         Ok(body) => body,

@@ -306,3 +306,21 @@ async fn the_rendered_reply_is_a_proper_threaded_message() {
     assert!(!text.contains("pw-ned"));
     assert!(matches!(r.to_rfc5322("not an address"), Err(MailError::Build(_))));
 }
+
+#[test]
+fn control_characters_never_reach_a_mail_body() {
+    let r = OutgoingMail {
+        to: "ned@example.org".into(),
+        subject: "DNA Board 1 chat from ted".into(),
+        in_reply_to: None,
+        references: Vec::new(),
+        body: "ted writes:\n\nhi\0 there\u{1b}[2J\u{202e}olleh\ttab\n".into(),
+        message_id: "nul-test@example.org".into(),
+        key: "reply:nul-test@example.org".into(),
+    };
+    let bytes = r.to_rfc5322("Tabula <tabula@example.org>").unwrap();
+    let parsed = MessageParser::default().parse(&bytes[..]).expect("parses");
+    let body = parsed.body_text(0).unwrap().replace("\r\n", "\n");
+    assert_eq!(body, "ted writes:\n\nhi there[2Jolleh\ttab\n");
+    assert!(!bytes.contains(&0) && !bytes.contains(&0x1b), "raw control bytes in the message");
+}

@@ -52,7 +52,7 @@ impl Service {
         let u = self
             .authenticate(&Credentials { user: user.into(), password: password.into() }, &Caller::Anonymous)
             .await?;
-        if name.chars().count() > 100 || name.chars().any(char::is_control) {
+        if name.chars().count() > 100 || name.chars().any(|c| c.is_control() || !crate::text::is_kept(c)) {
             return Err(CommandError::new(
                 ErrorCode::BadValue,
                 "a token name has at most 100 printable characters",

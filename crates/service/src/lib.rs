@@ -13,6 +13,7 @@ mod password;
 pub mod reply;
 mod service;
 pub mod store;
+pub mod text;
 pub mod users;
 
 pub use command::{Command, Credentials, GameCommand};

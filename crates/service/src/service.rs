@@ -619,6 +619,10 @@ impl Service {
                 let user = self.authenticate(&auth, caller).await?;
                 let loaded = self.load_kind(kind, board).await?;
                 self.seat(&loaded, &user.id)?;
+                let text = crate::text::clean(&text);
+                if text.trim().is_empty() {
+                    return Err(CommandError::new(ErrorCode::BadValue, "a chat message needs some text"));
+                }
                 if text.chars().count() > MAX_CHAT {
                     return Err(CommandError::new(
                         ErrorCode::BadValue,
