@@ -51,38 +51,42 @@ struct PassReport {
 /// Run the tool on the start string and the text of the rules file;
 /// returns exactly what `tabula rewrite` prints (with its final newline).
 ///
+/// Without a report, memory stays in proportion to the string: the string
+/// of the moment and the pass's output, two buffers used in turn, with
+/// neither the applications nor any other copy kept (the result is the
+/// last output itself). Given a `String`, its buffer is the first input.
+///
 /// # Errors
 ///
 /// A rules file that does not parse (the message names the line), a file
 /// without rules, or a result longer than [`MAX_LENGTH`] bytes.
-pub fn rewrite_tool(start: &str, rules_file: &str, trace: bool, json: bool) -> Result<String, String> {
-    run(start, rules_file, trace, json, MAX_LENGTH)
+pub fn rewrite_tool(
+    start: impl Into<String>,
+    rules_file: &str,
+    trace: bool,
+    json: bool,
+) -> Result<String, String> {
+    run(start.into(), rules_file, trace, json, MAX_LENGTH)
 }
 
-fn run(start: &str, rules_file: &str, trace: bool, json: bool, limit: usize) -> Result<String, String> {
+fn run(start: String, rules_file: &str, trace: bool, json: bool, limit: usize) -> Result<String, String> {
     let sets = parse_rules_file(rules_file)?;
     let mut compiled = Vec::with_capacity(sets.len());
     for (k, rules) in sets.into_iter().enumerate() {
         compiled.push(RuleSet::new(rules).map_err(|e| format!("rule set {}: {e}", k + 1))?);
     }
-    let mut text = start.to_string();
+    if !(trace || json) {
+        return plain(start, &compiled, limit);
+    }
+    let mut text = start;
     let mut passes = Vec::new();
-    let report = trace || json;
     let mut reported = 0usize;
     for (k, set) in compiled.iter().enumerate().rev() {
         let pass = set.pass(text.as_bytes(), limit);
         if pass.cut {
-            return Err(format!(
-                "rule set {} makes the string longer than {limit} bytes; the calculator stops there",
-                k + 1
-            ));
+            return Err(too_long(k, limit));
         }
-        let output = String::from_utf8(pass.output)
-            .map_err(|_| format!("rule set {} produced text that is not UTF-8", k + 1))?;
-        if !report {
-            text = output;
-            continue;
-        }
+        let output = String::from_utf8(pass.output).map_err(|_| not_text(k))?;
         let applications = character_positions(&text, &pass.applications);
         let rules = set.rules();
         let listed = applications.iter().fold(0usize, |sum, &(rule, _)| {
@@ -106,13 +110,37 @@ fn run(start: &str, rules_file: &str, trace: bool, json: bool, limit: usize) -> 
         passes.push(PassReport { set: k + 1, input: text, output: output.clone(), applications });
         text = output;
     }
-    Ok(if json {
-        json_report(&text, &passes, &compiled)
-    } else if trace {
-        trace_report(&text, &passes, &compiled)
-    } else {
-        format!("{text}\n")
-    })
+    Ok(if json { json_report(&text, &passes, &compiled) } else { trace_report(&text, &passes, &compiled) })
+}
+
+/// The round without a report: each pass writes into the buffer the pass
+/// before read, and the last output, with its newline, is the answer.
+fn plain(start: String, sets: &[RuleSet<String>], limit: usize) -> Result<String, String> {
+    let mut text = start.into_bytes();
+    // Room for an output a quarter longer than the input, reserved once:
+    // a buffer grown by doubling is copied at each step, and the
+    // allocator may keep the old block resident for a moment.
+    let mut out = Vec::with_capacity(text.len().saturating_add(text.len() / 4).min(limit) + (1 << 16));
+    for (k, set) in sets.iter().enumerate().rev() {
+        if set.run(&text, limit, &mut out, |_| {}).cut {
+            return Err(too_long(k, limit));
+        }
+        // Valid UTF-8 in and rules of valid UTF-8 make valid UTF-8 (see
+        // `engine`); checked all the same, as the report's passes are.
+        std::str::from_utf8(&out).map_err(|_| not_text(k))?;
+        std::mem::swap(&mut text, &mut out);
+    }
+    drop(out);
+    text.push(b'\n');
+    String::from_utf8(text).map_err(|_| "the result is not UTF-8".to_string())
+}
+
+fn too_long(set: usize, limit: usize) -> String {
+    format!("rule set {} makes the string longer than {limit} bytes; the calculator stops there", set + 1)
+}
+
+fn not_text(set: usize) -> String {
+    format!("rule set {} produced text that is not UTF-8", set + 1)
 }
 
 /// Parse a rules file into rule sets, oldest first.
@@ -316,8 +344,11 @@ mod tests {
     #[test]
     fn growth_past_the_limit_is_an_error() {
         let doubling = ["a=>aaaa"; 6].join("\n---\n");
-        assert_eq!(run("a", &doubling, false, false, 4096).unwrap(), format!("{}\n", "a".repeat(4096)));
-        let err = run("a", &doubling, false, false, 4095).unwrap_err();
+        assert_eq!(
+            run("a".into(), &doubling, false, false, 4096).unwrap(),
+            format!("{}\n", "a".repeat(4096))
+        );
+        let err = run("a".into(), &doubling, false, false, 4095).unwrap_err();
         assert_eq!(err, "rule set 1 makes the string longer than 4095 bytes; the calculator stops there");
     }
 
