@@ -1398,11 +1398,11 @@ impl Service {
         for g in &finished {
             for (seat, user) in g.players.iter().enumerate() {
                 let row = table.entry(user.clone()).or_default();
-                match g.seat_results.get(seat).cloned().flatten().as_deref() {
-                    Some("win") => row[0] += 1,
-                    Some("loss") => row[1] += 1,
-                    Some("draw") => row[2] += 1,
-                    _ => {}
+                match g.seat_results.get(seat).copied().flatten() {
+                    Some(SeatResult::Win) => row[0] += 1,
+                    Some(SeatResult::Loss) => row[1] += 1,
+                    Some(SeatResult::Draw) => row[2] += 1,
+                    None => {}
                 }
             }
         }
@@ -1467,15 +1467,12 @@ fn elo(finished: &[GameSummary]) -> Vec<(String, f64, u32)> {
         let mut delta = vec![0.0; n];
         for i in 0..n {
             for j in (i + 1)..n {
-                let score = |r: Option<String>| match r.as_deref() {
-                    Some("win") => 1.0,
-                    Some("draw") => 0.5,
+                let score = |seat: usize| match g.seat_results.get(seat).copied().flatten() {
+                    Some(SeatResult::Win) => 1.0,
+                    Some(SeatResult::Draw) => 0.5,
                     _ => 0.0,
                 };
-                let (si, sj) = (
-                    score(g.seat_results.get(i).cloned().flatten()),
-                    score(g.seat_results.get(j).cloned().flatten()),
-                );
+                let (si, sj) = (score(i), score(j));
                 let actual = if si == sj {
                     0.5
                 } else if si > sj {
@@ -1506,16 +1503,7 @@ fn summarize(game: &Game, id: i64, version: i64, now: Timestamp, status: GameSta
     let outcome = game.outcome();
     let over = game.is_over();
     let seat_results = (0..game.players().len())
-        .map(|s| {
-            outcome.as_ref().filter(|_| over).map(|o| {
-                match o.result_for(s) {
-                    SeatResult::Win => "win",
-                    SeatResult::Loss => "loss",
-                    SeatResult::Draw => "draw",
-                }
-                .to_string()
-            })
-        })
+        .map(|s| outcome.as_ref().filter(|_| over).map(|o| o.result_for(s)))
         .collect();
     GameSummary {
         id,

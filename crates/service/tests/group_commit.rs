@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use tabula_model::{Event, EventAction, Options};
+use tabula_model::{Event, EventAction, Options, SeatResult};
 use tabula_service::store::{GameStatus, GameSummary, Games, NewGame, SqliteStore, Store, StoreError};
 
 fn new_game(n: usize) -> NewGame {
@@ -139,7 +139,7 @@ async fn a_batch_of_many_games_keeps_each_append_whole_or_absent() {
             if n % 3 == 0 {
                 s.status = GameStatus::Finished;
                 s.result = Some(format!("won by {}", players[0]));
-                s.seat_results = vec![Some("win".into()), Some("loss".into())];
+                s.seat_results = vec![Some(SeatResult::Win), Some(SeatResult::Loss)];
             }
             let stale = n % 5 == 0;
             let mail = [tabula_service::store::SideEffect::Outbox(tabula_service::store::OutboxMessage {

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use tabula_model::{Event, EventAction, Options};
+use tabula_model::{Event, EventAction, Options, SeatResult};
 use tabula_service::store::{
     self, GameFilter, GameStatus, GameSummary, NewGame, OutboxMessage, SideEffect, Store, StoreError,
     UserRow, Work,
@@ -170,7 +170,8 @@ async fn users_are_created_once_updated_and_listed() {
         let mut cy = user("cy");
         cy.signed_off = true;
         s.create_user(&cy).await.unwrap();
-        assert_eq!(s.user_ids().await.unwrap(), ["ann", "bob"], "{}", b.name);
+        assert!(s.user("bob").await.unwrap().is_some_and(|u| !u.signed_off), "{}", b.name);
+        assert!(s.user("cy").await.unwrap().is_some_and(|u| u.signed_off), "{}", b.name);
     }
 }
 
@@ -217,7 +218,12 @@ async fn appends_are_checked_against_the_version_with_their_side_effects() {
         let clock = Event { at: T0 + 3, seat: None, action: EventAction::Clock };
         s.append(1, &[mv(T0 + 2, 1, "GGA"), clock.clone()], &summary(id, 3, &["ann"]), &[]).await.unwrap();
         assert_eq!(s.game_version(id).await.unwrap(), Some(3));
-        assert_eq!(s.events_since(id, 1).await.unwrap(), [mv(T0 + 2, 1, "GGA"), clock], "{}", b.name);
+        assert_eq!(
+            s.game(id).await.unwrap().unwrap().events[1..],
+            [mv(T0 + 2, 1, "GGA"), clock],
+            "{}",
+            b.name
+        );
         assert_eq!(s.game_version(id + 100).await.unwrap(), None);
         assert!(s.game(id + 100).await.unwrap().is_none());
 
@@ -225,7 +231,7 @@ async fn appends_are_checked_against_the_version_with_their_side_effects() {
         let mut done = summary(id, 4, &[]);
         done.status = GameStatus::Finished;
         done.result = Some("ann wins".into());
-        done.seat_results = vec![Some("win".into()), Some("loss".into())];
+        done.seat_results = vec![Some(SeatResult::Win), Some(SeatResult::Loss)];
         s.append(3, &[mv(T0 + 4, 0, "resign")], &done, &[]).await.unwrap();
         let finished = s.finished(Some("dna")).await.unwrap();
         assert_eq!(finished.len(), 1, "{}", b.name);
@@ -466,12 +472,18 @@ async fn tokens_and_sessions() {
         let s = &b.store;
         let t1 = s.create_token("ann", "laptop", "h1", T0).await.unwrap();
         let t2 = s.create_token("ann", "bot", "h2", T0).await.unwrap();
-        assert_eq!(s.token_user("h1", T0 + 5).await.unwrap().as_deref(), Some("ann"), "{}", b.name);
-        assert!(s.token_user("nope", T0).await.unwrap().is_none());
+        let owner = |(user, _): (String, _)| user;
+        assert_eq!(
+            s.token_account("h1", T0 + 5).await.unwrap().map(owner).as_deref(),
+            Some("ann"),
+            "{}",
+            b.name
+        );
+        assert!(s.token_account("nope", T0).await.unwrap().is_none());
         assert!(!s.revoke_token("bob", t1, T0).await.unwrap(), "{}: not bob's", b.name);
         assert!(s.revoke_token("ann", t1, T0 + 6).await.unwrap());
         assert!(!s.revoke_token("ann", t1, T0 + 7).await.unwrap(), "{}: revoked already", b.name);
-        assert!(s.token_user("h1", T0 + 8).await.unwrap().is_none(), "{}", b.name);
+        assert!(s.token_account("h1", T0 + 8).await.unwrap().is_none(), "{}", b.name);
         let tokens = s.tokens("ann").await.unwrap();
         assert_eq!(tokens.iter().map(|t| t.id).collect::<Vec<_>>(), [t1, t2]);
         assert_eq!((tokens[0].last_used, tokens[0].revoked), (Some(T0 + 5), Some(T0 + 6)), "{}", b.name);
@@ -724,17 +736,13 @@ async fn append_failing_part_way(one_client: bool) {
     let db = path.display().to_string();
     let s: Arc<dyn Store> =
         if one_client { store::open_for_one_client(&db).await } else { store::open(&db).await }.unwrap();
-    {
-        use sqlx::ConnectOptions;
-        let mut conn = sqlx::sqlite::SqliteConnectOptions::new().filename(&path).connect().await.unwrap();
-        sqlx::query(
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch(
             "CREATE TRIGGER refuse_poison BEFORE INSERT ON outbox WHEN NEW.key = 'poison' \
              BEGIN SELECT RAISE(ABORT, 'poisoned'); END",
         )
-        .execute(&mut conn)
-        .await
         .unwrap();
-    }
     let mut ids = Vec::new();
     for _ in 0..24 {
         ids.push(s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap());
@@ -823,4 +831,46 @@ async fn a_game_read_during_appends_is_one_snapshot() {
         writer.await.unwrap();
         assert!(reads > 0, "{}", b.name);
     }
+}
+
+/// A SQLite database made while the store ran on sqlx (its migrations
+/// recorded in sqlx's table, not in `user_version`) opens as it is, keeps
+/// its rows and takes new ones.
+#[tokio::test]
+async fn a_sqlite_database_migrated_by_sqlx_opens_and_keeps_working() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    let old = rusqlite::Connection::open(&path).unwrap();
+    old.execute_batch(
+        "PRAGMA journal_mode = WAL; CREATE TABLE _sqlx_migrations (version BIGINT PRIMARY KEY, \
+         description TEXT NOT NULL, installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, \
+         success BOOLEAN NOT NULL, checksum BLOB NOT NULL, execution_time BIGINT NOT NULL)",
+    )
+    .unwrap();
+    let names = ["initial", "tokens_sessions", "tournaments", "mail_delivery", "outbox_done"];
+    for (version, name) in (1i64..).zip(names) {
+        let file = format!("{}/migrations/sqlite/{version:04}_{name}.sql", env!("CARGO_MANIFEST_DIR"));
+        old.execute_batch(&std::fs::read_to_string(file).unwrap()).unwrap();
+        let record = "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+                      VALUES (?1, ?2, TRUE, x'00', 0)";
+        old.execute(record, (version, name)).unwrap();
+    }
+    old.execute(
+        "INSERT INTO users (id, password_hash, emails, created) VALUES ('ann', 'h', '[\"a@x.org\"]', 1)",
+        [],
+    )
+    .unwrap();
+    drop(old);
+
+    let s = store::open(&path.display().to_string()).await.expect("the old database opens");
+    assert_eq!(s.user("ann").await.unwrap().expect("ann is kept").emails, ["a@x.org"]);
+    s.create_user(&user("bob")).await.unwrap();
+    let id = s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
+    s.append(0, &[mv(T0, 0, "CCT")], &summary(id, 1, &["bob"]), &[]).await.unwrap();
+    assert_eq!(s.game(id).await.unwrap().unwrap().events.len(), 1);
+    let version: i64 = rusqlite::Connection::open(&path)
+        .unwrap()
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, names.len() as i64, "the migrations are recorded where the store now looks");
 }

@@ -23,15 +23,12 @@ mod support;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
-use sqlx::ConnectOptions;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 use support::{
     Client, cpu_seconds, free_port, ok, parallel, percentile, rss_kib, signup_with_tokens, start_server,
 };
@@ -122,25 +119,17 @@ fn parse_args() -> Result<Config> {
 async fn anchor(dir: &Path, seconds: f64) -> Result<(f64, f64)> {
     let path = dir.join("anchor.db");
     let _ = std::fs::remove_file(&path);
-    let mut conn = SqliteConnectOptions::from_str("sqlite:")?
-        .filename(&path)
-        .create_if_missing(true)
-        .journal_mode(SqliteJournalMode::Wal)
-        .synchronous(SqliteSynchronous::Full)
-        .connect()
-        .await?;
-    sqlx::query("CREATE TABLE moves (id INTEGER PRIMARY KEY, game INTEGER NOT NULL, action TEXT NOT NULL)")
-        .execute(&mut conn)
-        .await?;
+    let conn = rusqlite::Connection::open(&path)?;
+    conn.execute_batch(
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+         CREATE TABLE moves (id INTEGER PRIMARY KEY, game INTEGER NOT NULL, action TEXT NOT NULL)",
+    )?;
     let start = Instant::now();
     let mut times = Vec::new();
     while start.elapsed().as_secs_f64() < seconds {
         let t = Instant::now();
-        sqlx::query("INSERT INTO moves (game, action) VALUES (?, ?)")
-            .bind(times.len() as i64 % 1000)
-            .bind(r#"{"move":"17"}"#)
-            .execute(&mut conn)
-            .await?;
+        conn.prepare_cached("INSERT INTO moves (game, action) VALUES (?1, ?2)")?
+            .execute((times.len() as i64 % 1000, r#"{"move":"17"}"#))?;
         times.push(t.elapsed().as_secs_f64());
     }
     let rate = times.len() as f64 / start.elapsed().as_secs_f64();

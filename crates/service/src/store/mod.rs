@@ -1,6 +1,8 @@
-//! Storage behind one interface. SQLite is the embedded default; the
-//! PostgreSQL implementation serves the same trait. Tests use real
-//! databases, never a mock.
+//! Storage behind one interface, split by area ([`Accounts`], [`Games`],
+//! [`Mail`], [`Tournaments`], [`Schedule`]). SQLite is the embedded default
+//! (on rusqlite); the PostgreSQL implementation (on sqlx) serves the same
+//! traits. Each database has one driver, and each write is written once
+//! per database. Tests use real databases, never a mock.
 //!
 //! The one rule every implementation keeps: an append to a game succeeds
 //! only against the version it was validated on, in one transaction with
@@ -15,7 +17,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
-use tabula_model::{Event, Options, Timestamp};
+use tabula_model::{Event, EventAction, Options, SeatResult, Timestamp};
 use thiserror::Error;
 
 pub use postgres::PostgresStore;
@@ -42,7 +44,7 @@ pub async fn open(db: &str) -> StoreResult<Arc<dyn Store>> {
 }
 
 /// [`open`] for a process that runs one command and exits: a SQLite file
-/// gets a pool of one connection (see
+/// gets one connection for everything (see
 /// [`SqliteStore::open_for_one_client`]); PostgreSQL opens as usual.
 pub async fn open_for_one_client(db: &str) -> StoreResult<Arc<dyn Store>> {
     if is_postgres_url(db) {
@@ -63,7 +65,7 @@ pub struct GameChange {
 }
 
 /// A game of a distributed tournament claimed by a worker.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct TournamentJob {
     /// Tournament number.
     pub tournament: i64,
@@ -84,6 +86,7 @@ pub enum Work {
 
 /// Work claimed by this process until [`Claim::release`] (or until the
 /// process dies: a claim never outlives its holder).
+#[derive(Debug)]
 pub struct Claim {
     lock: Option<postgres::AdvisoryLock>,
 }
@@ -106,12 +109,6 @@ impl Claim {
     }
 }
 
-impl std::fmt::Debug for Claim {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Claim").field("shared", &self.lock.is_some()).finish()
-    }
-}
-
 /// A storage failure.
 #[derive(Debug, Error)]
 pub enum StoreError {
@@ -124,39 +121,57 @@ pub enum StoreError {
     /// No such row.
     #[error("not found")]
     NotFound,
-    /// The database failed.
+    /// The database failed (PostgreSQL).
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
-    /// The database failed, on the server's direct SQLite connection.
+    /// The database failed (SQLite).
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
     /// A write or read could not be done (its batch failed, or the thread
-    /// of the server's SQLite connection stopped).
+    /// of the SQLite connection stopped).
     #[error("database error: {0}")]
     Failed(String),
     /// The store cannot do this (distributed tournaments on SQLite).
     #[error("{0}")]
     Unsupported(&'static str),
-    /// Migrations failed.
+    /// Migrations failed (PostgreSQL).
     #[error("database migration failed: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
+    Migrate(#[from] sqlx_core::migrate::MigrateError),
+    /// Migrations failed (SQLite).
+    #[error("database migration failed: {0}")]
+    MigrateSqlite(#[from] rusqlite_migration::Error),
     /// A stored value does not decode (a corrupted row).
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
 }
 
+impl From<serde_rusqlite::Error> for StoreError {
+    fn from(e: serde_rusqlite::Error) -> Self {
+        match e {
+            serde_rusqlite::Error::Rusqlite(e) => StoreError::Sqlite(e),
+            other => StoreError::Corrupt(other.to_string()),
+        }
+    }
+}
+
 /// Result of storage calls.
 pub type StoreResult<T> = Result<T, StoreError>;
 
+// Rows are mapped onto these types by name: by serde (`serde_rusqlite`)
+// from SQLite, by `sqlx::FromRow` from PostgreSQL. Lists of strings and
+// other structured values are stored as JSON text, flags as integers.
+
 /// A user account as stored.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct UserRow {
     /// Lower-case user id.
     pub id: String,
     /// argon2id PHC string; never shown.
-    #[serde(skip)]
+    #[serde(skip_serializing)]
     pub password_hash: String,
     /// Email addresses, the first is where mail goes.
+    #[serde(deserialize_with = "json_text")]
+    #[sqlx(json)]
     pub emails: Vec<String>,
     /// When the account was made.
     pub created: Timestamp,
@@ -213,20 +228,43 @@ impl GameStatus {
     }
 }
 
+impl TryFrom<String> for GameStatus {
+    type Error = StoreError;
+
+    fn try_from(s: String) -> StoreResult<Self> {
+        GameStatus::parse(&s)
+    }
+}
+
+/// The stored word of a seat's result (`win`, `loss`, `draw`: the
+/// serialised form of [`SeatResult`], which reads it back).
+pub(crate) fn result_word(r: SeatResult) -> &'static str {
+    match r {
+        SeatResult::Win => "win",
+        SeatResult::Loss => "loss",
+        SeatResult::Draw => "draw",
+    }
+}
+
 /// The listing summary of a game, kept in step with its record.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct GameSummary {
     /// Board number.
     pub id: i64,
     /// Game kind.
     pub kind: String,
     /// Players in seat order.
+    #[serde(deserialize_with = "json_text")]
+    #[sqlx(json)]
     pub players: Vec<String>,
     /// Status.
+    #[sqlx(try_from = "String")]
     pub status: GameStatus,
     /// Moves made.
     pub moves: i64,
     /// Users who must act now.
+    #[serde(deserialize_with = "json_text")]
+    #[sqlx(json)]
     pub to_move: Vec<String>,
     /// Number of events (the version appends are checked against).
     pub version: i64,
@@ -234,9 +272,11 @@ pub struct GameSummary {
     pub updated: Timestamp,
     /// How it ended, in words.
     pub result: Option<String>,
-    /// Per seat `win`, `loss` or `draw` once finished.
+    /// Per seat, how it ended for that seat, once finished (read from
+    /// the seats, not the game's row).
     #[serde(skip)]
-    pub seat_results: Vec<Option<String>>,
+    #[sqlx(skip)]
+    pub seat_results: Vec<Option<SeatResult>>,
     /// When the next clock event is due (real-time games).
     pub next_clock: Option<Timestamp>,
 }
@@ -260,6 +300,59 @@ pub struct StoredGame {
     pub accepted: Vec<bool>,
 }
 
+/// A game's row: its summary and what its record starts from.
+#[derive(Deserialize, sqlx::FromRow)]
+struct GameRow {
+    #[serde(flatten)]
+    #[sqlx(flatten)]
+    summary: GameSummary,
+    #[serde(deserialize_with = "json_text")]
+    #[sqlx(json)]
+    options: Options,
+    seed: i64,
+    created: Timestamp,
+}
+
+/// A seat of a game as stored.
+#[derive(Deserialize, sqlx::FromRow)]
+struct SeatRow {
+    accepted: bool,
+    #[sqlx(json(nullable))]
+    result: Option<SeatResult>,
+}
+
+/// An event as stored.
+#[derive(Deserialize, sqlx::FromRow)]
+struct EventRow {
+    at: Timestamp,
+    seat: Option<i64>,
+    #[serde(deserialize_with = "json_text")]
+    #[sqlx(json)]
+    action: EventAction,
+}
+
+/// A game's record from its row, seats and events, read in one snapshot.
+fn stored_game(row: GameRow, seats: Vec<SeatRow>, events: Vec<EventRow>) -> StoreResult<StoredGame> {
+    let GameRow { mut summary, options, seed, created } = row;
+    if events.len() as i64 != summary.version {
+        return Err(StoreError::Corrupt(format!(
+            "game {} has {} events but version {}",
+            summary.id,
+            events.len(),
+            summary.version
+        )));
+    }
+    let events: Vec<Event> = events
+        .into_iter()
+        .map(|e| Event { at: e.at, seat: e.seat.map(|s| s as usize), action: e.action })
+        .collect();
+    let (accepted, results) = seats.into_iter().map(|s| (s.accepted, s.result)).unzip();
+    summary.seat_results = results;
+    let joins = events.iter().filter(|e| matches!(e.action, EventAction::Join { .. })).count();
+    let initial_players = summary.players[..summary.players.len().saturating_sub(joins)].to_vec();
+    Ok(StoredGame { summary, options, seed: seed as u64, created, initial_players, events, accepted })
+}
+
 /// A game's summary and per-seat acceptances, without its record, and
 /// who its changes are mailed to.
 #[derive(Clone, Debug)]
@@ -272,6 +365,45 @@ pub struct GameHead {
     pub subscribers: Vec<String>,
     /// Where the notifications of the seated players and the subscribers go.
     pub recipients: Vec<Recipient>,
+}
+
+/// One row of a game's head beside its summary: a seat (with its
+/// acceptance) or another subscriber, with the reader's mail settings
+/// (all null if the reader has no account).
+#[derive(Deserialize, sqlx::FromRow)]
+struct ReaderRow {
+    accepted: Option<bool>,
+    #[sqlx(json(nullable))]
+    seat_result: Option<SeatResult>,
+    reader: Option<String>,
+    #[serde(deserialize_with = "json_text")]
+    #[sqlx(json(nullable))]
+    emails: Option<Vec<String>>,
+    notify: Option<bool>,
+    signed_off: Option<bool>,
+}
+
+/// A game's head from its summary and the rows of its seats (in order,
+/// then its other subscribers).
+fn game_head(summary: GameSummary, rows: impl IntoIterator<Item = ReaderRow>) -> GameHead {
+    let mut head =
+        GameHead { summary, accepted: Vec::new(), subscribers: Vec::new(), recipients: Vec::new() };
+    for row in rows {
+        let Some(reader) = row.reader else { continue };
+        match row.accepted {
+            Some(accepted) => {
+                head.accepted.push(accepted);
+                head.summary.seat_results.push(row.seat_result);
+            }
+            None => head.subscribers.push(reader.clone()),
+        }
+        if !head.recipients.iter().any(|r| r.user == reader) {
+            let open = row.signed_off == Some(false) && row.notify == Some(true);
+            let address = row.emails.filter(|_| open).and_then(|e| e.into_iter().next());
+            head.recipients.push(Recipient { user: reader, address });
+        }
+    }
+    head
 }
 
 /// Where one reader's notifications go, as read with the game's head, so
@@ -296,7 +428,7 @@ impl Recipient {
 }
 
 /// A message for the outbox.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct OutboxMessage {
     /// Idempotency key: one message per key, ever.
     pub key: String,
@@ -311,11 +443,13 @@ pub struct OutboxMessage {
 }
 
 /// A stored outbox row.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, sqlx::FromRow)]
 pub struct OutboxRow {
     /// Row id.
     pub id: i64,
-    /// The message.
+    /// The message (its columns, read as one JSON object from SQLite).
+    #[serde(deserialize_with = "json_text")]
+    #[sqlx(flatten)]
     pub message: OutboxMessage,
     /// When it was queued.
     pub created: Timestamp,
@@ -391,12 +525,70 @@ impl GameFilter {
     pub fn seated_user(&self) -> Option<&str> {
         self.player.as_deref().or(self.to_move.as_deref())
     }
+
+    /// The statement listing the games of this filter, selecting `columns`
+    /// of each game (`g`), and its values in order. In the text, `mark(n)`
+    /// is the placeholder of the n-th value, `seats` joins a user's seats to
+    /// their games, and `to_move(m)` tests that the user of placeholder `m`
+    /// must move.
+    fn query<'a>(
+        &'a self,
+        columns: &str,
+        mark: fn(usize) -> String,
+        seats: &str,
+        to_move: fn(&str) -> String,
+    ) -> (String, Vec<Param<'a>>) {
+        let mut values = Vec::new();
+        let mut next = |value| {
+            values.push(value);
+            mark(values.len())
+        };
+        // A user's games are found from the user's seats (the index on user
+        // and game), not by testing every game of the server with the given
+        // statuses: with 10,000 games active, that test made each challenge
+        // (which counts both players' running games) cost milliseconds.
+        // DISTINCT, one row for a player who holds two seats. A user who
+        // must move holds a seat too.
+        let mut sql = match self.seated_user() {
+            Some(user) => format!(
+                "SELECT {columns} FROM (SELECT DISTINCT game_id FROM game_players WHERE user_id = {}) p \
+                 {seats} games g ON g.id = p.game_id WHERE 1 = 1",
+                next(Param::Text(user))
+            ),
+            None => format!("SELECT {columns} FROM games g WHERE 1 = 1"),
+        };
+        // Only fixed fragments and placeholders are concatenated; every value is bound.
+        if let Some(kind) = &self.kind {
+            sql += &format!(" AND kind = {}", next(Param::Text(kind)));
+        }
+        if !self.statuses.is_empty() {
+            let marks: Vec<String> = self.statuses.iter().map(|s| next(Param::Text(s.as_str()))).collect();
+            sql += &format!(" AND status IN ({})", marks.join(", "));
+        }
+        if let Some(user) = &self.to_move {
+            sql += &format!(" AND {}", to_move(&next(Param::Text(user))));
+        }
+        if let Some(before) = self.before {
+            sql += &format!(" AND id < {}", next(Param::Int(before)));
+        }
+        let limit = if self.limit > 0 { self.limit } else { 1000 };
+        sql += &format!(" ORDER BY id DESC LIMIT {}", next(Param::Int(limit)));
+        (sql, values)
+    }
+}
+
+/// A value of a statement built at run time ([`GameFilter::query`]).
+enum Param<'a> {
+    Text(&'a str),
+    Int(i64),
 }
 
 /// A chat message.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, sqlx::FromRow)]
 pub struct ChatRow {
     /// Who wrote it.
+    #[serde(alias = "user_id")]
+    #[sqlx(rename = "user_id")]
     pub user: String,
     /// When.
     pub at: Timestamp,
@@ -405,22 +597,28 @@ pub struct ChatRow {
 }
 
 /// A queued conditional move.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, sqlx::FromRow)]
 pub struct QueuedMove {
     /// Row id.
     pub id: i64,
     /// Whose.
+    #[serde(alias = "user_id")]
+    #[sqlx(rename = "user_id")]
     pub user: String,
     /// The move text.
+    #[serde(alias = "move")]
+    #[sqlx(rename = "move")]
     pub text: String,
 }
 
 /// A bearer token as listed (the secret itself is never stored).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, sqlx::FromRow)]
 pub struct TokenRow {
     /// Token id (for revoking).
     pub id: i64,
     /// Owner.
+    #[serde(alias = "user_id")]
+    #[sqlx(rename = "user_id")]
     pub user: String,
     /// The owner's label for it.
     pub name: String,
@@ -432,10 +630,21 @@ pub struct TokenRow {
     pub revoked: Option<Timestamp>,
 }
 
+/// How precisely a token's last use is recorded: a write (and its fsync)
+/// on every request of a busy client would cost as much as its moves.
+const TOKEN_USE_RESOLUTION_MS: i64 = 60_000;
+
+/// Whether a token last noted as used at `last_used` is to be noted again at `now`.
+fn token_use_due(last_used: Option<Timestamp>, now: Timestamp) -> bool {
+    last_used.is_none_or(|t| now - t >= TOKEN_USE_RESOLUTION_MS || now < t)
+}
+
 /// A web login session.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Deserialize, sqlx::FromRow)]
 pub struct SessionRow {
     /// Who is logged in.
+    #[serde(alias = "user_id")]
+    #[sqlx(rename = "user_id")]
     pub user: String,
     /// The CSRF token of the session's forms.
     pub csrf: String,
@@ -444,7 +653,7 @@ pub struct SessionRow {
 }
 
 /// A stored tournament.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, sqlx::FromRow)]
 pub struct TournamentRow {
     /// Tournament number.
     pub id: i64,
@@ -462,6 +671,23 @@ pub struct TournamentRow {
     pub report: Option<String>,
     /// Games finished so far.
     pub games_done: i64,
+}
+
+/// `value` as stored in a JSON text column.
+fn json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("plain data serialises")
+}
+
+/// Deserialises a column stored as JSON text (SQLite's, PostgreSQL's read
+/// as `text`), or a value already read as JSON (PostgreSQL's `json`
+/// columns inside a row read as JSON); null for an `Option` is `None`.
+fn json_text<'de, D: serde::Deserializer<'de>, T: serde::de::DeserializeOwned>(d: D) -> Result<T, D::Error> {
+    use serde::de::Error;
+    match serde_json::Value::deserialize(d)? {
+        serde_json::Value::String(text) => serde_json::from_str(&text),
+        value => T::deserialize(value),
+    }
+    .map_err(D::Error::custom)
 }
 
 /// The whole storage interface: every area's, for a service that uses
@@ -482,17 +708,13 @@ pub trait Accounts: Send + Sync {
     async fn update_user(&self, user: &UserRow) -> StoreResult<()>;
     /// Record a failed (`failed = true`) or successful password check.
     async fn record_login(&self, id: &str, failed: bool, at: Timestamp) -> StoreResult<()>;
-    /// Every user id (for `list`-style commands and tests).
-    async fn user_ids(&self) -> StoreResult<Vec<String>>;
 
     /// Store a new bearer token (by the hash of its secret); returns its id.
     async fn create_token(&self, user: &str, name: &str, hash: &str, now: Timestamp) -> StoreResult<i64>;
-    /// The owner of an unrevoked token, noting its use (at most once a
-    /// minute: a busy client's requests need not each be a write).
-    async fn token_user(&self, hash: &str, now: Timestamp) -> StoreResult<Option<String>>;
-    /// As [`Accounts::token_user`], with the owner's account as it stands
-    /// (`None` if there is no such account): what a request authenticated
-    /// by a token needs, read in one query where the store can.
+    /// The owner of an unrevoked token and the owner's account as it
+    /// stands (`None` if there is no such account), noting the token's use
+    /// (at most once a minute: a busy client's requests need not each be a
+    /// write).
     async fn token_account(
         &self,
         hash: &str,
@@ -530,8 +752,6 @@ pub trait Games: Send + Sync {
     /// A game's summary and acceptances without its events (cheap: what a
     /// command needs when it has the game replayed in memory already).
     async fn game_head(&self, id: i64) -> StoreResult<Option<GameHead>>;
-    /// Events of a game from `from_seq` on.
-    async fn events_since(&self, id: i64, from_seq: i64) -> StoreResult<Vec<Event>>;
     /// Append events against `expected_version`, update the summary, and
     /// carry out the side effects, all in one durable transaction.
     async fn append(
@@ -651,41 +871,39 @@ pub trait Tournaments: Send + Sync {
     /// One tournament.
     async fn tournament(&self, id: i64) -> StoreResult<Option<TournamentRow>>;
 
+    // The games of distributed tournaments, which need a store that several
+    // processes share (the defaults refuse them).
+
     /// Offer games `indices` of tournament `id` to workers (those offered
     /// already stay as they are).
-    async fn enqueue_tournament_games(&self, id: i64, indices: &[i64]) -> StoreResult<()> {
-        let _ = (id, indices);
+    async fn enqueue_tournament_games(&self, _id: i64, _indices: &[i64]) -> StoreResult<()> {
         Err(StoreError::Unsupported(DISTRIBUTED_NEEDS_POSTGRES))
     }
     /// Claim one offered game, of any tournament, that is not done and not
     /// held by a live claim, for `worker` until `lease_until`.
     async fn claim_tournament_game(
         &self,
-        worker: &str,
-        now: Timestamp,
-        lease_until: Timestamp,
+        _worker: &str,
+        _now: Timestamp,
+        _lease_until: Timestamp,
     ) -> StoreResult<Option<TournamentJob>> {
-        let _ = (worker, now, lease_until);
         Err(StoreError::Unsupported(DISTRIBUTED_NEEDS_POSTGRES))
     }
     /// Extend `worker`'s claim; false if the claim is no longer its own.
     async fn renew_tournament_game(
         &self,
-        job: &TournamentJob,
-        worker: &str,
-        lease_until: Timestamp,
+        _job: &TournamentJob,
+        _worker: &str,
+        _until: Timestamp,
     ) -> StoreResult<bool> {
-        let _ = (job, worker, lease_until);
         Err(StoreError::Unsupported(DISTRIBUTED_NEEDS_POSTGRES))
     }
     /// Keep a claimed game's result and mark it done, in one transaction.
-    async fn finish_tournament_game(&self, job: &TournamentJob, result: &str) -> StoreResult<()> {
-        let _ = (job, result);
+    async fn finish_tournament_game(&self, _job: &TournamentJob, _result: &str) -> StoreResult<()> {
         Err(StoreError::Unsupported(DISTRIBUTED_NEEDS_POSTGRES))
     }
     /// Offered games not done yet: of tournament `id`, or of all if `None`.
-    async fn tournament_games_left(&self, id: Option<i64>) -> StoreResult<i64> {
-        let _ = id;
+    async fn tournament_games_left(&self, _id: Option<i64>) -> StoreResult<i64> {
         Err(StoreError::Unsupported(DISTRIBUTED_NEEDS_POSTGRES))
     }
 }
