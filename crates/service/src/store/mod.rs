@@ -417,16 +417,6 @@ pub struct Recipient {
     pub address: Option<String>,
 }
 
-impl Recipient {
-    /// Where `user`'s notifications go, given the account as stored.
-    pub fn of(user: &str, account: Option<&UserRow>) -> Recipient {
-        Recipient {
-            user: user.to_string(),
-            address: account.filter(|u| !u.signed_off && u.notify).and_then(|u| u.emails.first().cloned()),
-        }
-    }
-}
-
 /// A message for the outbox.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct OutboxMessage {
