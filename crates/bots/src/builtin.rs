@@ -6,6 +6,10 @@ use crate::heuristics;
 use crate::mcts::{self, MctsConfig};
 use crate::spec::{BotSpec, Builtin, SpecError};
 
+/// The built-in bots' names, weakest first (`mcts` also takes a budget:
+/// `mcts:2000`, `mcts:250ms`).
+pub const NAMES: [&str; 5] = ["random", "greedy", "center", "nash", "mcts"];
+
 /// A built-in bot: chooses a move from the game as its seat may know it.
 /// Every built-in draws its randomness only from the generator it is
 /// given, so a seeded game is reproducible.
@@ -18,7 +22,7 @@ pub struct BuiltinBot {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BuiltinError {
     /// The name is not a built-in bot.
-    #[error("{0:?} is not a built-in bot (random, greedy, center, mcts, mcts:N, mcts:Nms)")]
+    #[error("{0:?} is not a built-in bot (random, greedy, center, nash, mcts, mcts:N, mcts:Nms)")]
     Unknown(String),
     /// The bot does not play this game.
     #[error("the {bot} bot does not play {game}")]
@@ -60,7 +64,7 @@ impl BuiltinBot {
         let ok = match self.bot {
             Builtin::Random | Builtin::Mcts(_) => true,
             Builtin::Greedy => heuristics::has_greedy(info.kind),
-            Builtin::Center => info.kind == "intervalo",
+            Builtin::Center | Builtin::Nash => info.kind == "intervalo",
         };
         if ok {
             Ok(())
@@ -110,6 +114,12 @@ impl BuiltinBot {
             Builtin::Center => {
                 return heuristics::center_into(state, seat, rng, out)
                     || state.random_move_into(seat, rng, out);
+            }
+            Builtin::Nash => {
+                let Some(game) = state.as_any().downcast_ref::<tabula_intervalo::Intervalo>() else {
+                    return false;
+                };
+                crate::intervalo::choose(&game.strip_for(seat), rng).map(|cell| (cell + 1).to_string())
             }
             // Real-Time Life moves pay off at a generation: between two, the
             // search bot keeps its points for the tick before the next.

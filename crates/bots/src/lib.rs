@@ -15,6 +15,7 @@
 
 pub mod builtin;
 pub mod heuristics;
+pub mod intervalo;
 pub mod mcts;
 pub mod process;
 pub mod protocol;
@@ -31,7 +32,7 @@ pub use builtin::{BuiltinBot, Position, builtin_move};
 pub use process::BotLimits;
 pub use protocol::ViewMode;
 pub use referee::{Failure, FailureKind, GameResult, Heartbeat};
-pub use report::{render_csv, render_json, render_text};
+pub use report::{check_output, render_csv, render_json, render_text};
 pub use spec::{BotSpec, SpecError};
 pub use store::{JsonlStore, MemoryStore, StoreError, TournamentStore};
 pub use tournament::{

@@ -1,6 +1,7 @@
 //! Tournament results as a text table, JSON and CSV.
 
 use std::fmt::Write;
+use std::path::Path;
 
 use crate::tournament::TournamentReport;
 
@@ -8,12 +9,36 @@ fn percent(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
+/// `name` in at most `width` characters: whole, or its start and its end
+/// (where a command line names its script) around `...`.
 fn short(name: &str, width: usize) -> String {
-    if name.chars().count() <= width {
+    let chars: Vec<char> = name.chars().collect();
+    if chars.len() <= width {
         return name.to_string();
     }
-    let kept: String = name.chars().take(width.saturating_sub(3)).collect();
-    format!("{kept}...")
+    let room = width.saturating_sub(3);
+    let head = room / 3;
+    let tail = room - head;
+    let start: String = chars[..head].iter().collect();
+    let end: String = chars[chars.len() - tail..].iter().collect();
+    format!("{start}...{end}")
+}
+
+/// The names as shown in a column `width` wide ([`short`]); names that
+/// would still look alike are numbered by their place in the list (`#2`).
+fn display_names(names: &[String], width: usize) -> Vec<String> {
+    let shown: Vec<String> = names.iter().map(|n| short(n, width)).collect();
+    shown
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            if shown.iter().filter(|t| *t == s).count() == 1 {
+                return s.clone();
+            }
+            let number = format!(" #{}", i + 1);
+            format!("{}{number}", short(&names[i], width.saturating_sub(number.len())))
+        })
+        .collect()
 }
 
 /// The results table (ranked by games won, as the seed ranks them) and the
@@ -34,6 +59,8 @@ pub fn render_text(report: &TournamentReport) -> String {
         report.seed,
     );
     let width = report.bots.iter().map(|b| b.name.chars().count()).max().unwrap_or(3).clamp(3, 40);
+    let shown = display_names(&report.names, width);
+    let name_of = |index: usize| shown.get(index).map_or("", String::as_str);
     let _ = writeln!(
         out,
         "{:>4}  {:<width$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>7}  {:>17}  {:>6}  {:>8}",
@@ -45,7 +72,7 @@ pub fn render_text(report: &TournamentReport) -> String {
             out,
             "{:>4}  {:<width$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>7}  {:>17}  {:>6.0}  {:>8}",
             rank + 1,
-            short(&b.name, width),
+            name_of(b.index),
             b.games,
             b.wins,
             b.losses,
@@ -81,7 +108,7 @@ pub fn render_text(report: &TournamentReport) -> String {
     }
     out.push('\n');
     for (rank, row) in cells.iter().enumerate() {
-        let _ = write!(out, "{:>4}  {:<width$}", rank + 1, short(&report.bots[rank].name, width));
+        let _ = write!(out, "{:>4}  {:<width$}", rank + 1, name_of(report.bots[rank].index));
         for cell in row {
             let _ = write!(out, "  {cell:>column$}");
         }
@@ -92,7 +119,8 @@ pub fn render_text(report: &TournamentReport) -> String {
     if !failures.is_empty() {
         let _ = writeln!(out, "\nFailures ({}):", failures.len());
         for (index, f) in failures.iter().take(20) {
-            let _ = writeln!(out, "  game {index}: {}", f.message);
+            // Numbered from 1, as on the web pages.
+            let _ = writeln!(out, "  game {}: {}", index + 1, f.message);
         }
         if failures.len() > 20 {
             let _ = writeln!(out, "  ... and {} more (see the JSON results)", failures.len() - 20);
@@ -138,4 +166,68 @@ pub fn render_csv(report: &TournamentReport) -> String {
         );
     }
     out
+}
+
+/// Check, before a tournament is played, that its results can be written
+/// to `path` (its directory exists and may be written, and the file, if it
+/// exists, may be replaced), so that a mistyped path does not waste every
+/// game.
+///
+/// # Errors
+///
+/// What is wrong, in words.
+pub fn check_output(path: &Path) -> Result<(), String> {
+    use std::os::unix::ffi::OsStrExt;
+    let shown = path.display();
+    if path.is_dir() {
+        return Err(format!("{shown} is a directory"));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(format!("{shown}: there is no directory {}", dir.display()));
+    }
+    let writable = |p: &Path, mode: libc::c_int| {
+        std::ffi::CString::new(p.as_os_str().as_bytes())
+            // SAFETY: a valid C string for the duration of the call.
+            .is_ok_and(|c| unsafe { libc::access(c.as_ptr(), mode) } == 0)
+    };
+    if !writable(dir, libc::W_OK | libc::X_OK) {
+        return Err(format!("{shown}: the directory {} may not be written", dir.display()));
+    }
+    if path.exists() && !writable(path, libc::W_OK) {
+        return Err(format!("{shown} may not be written"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_names_keep_their_ends_and_stay_apart() {
+        let names: Vec<String> = [
+            "python3 /home/someone/projects/bots/intervalo/neighbour.py",
+            "python3 /home/someone/projects/bots/intervalo/shadow.py",
+            "mcts",
+        ]
+        .map(String::from)
+        .to_vec();
+        let shown = display_names(&names, 30);
+        assert_eq!(shown[0], "python3 /...rvalo/neighbour.py");
+        assert!(shown[1].ends_with("/shadow.py"), "{shown:?}");
+        assert_eq!(shown[2], "mcts");
+        assert!(shown.iter().all(|s| s.chars().count() <= 30), "{shown:?}");
+        // Alike even at their ends: numbered.
+        let same: Vec<String> =
+            ["python3 bot.py --depth 1 --seed 1 --x", "python3 bot.py --depth 2 --seed 1 --x"]
+                .map(String::from)
+                .to_vec();
+        let shown = display_names(&same, 20);
+        assert_ne!(shown[0], shown[1], "{shown:?}");
+        assert!(shown[0].ends_with(" #1") && shown[1].ends_with(" #2"), "{shown:?}");
+    }
 }

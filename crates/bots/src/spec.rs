@@ -41,6 +41,9 @@ pub enum Builtin {
     Greedy,
     /// Intervalo only: the empty cell nearest the centre of the strip.
     Center,
+    /// Intervalo only: each turn's choice as a matrix game, played as its
+    /// mixed equilibrium (see [`crate::intervalo`]).
+    Nash,
     /// Monte Carlo tree search with a budget.
     Mcts(Budget),
 }
@@ -49,7 +52,9 @@ pub enum Builtin {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SpecError {
     /// Nothing given.
-    #[error("a bot is a built-in name (random, greedy, center, mcts, mcts:N, mcts:Nms) or a command line")]
+    #[error(
+        "a bot is a built-in name (random, greedy, center, nash, mcts, mcts:N, mcts:Nms) or a command line"
+    )]
     Empty,
     /// Too long.
     #[error("a bot specification is at most {MAX_SPEC_LEN} characters")]
@@ -57,6 +62,14 @@ pub enum SpecError {
     /// Unbalanced quotes or a trailing backslash.
     #[error("command line {0:?}: {1}")]
     BadCommand(String, String),
+    /// One word that names neither a built-in bot nor a program.
+    #[error(
+        "{0:?} is neither a built-in bot nor a program{1}: the built-in bots are random, greedy, center, nash, mcts, mcts:N (iterations) and mcts:Nms (time)"
+    )]
+    UnknownBot(String, String),
+    /// A command line whose program cannot be found.
+    #[error("command line {0:?}: there is no program {1:?} (as a file, or on PATH)")]
+    NoProgram(String, String),
     /// `mcts:` with a bad budget.
     #[error(
         "{0:?}: the budget of mcts is a number of iterations (1 to {MAX_ITERATIONS}) or a time like 250ms"
@@ -84,6 +97,34 @@ impl BotSpec {
         Ok(BotSpec::Command { line: t.to_string(), argv })
     }
 
+    /// Check that an external bot's program exists (a path to an
+    /// executable file, or a name found on `PATH`), so that a mistyped
+    /// built-in name or program is refused before any game rather than
+    /// forfeiting every game.
+    ///
+    /// # Errors
+    ///
+    /// [`SpecError::UnknownBot`] for a single word that is no built-in and
+    /// no program (with the nearest built-in name, if one is close);
+    /// [`SpecError::NoProgram`] for a longer command line.
+    pub fn check_program(&self) -> Result<(), SpecError> {
+        let BotSpec::Command { line, argv } = self else { return Ok(()) };
+        let Some(program) = argv.first() else { return Err(SpecError::Empty) };
+        if find_program(program, std::env::var_os("PATH").as_deref()) {
+            return Ok(());
+        }
+        if argv.len() == 1 && !program.contains('/') {
+            let near = crate::builtin::NAMES
+                .iter()
+                .map(|n| (edit_distance(&program.to_ascii_lowercase(), n), n))
+                .filter(|(d, _)| *d <= 2)
+                .min();
+            let hint = near.map(|(_, n)| format!(" (did you mean {n}?)")).unwrap_or_default();
+            return Err(SpecError::UnknownBot(program.clone(), hint));
+        }
+        Err(SpecError::NoProgram(line.clone(), program.clone()))
+    }
+
     /// The name used in results: the built-in's name or the command line.
     pub fn name(&self) -> String {
         match self {
@@ -107,6 +148,7 @@ impl Builtin {
             "random" => Builtin::Random,
             "greedy" | "heuristic" => Builtin::Greedy,
             "center" | "centre" => Builtin::Center,
+            "nash" => Builtin::Nash,
             "mcts" => Builtin::Mcts(Budget::Iterations(DEFAULT_ITERATIONS)),
             _ => match lower.strip_prefix("mcts:") {
                 Some(budget) => Builtin::Mcts(parse_budget(budget).ok_or(SpecError::BadBudget(text.into()))?),
@@ -135,11 +177,41 @@ impl fmt::Display for Builtin {
             Builtin::Random => f.write_str("random"),
             Builtin::Greedy => f.write_str("greedy"),
             Builtin::Center => f.write_str("center"),
+            Builtin::Nash => f.write_str("nash"),
             Builtin::Mcts(Budget::Iterations(n)) if *n == DEFAULT_ITERATIONS => f.write_str("mcts"),
             Builtin::Mcts(Budget::Iterations(n)) => write!(f, "mcts:{n}"),
             Builtin::Mcts(Budget::Time(t)) => write!(f, "mcts:{}ms", t.as_millis()),
         }
     }
+}
+
+/// Whether `program` names an executable file: as a path when it has a
+/// `/`, else in one of the directories of `path`.
+fn find_program(program: &str, path: Option<&std::ffi::OsStr>) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &std::path::Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        return executable(std::path::Path::new(program));
+    }
+    path.is_some_and(|path| std::env::split_paths(path).any(|dir| executable(&dir.join(program))))
+}
+
+/// The Levenshtein distance between two short words.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
 }
 
 /// Split a command line into words the way a POSIX shell would for plain
@@ -237,6 +309,22 @@ mod tests {
         assert!(split_command("a 'b").is_err());
         assert!(split_command("a \"b").is_err());
         assert!(split_command("a \\").is_err());
+    }
+
+    #[test]
+    fn a_mistyped_builtin_or_a_missing_program_is_refused() {
+        let err = BotSpec::parse("mtcs").unwrap().check_program().unwrap_err();
+        assert!(matches!(&err, SpecError::UnknownBot(name, hint) if name == "mtcs" && hint.contains("mcts")));
+        assert!(err.to_string().contains("random, greedy, center, nash, mcts"), "{err}");
+        let err = BotSpec::parse("zzzzzzzz").unwrap().check_program().unwrap_err();
+        assert!(matches!(&err, SpecError::UnknownBot(_, hint) if hint.is_empty()), "{err}");
+        let err = BotSpec::parse("/nonexistent/bot --x").unwrap().check_program().unwrap_err();
+        assert!(matches!(err, SpecError::NoProgram(_, p) if p == "/nonexistent/bot"));
+        BotSpec::parse("sh -c true").unwrap().check_program().unwrap();
+        BotSpec::parse("/bin/sh").unwrap().check_program().unwrap();
+        BotSpec::parse("mcts:20").unwrap().check_program().unwrap();
+        assert_eq!(edit_distance("greddy", "greedy"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
     }
 
     proptest::proptest! {

@@ -24,7 +24,7 @@ pub enum StoreError {
     },
     /// The store holds another tournament.
     #[error(
-        "tournament store {0} holds a different tournament (game, options, bots, games per pair, players, seed or view differ)"
+        "tournament store {0} holds a different tournament (game, options, bots, games per pair, players, seed, view or time limits differ)"
     )]
     Mismatch(String),
     /// A line is not a game result.
@@ -103,6 +103,8 @@ pub fn fingerprint(config: &TournamentConfig) -> Value {
         "players": config.players,
         "seed": config.seed,
         "view": config.view,
+        "move_time_ms": config.move_time.as_millis() as u64,
+        "game_time_ms": config.game_time.as_millis() as u64,
     })
 }
 

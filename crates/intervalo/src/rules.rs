@@ -304,8 +304,10 @@ impl Rules for Intervalo {
             return Err(MoveError::malformed(format!("{t:?} is not a cell number: write a number like 17")));
         }
         let n: usize = t.parse().map_err(|_| MoveError::malformed(format!("{t:?} is not a cell number")))?;
+        // A number is a cell number: one off the strip breaks a rule of
+        // this game, it is not a mistake of writing.
         if n == 0 || n > self.cells.len() {
-            return Err(MoveError::malformed(format!(
+            return Err(MoveError::illegal(format!(
                 "there is no cell {n}: the cells are numbered 1 to {}",
                 self.cells.len()
             )));
@@ -334,7 +336,7 @@ impl Rules for Intervalo {
             ));
         }
         match self.cells.get(*mv) {
-            None => Err(MoveError::malformed(format!(
+            None => Err(MoveError::illegal(format!(
                 "there is no cell {}: the cells are numbered 1 to {}",
                 mv + 1,
                 self.cells.len()

@@ -147,6 +147,11 @@ fn bad_moves_name_the_problem_and_change_nothing() {
     for (text, message) in cases {
         assert_eq!(choose(&mut g, 0, text).unwrap_err().to_string(), message);
     }
+    // A cell off the strip is a move against the rules, not a malformed one.
+    for text in ["0", "11"] {
+        assert!(matches!(choose(&mut g, 0, text), Err(MoveError::Illegal(_))), "{text}");
+    }
+    assert!(matches!(choose(&mut g, 0, "x"), Err(MoveError::Malformed(_))));
     assert_eq!(g.record(), &before);
 }
 

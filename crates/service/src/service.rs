@@ -57,8 +57,9 @@ pub enum Caller {
 
 /// Plays the moves of built-in bots (`bot:NAME` players).
 pub trait BotPlayer: Send + Sync {
-    /// Whether `name` (without `bot:`) is a bot this server can run.
-    fn knows(&self, name: &str) -> bool;
+    /// Whether `name` (without `bot:`) is a bot this server can run in
+    /// the game `kind`.
+    fn knows(&self, name: &str, kind: &str) -> bool;
     /// The bot's move for `seat`, as text.
     fn choose(&self, name: &str, game: &Game, seat: Seat) -> Option<String>;
     /// The bots (names without `bot:`) that play the game `kind`, to offer
@@ -692,8 +693,20 @@ impl Service {
             let id = users::canonical_user_id(p).map_err(|m| CommandError::new(ErrorCode::UnknownUser, m))?;
             if let Some(bot) = id.strip_prefix("bot:") {
                 match &self.bots {
-                    Some(b) if b.knows(bot) => {}
-                    _ => {
+                    Some(b) if b.knows(bot, info.kind) => {}
+                    Some(b) => {
+                        let names: Vec<String> =
+                            b.names(info.kind).iter().map(|n| format!("bot:{n}")).collect();
+                        return Err(CommandError::new(
+                            ErrorCode::UnknownUser,
+                            format!(
+                                "there is no bot {id} for {}: the bots are {}",
+                                info.title,
+                                names.join(", ")
+                            ),
+                        ));
+                    }
+                    None => {
                         return Err(CommandError::new(
                             ErrorCode::UnknownUser,
                             format!("there is no bot {id} on this server"),

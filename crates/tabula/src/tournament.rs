@@ -129,12 +129,20 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
     };
     let mut bots = Vec::new();
     for b in &a.bots {
-        match BotSpec::parse(b) {
+        match BotSpec::parse(b).and_then(|s| s.check_program().map(|()| s)) {
             Ok(s) => bots.push(s),
             Err(e) => {
                 eprintln!("tabula: --bot {b:?}: {e}");
                 return Ok(ExitCode::from(2));
             }
+        }
+    }
+    for (flag, path) in [("--json", &a.json), ("--csv", &a.csv)] {
+        if let Some(path) = path
+            && let Err(e) = tabula_bots::check_output(path)
+        {
+            eprintln!("tabula: {flag}: {e}");
+            return Ok(ExitCode::from(2));
         }
     }
     let view = match a.view.as_str() {
@@ -176,19 +184,14 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
     } else {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} games  {per_sec}  {eta} left  {msg}",
-            )
-            .expect("valid progress template"),
+            indicatif::ProgressStyle::with_template("{bar:40} {msg}").expect("valid progress template"),
         );
         bar
     };
     let progress = |p: tabula_bots::Progress| {
         bar.set_length(p.total as u64);
         bar.set_position(p.done as u64);
-        if p.resumed > 0 && p.last.is_none() {
-            bar.set_message(format!("({} resumed)", p.resumed));
-        }
+        bar.set_message(p.summary());
     };
     let report = if a.distributed {
         match crate::worker::distributed(&rt, service.store(), &config, kind, &progress) {

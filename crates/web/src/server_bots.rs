@@ -6,8 +6,9 @@
 pub struct ServerBots;
 
 impl tabula_service::BotPlayer for ServerBots {
-    fn knows(&self, name: &str) -> bool {
-        tabula_bots::BuiltinBot::named(name).is_ok()
+    fn knows(&self, name: &str, kind: &str) -> bool {
+        let Some(info) = tabula_games::find(kind).map(|k| k.info()) else { return false };
+        tabula_bots::BuiltinBot::named(name).is_ok_and(|b| b.supports(info).is_ok())
     }
 
     fn choose(&self, name: &str, game: &tabula_model::Game, seat: tabula_model::Seat) -> Option<String> {
@@ -19,7 +20,7 @@ impl tabula_service::BotPlayer for ServerBots {
 
     fn names(&self, kind: &str) -> Vec<String> {
         let Some(info) = tabula_games::find(kind).map(|k| k.info()) else { return Vec::new() };
-        ["random", "greedy", "center", "mcts"]
+        tabula_bots::builtin::NAMES
             .into_iter()
             .filter(|n| tabula_bots::BuiltinBot::named(n).is_ok_and(|b| b.supports(info).is_ok()))
             .map(str::to_string)
