@@ -761,3 +761,24 @@ pub fn reap_inits() {
         while libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG | libc::__WCLONE) > 0 {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bot_users_are_looked_up_by_name_or_number_and_never_root() {
+        let nobody = BotUser::lookup(DEFAULT_BOT_USER).unwrap();
+        assert_ne!(nobody.uid, 0);
+        assert_eq!(BotUser::lookup(&nobody.uid.to_string()).unwrap().uid, nobody.uid);
+        // A number without an account is still a user to run as (its own group).
+        assert_eq!(
+            BotUser::lookup("54321").unwrap(),
+            BotUser { name: "54321".into(), uid: 54321, gid: 54321 }
+        );
+        assert_eq!(BotUser::lookup("root"), Err(UserError::Root));
+        assert_eq!(BotUser::lookup("0"), Err(UserError::Root));
+        assert_eq!(BotUser::lookup("no-such-user-here"), Err(UserError::Unknown("no-such-user-here".into())));
+        assert_eq!(UserError::Unknown("x".into()).to_string(), "there is no user \"x\" on this machine",);
+    }
+}

@@ -47,6 +47,37 @@ fn a_bot_process_gets_only_the_allowed_environment() {
     assert!(lines.contains(&"PYTHONUNBUFFERED=1".to_string()), "{lines:?}");
 }
 
+#[test]
+fn a_bot_process_gets_no_descriptor_of_the_referee_but_its_pipes() {
+    use std::os::fd::AsRawFd;
+    // Descriptors the referee holds without close-on-exec, as those it
+    // inherits from whoever started it are: a low one and a high one.
+    let file = std::fs::File::open("/dev/null").unwrap();
+    let stray = [200, 1000];
+    for fd in stray {
+        // SAFETY: dup2 onto numbers this test owns; dup2 never sets
+        // close-on-exec on the copy.
+        assert_eq!(unsafe { libc::dup2(file.as_raw_fd(), fd) }, fd);
+    }
+    let listing = output_of(
+        &["python3", "-c", "import os; print(sorted(map(int, os.listdir('/proc/self/fd'))))"],
+        &BotLimits::default(),
+    );
+    for fd in stray {
+        // SAFETY: closing the copies made above.
+        unsafe { libc::close(fd) };
+    }
+    // Its three pipes, and the descriptor the listing itself opens.
+    assert_eq!(listing, ["[0, 1, 2, 3]"], "the bot holds descriptors it was not given");
+    // The three are pipes (the bot's stdin, stdout and stderr), not
+    // anything of the referee's.
+    let kinds = output_of(
+        &["python3", "-c", "import os; print([os.readlink('/proc/self/fd/%d' % d)[:5] for d in (0, 1, 2)])"],
+        &BotLimits::default(),
+    );
+    assert_eq!(kinds, ["['pipe:', 'pipe:', 'pipe:']"]);
+}
+
 /// The soft and hard value of one line of `/proc/self/limits`.
 fn limit(lines: &[String], name: &str) -> (String, String) {
     let line = lines.iter().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name}: {lines:?}"));

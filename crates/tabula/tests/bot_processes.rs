@@ -215,3 +215,36 @@ fn as_root_bots_run_as_nobody_or_the_user_given() {
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("may not run as root"));
 }
+
+#[test]
+fn an_unprivileged_referee_runs_bots_only_as_itself() {
+    if !is_root() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    // The referee as nobody (65534).
+    let run = |user: &str| {
+        Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", BIN])
+            .arg("--db")
+            .arg(dir.path().join(format!("{user}.db")))
+            .args(["tournament", "--game", "intervalo", "--option=-cells=4", "--games-per-pair", "1"])
+            .args(["--bot", "random", "--bot", "random", "--quiet", "--bot-user", user])
+            .output()
+            .unwrap()
+    };
+    let other = run("daemon");
+    assert_eq!(other.status.code(), Some(2), "{}", String::from_utf8_lossy(&other.stderr));
+    let stderr = String::from_utf8_lossy(&other.stderr);
+    assert!(
+        stderr.contains("bots can run as another user (\"daemon\") only when tabula runs as root"),
+        "{stderr}"
+    );
+    let unknown = run("no-such-user-here");
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("there is no user \"no-such-user-here\""));
+    // Its own user is no change: accepted.
+    let own = run("nobody");
+    assert!(own.status.success(), "{}", String::from_utf8_lossy(&own.stderr));
+}
