@@ -6,7 +6,7 @@ use tabula_conway::{Conway, KIND};
 use tabula_life::Owner;
 use tabula_model::coords::parse_point;
 use tabula_model::testing::{SimConfig, random_sim};
-use tabula_model::{Event, EventAction, Game, MoveError, Options, SeatResult, Turn, Viewer};
+use tabula_model::{Event, EventAction, Game, MoveError, Options, ProposalKind, SeatResult, Turn, Viewer};
 
 fn game(players: &[&str], options: &[&str]) -> Game {
     let opts = Options::parse(&tabula_conway::INFO, options).unwrap();
@@ -276,4 +276,67 @@ fn random_playouts() {
         let options = options.into_iter().map(String::from).collect();
         random_sim(&KIND, &SimConfig { options, players, games: 8, max_events: 300, ..SimConfig::default() });
     }
+}
+
+fn act(g: &mut Game, seat: usize, action: EventAction) -> Result<(), MoveError> {
+    g.submit(Event { at: 1000, seat: Some(seat), action }).map(|_| ())
+}
+
+/// The numbered lines of the history: what a move list prints.
+fn numbered(g: &Game) -> Vec<(usize, String)> {
+    g.history_for(Viewer::Observer)
+        .into_iter()
+        .filter(|h| h.opens && !h.undone)
+        .map(|h| (h.number, h.entry.text))
+        .collect()
+}
+
+#[test]
+fn a_resignation_takes_no_move_number() {
+    let mut g = game(&["ann", "bob", "cid"], &["-size=10", "-place=8"]);
+    play(&mut g, 0, "j10").unwrap();
+    play(&mut g, 1, "e5").unwrap();
+    act(&mut g, 2, EventAction::Resign { reason: None }).unwrap();
+    play(&mut g, 0, "a1").unwrap();
+    assert_eq!(g.moves(), 3);
+    assert_eq!(state(&g).moves(), 3, "the game's own count agrees");
+    let lines: Vec<usize> = numbered(&g).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(lines, [1, 2, 3]);
+    // `show B#2` is the game after move 2 and what followed it before move 3.
+    let past = Game::replay_prefix(&KIND, g.record().clone(), 2).unwrap();
+    assert_eq!((past.moves(), state(&past).moves()), (2, 2));
+}
+
+#[test]
+fn an_undone_move_gives_its_number_to_the_move_made_instead() {
+    let mut g = game(&["ann", "bob"], &["-size=10", "-place=8"]);
+    play(&mut g, 0, "j10").unwrap();
+    play(&mut g, 1, "e5").unwrap();
+    act(&mut g, 0, EventAction::Propose(ProposalKind::Undo)).unwrap();
+    act(&mut g, 1, EventAction::Accept).unwrap();
+    play(&mut g, 1, "f5").unwrap();
+    assert_eq!(numbered(&g), [(1, "j10".to_string()), (2, "f5".to_string())]);
+    let undone: Vec<_> =
+        g.history_for(Viewer::Observer).into_iter().filter(|h| h.undone).map(|h| h.entry.text).collect();
+    assert_eq!(undone, ["e5"]);
+}
+
+#[test]
+fn a_player_who_resigned_has_no_vote() {
+    let mut g = game(&["ann", "bob", "cid"], &["-size=10", "-place=8"]);
+    play(&mut g, 0, "j10").unwrap();
+    play(&mut g, 1, "e5").unwrap();
+    act(&mut g, 2, EventAction::Resign { reason: None }).unwrap();
+    for kind in [ProposalKind::Undo, ProposalKind::Draw] {
+        act(&mut g, 0, EventAction::Propose(kind)).unwrap();
+        for vote in [EventAction::Accept, EventAction::Reject] {
+            let before = g.history_for(Viewer::Observer).len();
+            let err = act(&mut g, 2, vote).unwrap_err();
+            assert_eq!(err.to_string(), "you are no longer in this game");
+            assert_eq!(g.history_for(Viewer::Observer).len(), before, "a refusal changes nothing");
+        }
+        act(&mut g, 1, EventAction::Reject).unwrap();
+    }
+    // A vote with nothing proposed is refused as such, whoever casts it.
+    assert_eq!(act(&mut g, 2, EventAction::Accept).unwrap_err().to_string(), "nothing has been proposed");
 }

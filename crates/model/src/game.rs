@@ -88,9 +88,17 @@ pub struct Proposal {
 /// One line of a game's history.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct HistoryEntry {
-    /// The move number this line belongs to (moves, joins and resignations
-    /// count; clock events and proposals do not).
+    /// The number of the move this line belongs to: the move that wrote it,
+    /// or for a line that is no move (a resignation, a proposal, a clock
+    /// event) the last move before it. Moves and joins are numbered;
+    /// `show B#n` shows the game after the lines of number `n`, and a
+    /// `#n` guard on a move expects it to be move `n`.
     pub number: usize,
+    /// The first line a move wrote: the move list shows its number here.
+    pub opens: bool,
+    /// The move this line belongs to was taken back by an undo; the number
+    /// is then used again by the move made instead.
+    pub undone: bool,
     /// When.
     pub at: Timestamp,
     /// The line.
@@ -100,6 +108,30 @@ pub struct HistoryEntry {
     /// when its group is revealed, until the game is over.
     #[serde(skip)]
     pub superseded: bool,
+    /// The record event that wrote this line.
+    #[serde(skip)]
+    event: usize,
+}
+
+/// A line of the move list as one viewer sees it (see
+/// [`Game::history_lines_for`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveLine<'a> {
+    /// See [`HistoryEntry::number`].
+    pub number: usize,
+    /// See [`HistoryEntry::opens`].
+    pub opens: bool,
+    /// See [`HistoryEntry::undone`].
+    pub undone: bool,
+    /// The text the viewer may see.
+    pub text: &'a str,
+}
+
+impl HistoryEntry {
+    /// The entry as a move-list line.
+    pub fn line(&self) -> MoveLine<'_> {
+        MoveLine { number: self.number, opens: self.opens, undone: self.undone, text: &self.entry.text }
+    }
 }
 
 /// A previewed move: the game as it would be (see [`Game::preview`]).
@@ -274,30 +306,34 @@ impl Game {
         // part too only to drop it doubled the allocations per line.
         self.history_lines_for(viewer)
             .zip(&self.history)
-            .map(|((_, text), h)| HistoryEntry {
+            .map(|(line, h)| HistoryEntry {
                 number: h.number,
+                opens: h.opens,
+                undone: h.undone,
                 at: h.at,
-                entry: LogEntry { seat: h.entry.seat, text: text.to_string(), hidden: None },
+                entry: LogEntry { seat: h.entry.seat, text: line.text.to_string(), hidden: None },
                 superseded: h.superseded,
+                event: h.event,
             })
             .collect()
     }
 
-    /// The move number and text of each history line as `viewer` may see
-    /// it: [`Game::history_for`] without copying the entries, for a board's
-    /// move list.
-    pub fn history_lines_for(&self, viewer: Viewer) -> impl ExactSizeIterator<Item = (usize, &str)> + '_ {
+    /// Each history line as `viewer` may see it: [`Game::history_for`]
+    /// without copying the entries, for a board's move list.
+    pub fn history_lines_for(&self, viewer: Viewer) -> impl ExactSizeIterator<Item = MoveLine<'_>> + '_ {
         let over = self.is_over();
         self.history.iter().map(move |h| {
             let text = match &h.entry.hidden {
                 Some(hidden) => {
                     let own = h.entry.seat.is_some() && h.entry.seat == viewer.seat();
-                    let revealed = self.revealed.contains(&hidden.key) && !h.superseded;
+                    // A secret replaced or taken back stays hidden when its
+                    // group is revealed: only the one in force is shown then.
+                    let revealed = self.revealed.contains(&hidden.key) && !h.superseded && !h.undone;
                     if over || own || revealed { h.entry.text.as_str() } else { hidden.public.as_str() }
                 }
                 None => h.entry.text.as_str(),
             };
-            (h.number, text)
+            MoveLine { text, ..h.line() }
         })
     }
 
@@ -442,11 +478,18 @@ impl Game {
                             }
                         }
                         self.proposal = None;
-                        self.record_applied(index, event.at, applied, true);
+                        // A resignation is no move: it takes no number.
+                        self.record_applied(index, event.at, applied, false);
                     }
                     EventAction::Propose(kind) => self.propose(index, event.at, seat, *kind)?,
                     EventAction::Accept => self.accept(index, event.at, seat)?,
                     EventAction::Reject => {
+                        if self.proposal.is_none() {
+                            return Err(MoveError::illegal("nothing has been proposed"));
+                        }
+                        if !self.state.is_active(seat) {
+                            return Err(MoveError::illegal("you are no longer in this game"));
+                        }
                         let p = self
                             .proposal
                             .take()
@@ -454,8 +497,10 @@ impl Game {
                         let name = &self.players[seat];
                         let what = proposal_word(p.kind);
                         self.log(
+                            index,
                             event.at,
                             LogEntry::public(Some(seat), format!("{name} rejects the {what}")),
+                            false,
                         );
                     }
                     EventAction::Clock | EventAction::Join { .. } => unreachable!("handled above"),
@@ -477,22 +522,30 @@ impl Game {
         }
         if let Some(p) = &self.proposal {
             return Err(MoveError::illegal(format!(
-                "{} has already proposed a {}: accept or reject it first",
+                "{} has already proposed {}: accept or reject it first",
                 self.players[p.by],
-                proposal_word(p.kind)
+                proposal_noun(p.kind)
             )));
         }
         if kind == ProposalKind::Undo && self.last_undoable().is_none() {
             return Err(MoveError::illegal("there is no move to undo"));
         }
         let name = &self.players[seat];
-        self.log(at, LogEntry::public(Some(seat), format!("{name} proposes a {}", proposal_word(kind))));
+        let line = LogEntry::public(Some(seat), format!("{name} proposes {}", proposal_noun(kind)));
+        self.log(index, at, line, false);
         self.proposal = Some(Proposal { kind, by: seat, accepted: BTreeSet::from([seat]) });
         self.settle_proposal(index, at);
         Ok(())
     }
 
     fn accept(&mut self, index: usize, at: Timestamp, seat: Seat) -> Result<(), MoveError> {
+        if self.proposal.is_none() {
+            return Err(MoveError::illegal("nothing has been proposed"));
+        }
+        // Only players still in the game decide (see settle_proposal).
+        if !self.state.is_active(seat) {
+            return Err(MoveError::illegal("you are no longer in this game"));
+        }
         let p = self.proposal.as_mut().ok_or_else(|| MoveError::illegal("nothing has been proposed"))?;
         if p.accepted.contains(&seat) {
             return Err(MoveError::illegal(format!(
@@ -503,13 +556,13 @@ impl Game {
         p.accepted.insert(seat);
         let what = proposal_word(p.kind);
         let name = &self.players[seat];
-        self.log(at, LogEntry::public(Some(seat), format!("{name} accepts the {what}")));
+        self.log(index, at, LogEntry::public(Some(seat), format!("{name} accepts the {what}")), false);
         self.settle_proposal(index, at);
         Ok(())
     }
 
     /// Carry out the pending proposal once every active player has accepted it.
-    fn settle_proposal(&mut self, _index: usize, at: Timestamp) {
+    fn settle_proposal(&mut self, index: usize, at: Timestamp) {
         let Some(p) = &self.proposal else { return };
         let active: Vec<Seat> = (0..self.players.len()).filter(|&s| self.state.is_active(s)).collect();
         if !active.iter().all(|s| p.accepted.contains(s)) {
@@ -520,12 +573,12 @@ impl Game {
         match kind {
             ProposalKind::Draw => {
                 self.agreed = Some(Outcome::draw(active, "draw agreed"));
-                self.log(at, LogEntry::public(None, "The game is drawn by agreement."));
+                self.log(index, at, LogEntry::public(None, "The game is drawn by agreement."), false);
             }
             ProposalKind::Undo => {
                 if let Some(pos) = self.last_undoable() {
                     let undone = self.effective.remove(pos);
-                    self.rebuild_after_undo(undone, at);
+                    self.rebuild_after_undo(index, undone, at);
                 }
             }
         }
@@ -539,7 +592,7 @@ impl Game {
 
     /// Replay the events still in force into a fresh state, keeping the
     /// history (with a line saying what was undone).
-    fn rebuild_after_undo(&mut self, undone: usize, at: Timestamp) {
+    fn rebuild_after_undo(&mut self, index: usize, undone: usize, at: Timestamp) {
         let setup = Setup {
             options: &self.record.options,
             players: &self.record.players,
@@ -563,7 +616,7 @@ impl Game {
             };
             if let Some(a) = applied {
                 revealed.extend(a.reveals);
-                if !matches!(event.action, EventAction::Clock) {
+                if counts_as_move(&event.action) {
                     moves += 1;
                 }
             }
@@ -571,6 +624,9 @@ impl Game {
         self.state = state;
         self.moves = moves;
         self.revealed = revealed;
+        for h in self.history.iter_mut().filter(|h| h.event == undone) {
+            h.undone = true;
+        }
         let what = match &self.record.events[undone].action {
             EventAction::Move(t) => t.clone(),
             _ => "the last move".into(),
@@ -581,7 +637,7 @@ impl Game {
         } else {
             format!("{who}'s move {what} is taken back.")
         };
-        self.log(at, LogEntry::public(None, text));
+        self.log(index, at, LogEntry::public(None, text), false);
     }
 
     fn history_is_secret(&self, _event: usize) -> bool {
@@ -593,13 +649,13 @@ impl Game {
             self.moves += 1;
         }
         self.effective.push(index);
-        for entry in applied.entries {
-            self.log(at, entry);
+        for (i, entry) in applied.entries.into_iter().enumerate() {
+            self.log(index, at, entry, is_move && i == 0);
         }
         self.revealed.extend(applied.reveals);
     }
 
-    fn log(&mut self, at: Timestamp, entry: LogEntry) {
+    fn log(&mut self, event: usize, at: Timestamp, entry: LogEntry, opens: bool) {
         if let (Some(seat), Some(hidden)) = (entry.seat, &entry.hidden) {
             let key = hidden.key;
             if !self.revealed.contains(&key) {
@@ -612,17 +668,37 @@ impl Game {
                 }
             }
         }
-        self.history.push(HistoryEntry { number: self.moves, at, entry, superseded: false });
+        self.history.push(HistoryEntry {
+            number: self.moves,
+            opens,
+            undone: false,
+            at,
+            entry,
+            superseded: false,
+            event,
+        });
     }
 }
 
+/// Whether an event takes a move number. A resignation does not: it is
+/// no move on the board (Conway's own move count, for one, leaves it out),
+/// and numbering it made the history, `show B#n` and a game's "Move n"
+/// disagree.
 fn counts_as_move(action: &EventAction) -> bool {
-    matches!(action, EventAction::Move(_) | EventAction::Resign { .. } | EventAction::Join { .. })
+    matches!(action, EventAction::Move(_) | EventAction::Join { .. })
 }
 
 fn proposal_word(kind: ProposalKind) -> &'static str {
     match kind {
         ProposalKind::Draw => "draw",
         ProposalKind::Undo => "undo",
+    }
+}
+
+/// The proposal with its article: `a draw`, `an undo`.
+fn proposal_noun(kind: ProposalKind) -> &'static str {
+    match kind {
+        ProposalKind::Draw => "a draw",
+        ProposalKind::Undo => "an undo",
     }
 }

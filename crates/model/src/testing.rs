@@ -143,11 +143,26 @@ pub fn random_sim(kind: &'static dyn GameKind, config: &SimConfig) {
             );
         }
         assert_eq!(replayed.outcome(), game.outcome());
-        // A prefix replays to the state seen at that point (the last snapshot
-        // taken at each move count, since clock events may follow it).
+        // Every move opens one numbered line, numbered from 1 in order: the
+        // numbers `show B#n` and a `#n` guard go by.
+        let numbers: Vec<usize> = game
+            .history_for(Viewer::Observer)
+            .iter()
+            .filter(|h| h.opens && !h.undone)
+            .map(|h| h.number)
+            .collect();
+        assert_eq!(
+            numbers,
+            (1..=game.moves()).collect::<Vec<_>>(),
+            "{}: history numbers (seed {seed})",
+            info.kind
+        );
+        // A prefix replays to the state seen at that point: a snapshot taken
+        // right before a move (a prefix of n moves holds everything up to the
+        // next move, so also clock events and resignations after move n).
         let mid = snapshots.len() / 2;
         if let Some((moves, at, seen)) = snapshots.get(mid)
-            && snapshots.get(mid + 1).is_none_or(|next| next.0 != *moves)
+            && snapshots.get(mid + 1).map_or(game.moves(), |next| next.0) != *moves
         {
             let prefix = Game::replay_prefix(kind, back, *moves).expect("prefix replays");
             assert_eq!(prefix.moves(), *moves);

@@ -3,7 +3,7 @@
 //! reader may see it.
 
 use serde::Serialize;
-use tabula_model::{Game, HistoryEntry, Outcome, Timestamp, Turn, Viewer};
+use tabula_model::{Game, HistoryEntry, MoveLine, Outcome, Timestamp, Turn, Viewer};
 
 use crate::store::GameStatus;
 
@@ -102,11 +102,13 @@ pub fn status_lines(game: &Game, status: GameStatus, waiting_for: &[String]) -> 
 }
 
 /// The move list as a viewer may see it, numbered as pbmserv did, written
-/// into `out` a line each, from each line's move number and text (with at
-/// most `max_lines` of the last lines, after a line saying how many were left out).
+/// into `out` a line each (with at most `max_lines` of the last lines,
+/// after a line saying how many were left out). A move's number stands on
+/// its first line; a move taken back by an undo is marked so, without its
+/// number, which the move made instead carries.
 pub fn write_move_list<'a>(
     out: &mut String,
-    lines: impl ExactSizeIterator<Item = (usize, &'a str)>,
+    lines: impl ExactSizeIterator<Item = MoveLine<'a>>,
     max_lines: usize,
 ) {
     use std::fmt::Write as _;
@@ -114,10 +116,9 @@ pub fn write_move_list<'a>(
     if cut > 0 {
         let _ = writeln!(out, "      ({cut} earlier lines: the history command shows them all)");
     }
-    let mut last = usize::MAX;
-    for (i, (number, text)) in lines.enumerate() {
+    for (i, MoveLine { number, opens, undone, text }) in lines.enumerate() {
         if i >= cut {
-            if number != last && number > 0 {
+            if opens && !undone {
                 let _ = write!(out, "{number:>4}. ");
             } else {
                 out.push_str("      ");
@@ -129,9 +130,11 @@ pub fn write_move_list<'a>(
                 }
                 out.push_str(part);
             }
+            if opens && undone {
+                out.push_str(" (taken back)");
+            }
             out.push('\n');
         }
-        last = number;
     }
 }
 
@@ -167,7 +170,7 @@ pub fn board_text_with(
     waiting_for: &[String],
     history: &[HistoryEntry],
 ) -> BoardText {
-    let lines = history.iter().map(|h| (h.number, h.entry.text.as_str()));
+    let lines = history.iter().map(HistoryEntry::line);
     board_text_from(game, id, status, viewer, now, waiting_for, lines)
 }
 
@@ -178,7 +181,7 @@ fn board_text_from<'a>(
     viewer: Viewer,
     now: Timestamp,
     waiting_for: &[String],
-    history: impl ExactSizeIterator<Item = (usize, &'a str)>,
+    history: impl ExactSizeIterator<Item = MoveLine<'a>>,
 ) -> BoardText {
     let mut body = String::new();
     for line in status_lines(game, status, waiting_for) {

@@ -601,7 +601,7 @@ impl Service {
                 let loaded = self.load_kind(kind, board).await?;
                 let entries = loaded.game.history_for(Viewer::Observer);
                 let mut text = String::new();
-                let lines = entries.iter().map(|h| (h.number, h.entry.text.as_str()));
+                let lines = entries.iter().map(HistoryEntry::line);
                 reply::write_move_list(&mut text, lines, usize::MAX);
                 for c in self.store.chats(board).await? {
                     text.push_str(&format!("      [chat] {}: {}\n", c.user, c.text));

@@ -317,6 +317,8 @@ struct PlayerRow {
 struct MoveLine {
     number: usize,
     first_of_number: bool,
+    /// The first line of a move taken back by an undo.
+    taken_back: bool,
     text: String,
     seat: Option<usize>,
     /// After the position shown.
@@ -405,18 +407,18 @@ async fn game_view(
     // The whole list as the visitor sees it now, whatever position is
     // shown, so that any move can be stepped to.
     let position = at.unwrap_or(game.moves);
-    let mut moves = Vec::new();
-    let mut last_number = usize::MAX;
-    for h in &game.history {
-        moves.push(MoveLine {
+    let moves: Vec<MoveLine> = game
+        .history
+        .iter()
+        .map(|h| MoveLine {
             number: h.number,
-            first_of_number: h.number != last_number && h.number > 0,
+            first_of_number: h.opens && !h.undone,
+            taken_back: h.opens && h.undone,
             text: h.entry.text.clone(),
             seat: h.entry.seat,
             later: h.number > position,
-        });
-        last_number = h.number;
-    }
+        })
+        .collect();
     let click: Option<ClickMap> = click_map(&game.kind, &shown_game.view);
     let click_json = serde_json::to_string(&click).unwrap_or_else(|_| "null".into());
     // The `#moveno` guard refuses a move made on a board that moved on

@@ -368,16 +368,18 @@
   function showMoves(history) {
     var list = document.getElementById("moves");
     list.textContent = "";
-    var last = -1;
     history.forEach(function (h) {
       var li = document.createElement("li");
       li.setAttribute("data-number", h.number);
+      if (h.opens && h.undone) li.className = "undone";
       var a = document.createElement("a");
       a.href = "?at=" + h.number;
       a.setAttribute("data-at", String(h.number));
       var no = document.createElement("span");
       no.className = "no";
-      no.textContent = h.number !== last && h.number > 0 ? h.number + "." : "";
+      // As in the text move list: a move's number on its first line, none
+      // on a move taken back (the move made instead carries it).
+      no.textContent = h.opens && !h.undone ? h.number + "." : "";
       a.appendChild(no);
       a.appendChild(document.createTextNode(" "));
       if (h.entry.seat !== null && h.entry.seat !== undefined) {
@@ -390,9 +392,9 @@
       t.className = "text";
       t.textContent = h.entry.text;
       a.appendChild(t);
+      if (h.opens && h.undone) a.appendChild(document.createTextNode(" (taken back)"));
       li.appendChild(a);
       list.appendChild(li);
-      last = h.number;
     });
     if (!history.length) {
       var empty = document.createElement("li");
