@@ -24,6 +24,10 @@ pub const MAX_LEGAL_LISTED: usize = 1000;
 /// The longest line a bot may write.
 pub const MAX_LINE: usize = 64 * 1024;
 
+/// The largest seed sent to a bot: 2^53 - 1, so that every JSON reader
+/// (JavaScript's and jq's numbers are doubles) reads it exactly.
+pub const MAX_SEED: u64 = (1 << 53) - 1;
+
 /// A bot's answer to a `turn` of a game on the clock when it does not
 /// want to move this step.
 pub const PASS: &str = "pass";
@@ -66,7 +70,8 @@ pub enum Message {
         seat: usize,
         /// Number of players.
         players: usize,
-        /// The game's seed, for bots that randomise.
+        /// A seed for bots that randomise: the game's own seed cut to its
+        /// low 53 bits (at most [`MAX_SEED`]).
         seed: u64,
     },
     /// The bot must move.
@@ -128,7 +133,7 @@ pub fn start_message(game: &Game, seat: usize) -> Message {
         options: Value::Object(options),
         seat,
         players: game.players().len(),
-        seed: record.seed,
+        seed: record.seed & MAX_SEED,
     }
 }
 
@@ -192,7 +197,7 @@ pub fn turn_line(game: &Game, seat: usize, mode: ViewMode, time_ms: u64) -> Stri
         tabula_intervalo::Cell::Piece(_) => 'o',
     }));
     line.push_str("\"}");
-    let legal = state.legal_cells(seat);
+    let legal = intervalo_legal(state, seat);
     if legal.len() <= MAX_LEGAL_LISTED {
         line.push_str(",\"legal\":[");
         for (i, cell) in legal.iter().enumerate() {
@@ -225,9 +230,22 @@ fn push_number(line: &mut String, mut n: usize) {
     line.extend(digits[i..].iter().map(|&d| char::from(d)));
 }
 
+/// Intervalo's empty cells (0-based) open to `seat`, in the strip's order
+/// (the game lists them in the order of their names, `1, 10, 11, .., 2`,
+/// which is no order for a program).
+fn intervalo_legal(state: &Intervalo, seat: usize) -> Vec<usize> {
+    let mut cells = state.legal_cells(seat);
+    cells.sort_unstable();
+    cells
+}
+
 /// The `turn` message for `seat`.
 pub fn turn_message(game: &Game, seat: usize, mode: ViewMode, time_ms: u64) -> Message {
-    let legal = game.state().legal_moves(seat).filter(|l| l.len() <= MAX_LEGAL_LISTED);
+    let legal = match game.state().as_any().downcast_ref::<Intervalo>() {
+        Some(state) => Some(intervalo_legal(state, seat).iter().map(|c| (c + 1).to_string()).collect()),
+        None => game.state().legal_moves(seat),
+    };
+    let legal = legal.filter(|l: &Vec<String>| l.len() <= MAX_LEGAL_LISTED);
     let clock = clock_info(game);
     let now = clock.map_or(0, |c| c.now);
     let view = match game.state().as_any().downcast_ref::<Intervalo>() {
