@@ -104,7 +104,7 @@ pub struct OptionSpec {
     pub help: &'static str,
 }
 
-/// Options every game accepts: pbmserv's move time limits.
+/// Options every game accepts: pbmserv's move time limits, and a fixed seed.
 pub const COMMON_OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "nag",
@@ -117,5 +117,12 @@ pub const COMMON_OPTIONS: &[OptionSpec] = &[
         kind: OptionKind::Duration { min_secs: 3600, max_secs: 365 * 86400, unit: 'd' },
         default: Some("21d"),
         help: "resign a player who has not moved for this long",
+    },
+    OptionSpec {
+        name: "seed",
+        kind: OptionKind::Int { min: 0, max: i64::MAX },
+        default: None,
+        help: "deal the game from this seed instead of a random one: the same seed deals the same game, \
+               for demos, tests and replays (anyone who knows it can work out the hidden draws)",
     },
 ];

@@ -742,7 +742,9 @@ impl Service {
         let options = Options::parse(info, options)
             .map_err(|e| CommandError::new(ErrorCode::BadOption, e.to_string()))?;
         let now = self.now();
-        let seed: u64 = rand::random();
+        // `-seed=N` deals a known game (demos, tests); it is in the record's
+        // options as well as its seed.
+        let seed: u64 = options.int("seed").map_or_else(rand::random, |n| n.unsigned_abs());
         let game = Game::create(kind, options.clone(), ids.clone(), seed, now)
             .map_err(|e| CommandError::new(ErrorCode::BadOption, e.to_string()))?;
         let status = if accepted.iter().all(|a| *a) { GameStatus::Active } else { GameStatus::Proposed };
