@@ -298,6 +298,14 @@ pub enum WriteError {
 /// Bytes of a bot's stderr kept (the end of it), for failure reports.
 const STDERR_KEPT: usize = 2048;
 
+/// Bot programs started by this process and not yet dropped (`/metrics`).
+static RUNNING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// How many bot programs this process is running now.
+pub fn running() -> usize {
+    RUNNING.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// A running bot program.
 pub struct BotProcess {
     child: Child,
@@ -392,6 +400,7 @@ impl BotProcess {
                 }
             });
         }
+        RUNNING.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok(BotProcess {
             child,
             stdin,
@@ -553,6 +562,7 @@ impl Drop for BotProcess {
         if let Ok(None) = self.child.try_wait() {
             self.kill();
         }
+        RUNNING.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
     }
 }
 

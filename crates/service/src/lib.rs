@@ -9,6 +9,7 @@ mod digest;
 mod error;
 pub mod help;
 mod limits;
+pub mod metrics;
 mod password;
 pub mod reply;
 mod service;

@@ -960,7 +960,13 @@ impl Service {
                 }
             }
         }
+        let started = std::time::Instant::now();
         self.store.append(version, &events, &summary, &effects).await?;
+        let metrics = &*crate::metrics::METRICS;
+        metrics.commit_seconds.observe(started.elapsed().as_secs_f64());
+        metrics
+            .moves
+            .inc_by(events.iter().filter(|e| matches!(e.action, EventAction::Move(_))).count() as u64);
         let game = Arc::new(game);
         // Cached before the notice goes out, so that listeners reloading find it.
         self.remember(board, summary.version, game.clone());
@@ -1157,6 +1163,10 @@ impl Service {
             let version = stored.summary.version;
             let before = game.record().events.len();
             let history_before = game.history_for(Viewer::Observer).len();
+            if let Some(due) = game.state().next_clock() {
+                let late_ms = (self.now() - due).max(0);
+                crate::metrics::METRICS.clock_lag_seconds.observe(late_ms as f64 / 1000.0);
+            }
             game.advance_clock(self.now(), CLOCK_CATCH_UP);
             let events: Vec<Event> = game.record().events[before..].to_vec();
             if events.is_empty() {

@@ -35,7 +35,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, Request};
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
 use axum::http::{HeaderName, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -70,7 +70,8 @@ pub fn app(service: Arc<Service>) -> Router {
 
 fn router(web: Web) -> Router {
     Router::new()
-        .route("/healthz", get(|| async { "ok" }))
+        .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics))
         .merge(api::routes())
         .merge(pages::routes())
         .merge(tournaments::routes())
@@ -90,7 +91,16 @@ pub async fn serve(
     listen: SocketAddr,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let listener = tokio::net::TcpListener::bind(listen).await?;
+    serve_on(service, tokio::net::TcpListener::bind(listen).await?, shutdown).await
+}
+
+/// [`serve`] on a bound `listener`, for a caller that tells the address
+/// before serving (`tabula serve --listen 127.0.0.1:0`).
+pub async fn serve_on(
+    service: Arc<Service>,
+    listener: tokio::net::TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     tracing::info!(address = %listener.local_addr()?, "serving");
     let (stop, stopping) = watch::channel(false);
     let stop = Arc::new(stop);
@@ -104,6 +114,36 @@ pub async fn serve(
     axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(signal)
         .await
+}
+
+/// How long `/healthz` waits for the database before saying it is down.
+const HEALTH_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// `GET /healthz`: 200 `ok` when the database answers a query in time, 503
+/// otherwise, for load balancers and service managers.
+async fn healthz(State(web): State<Web>) -> Response {
+    match tokio::time::timeout(HEALTH_TIMEOUT, web.service.check_database()).await {
+        Ok(Ok(())) => "ok".into_response(),
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, "health check: the database failed");
+            (StatusCode::SERVICE_UNAVAILABLE, "the database failed").into_response()
+        }
+        Err(_) => {
+            tracing::warn!("health check: the database did not answer in time");
+            (StatusCode::SERVICE_UNAVAILABLE, "the database did not answer in time").into_response()
+        }
+    }
+}
+
+/// `GET /metrics`: this process's figures in the Prometheus text format.
+async fn metrics(State(web): State<Web>) -> Response {
+    match web.service.render_metrics(tabula_bots::process::running()).await {
+        Ok(text) => ([(header::CONTENT_TYPE, tabula_service::metrics::CONTENT_TYPE)], text).into_response(),
+        Err(e) => {
+            tracing::warn!(error = %e, "metrics: the database failed");
+            (StatusCode::SERVICE_UNAVAILABLE, "the database failed").into_response()
+        }
+    }
 }
 
 async fn not_found(uri: Uri) -> Response {
@@ -150,8 +190,14 @@ async fn security_headers(request: Request, next: Next) -> Response {
 async fn log_request(request: Request, next: Next) -> Response {
     let method = request.method().clone();
     let path = request.uri().path().to_string();
+    // The route's pattern (`/api/v1/games/{id}`), never the raw path: the
+    // figures' labels stay few whatever is asked for.
+    let route = request.extensions().get::<MatchedPath>().map_or("unmatched", |m| m.as_str()).to_string();
     let started = Instant::now();
     let response = next.run(request).await;
+    let metrics = &*tabula_service::metrics::METRICS;
+    metrics.requests.with_label_values(&[route.as_str(), method.as_str(), response.status().as_str()]).inc();
+    metrics.request_seconds.with_label_values(&[route.as_str()]).observe(started.elapsed().as_secs_f64());
     tracing::info!(
         %method,
         path = %path,

@@ -21,7 +21,7 @@ use tabula_model::{Event, EventAction, Options, SeatResult, Timestamp};
 use thiserror::Error;
 
 pub use postgres::PostgresStore;
-pub use sqlite::SqliteStore;
+pub use sqlite::{BackupSummary, SqliteStore};
 
 const DISTRIBUTED_NEEDS_POSTGRES: &str =
     "distributed tournaments need a PostgreSQL database (--db postgres://...)";
@@ -52,6 +52,19 @@ pub async fn open_for_one_client(db: &str) -> StoreResult<Arc<dyn Store>> {
     } else {
         Ok(Arc::new(SqliteStore::open_for_one_client(Path::new(db)).await?))
     }
+}
+
+/// Copy the SQLite database `db` to `to` (replaced if it exists) while
+/// servers keep writing to it: every commit made before the copy began is
+/// in it (see `sqlite::backup`). A PostgreSQL database is copied with its
+/// own tools (`pg_dump`).
+pub async fn backup(db: &str, to: &Path) -> StoreResult<BackupSummary> {
+    if is_postgres_url(db) {
+        return Err(StoreError::Unsupported(
+            "tabula backup copies a SQLite database; copy a PostgreSQL database with pg_dump",
+        ));
+    }
+    sqlite::backup(Path::new(db), to).await
 }
 
 /// A committed change to a game, as another process sharing the database
@@ -812,6 +825,9 @@ pub trait Mail: Send + Sync {
     ) -> StoreResult<Vec<OutboxRow>>;
     /// Every outbox row (newest first), for inspection.
     async fn outbox(&self, limit: i64) -> StoreResult<Vec<OutboxRow>>;
+    /// How many messages wait to be sent (neither sent nor given up), and
+    /// when the oldest of them was queued: the backlog `/metrics` shows.
+    async fn outbox_backlog(&self) -> StoreResult<(i64, Option<Timestamp>)>;
     /// Mark a message sent.
     async fn outbox_sent(&self, id: i64, at: Timestamp) -> StoreResult<()>;
     /// Record a failed attempt and when to retry.

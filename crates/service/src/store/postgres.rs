@@ -399,6 +399,7 @@ impl Games for PostgresStore {
         s: &GameSummary,
         effects: &[SideEffect],
     ) -> StoreResult<()> {
+        let started = std::time::Instant::now();
         let version = expected_version + events.len() as i64;
         let mut tx = self.pool.begin().await?;
         // The row lock this takes makes a concurrent append wait, then see
@@ -453,6 +454,9 @@ impl Games for PostgresStore {
         }
         self.notify(&mut tx, s.id, version).await?;
         tx.commit().await?;
+        let metrics = &*crate::metrics::METRICS;
+        metrics.commit_batch_size.observe(1.0);
+        metrics.commit_batch_seconds.observe(started.elapsed().as_secs_f64());
         Ok(())
     }
 
@@ -604,6 +608,11 @@ impl Mail for PostgresStore {
 
     async fn outbox(&self, limit: i64) -> StoreResult<Vec<OutboxRow>> {
         self.rows("SELECT * FROM outbox ORDER BY id DESC LIMIT $1", args![limit]).await
+    }
+
+    async fn outbox_backlog(&self) -> StoreResult<(i64, Option<Timestamp>)> {
+        const SQL: &str = "SELECT COUNT(*), MIN(created) FROM outbox WHERE sent_at IS NULL AND gave_up_at IS NULL";
+        Ok(sqlx::query_as(SQL).fetch_one(&self.pool).await?)
     }
 
     async fn outbox_sent(&self, id: i64, at: Timestamp) -> StoreResult<()> {

@@ -17,8 +17,10 @@ use tokio::sync::Semaphore;
 
 use super::*;
 
+mod backup;
 mod writer;
 
+pub use backup::{BackupSummary, backup};
 use writer::{Append, Writer, insert_game, insert_outbox};
 
 /// Connections a long-running process (the server, a worker) reads on.
@@ -616,6 +618,11 @@ impl Mail for SqliteStore {
     async fn outbox(&self, limit: i64) -> StoreResult<Vec<OutboxRow>> {
         const SQL: &str = concat!("SELECT ", outbox!(), " FROM outbox ORDER BY id DESC LIMIT ?1");
         self.rows(SQL, args![limit]).await
+    }
+
+    async fn outbox_backlog(&self) -> StoreResult<(i64, Option<Timestamp>)> {
+        const SQL: &str = "SELECT COUNT(*), MIN(created) FROM outbox WHERE sent_at IS NULL AND gave_up_at IS NULL";
+        self.read(|c| Ok(c.query_row(SQL, [], |r| Ok((r.get(0)?, r.get(1)?)))?)).await
     }
 
     async fn outbox_sent(&self, id: i64, at: Timestamp) -> StoreResult<()> {
