@@ -1,4 +1,4 @@
-//! Rule files of `tabula rewrite`: the first line is the start string, the
+//! Rule files of `tabula rewrite run`: the first line is the start string, the
 //! rest the rules file. Any input gives the rewritten string or a clear
 //! error; the JSON report is valid JSON and agrees with the plain one.
 #![no_main]

@@ -1,7 +1,7 @@
-//! The `tabula rewrite` tool: one round of rewriting, by hand.
+//! The `tabula rewrite run` tool: one round of rewriting, by hand.
 //!
 //! ```text
-//! tabula rewrite [--trace] [--json] --start STRING RULESFILE
+//! tabula rewrite run [--trace] [--json] --start STRING RULESFILE
 //! ```
 //!
 //! RULESFILE holds rule sets, oldest first, one rule a line (`lhs=>rhs`, or
@@ -49,7 +49,7 @@ struct PassReport {
 }
 
 /// Run the tool on the start string and the text of the rules file;
-/// returns exactly what `tabula rewrite` prints (with its final newline).
+/// returns exactly what `tabula rewrite run` prints (with its final newline).
 ///
 /// Without a report, memory stays in proportion to the string: the string
 /// of the moment and the pass's output, two buffers used in turn, with

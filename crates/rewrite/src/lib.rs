@@ -7,7 +7,7 @@
 //! - [`goal`]: goals (plain or regular expressions) and their hit counts.
 //! - [`Rewrite`]: the game, implementing [`tabula_model::Rules`]; [`KIND`]
 //!   is its entry for the registry of games.
-//! - [`calculator`]: the `tabula rewrite` tool.
+//! - [`calculator`]: the `tabula rewrite run` tool.
 
 pub mod calculator;
 pub mod engine;

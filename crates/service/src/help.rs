@@ -3,7 +3,7 @@
 
 use tabula_model::{Dynamics, OptionKind, OptionSpec};
 
-use crate::command::SYNTAX;
+use crate::command::{Command, GameCommand, SYNTAX};
 use crate::error::{CommandError, ErrorCode};
 use crate::service::Reply;
 
@@ -26,6 +26,18 @@ pub fn help(topic: Option<&str>) -> Result<Reply, CommandError> {
                 ),
             ))
         }
+    }
+}
+
+/// The answer to a command that reads nothing stored (`help`, `list`,
+/// `GAME help`), or `None` for every other command: a front end gives it
+/// without opening the database.
+pub fn stateless(command: &Command) -> Option<Result<Reply, CommandError>> {
+    match command {
+        Command::Help { topic } => Some(help(topic.as_deref())),
+        Command::List => Some(Ok(list())),
+        Command::Game { kind, command: GameCommand::Help } => Some(help(Some(kind))),
+        _ => None,
     }
 }
 

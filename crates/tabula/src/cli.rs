@@ -1,107 +1,373 @@
+//! The command line: one clap parser for every subcommand.
+//!
+//! Two kinds of subcommand share it. The server's own (`serve`, `mail`,
+//! `outbox`, `cron`, `backup`, `tournament`, `worker`, `life run`) are
+//! declared here with their options. The command language's (`signup`,
+//! `help`, `dna move ..`, one per game of the registry and per account verb)
+//! take their words as they would arrive by email: the service parses them,
+//! so the CLI, mail, the API and the web share one grammar and one set of
+//! errors. The global options `--db`, `--now` and `--json` are accepted
+//! before or after the subcommand, as `--opt value` or `--opt=value`; a
+//! word `--` ends them, for a move that would look like one.
+
+use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use tabula_service::{Caller, Clock, CommandError, ErrorCode, Service};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use tabula_service::command::SYNTAX;
+use tabula_service::{Caller, Clock, Command, CommandError, ErrorCode, Service};
 
-const USAGE: &str = "\
-usage: tabula [--db DB] [--now TIME] [--json] COMMAND WORDS ..
-       tabula [--db PATH] serve [--listen ADDR] [--smtp ADDR] [--relay HOST:PORT] [--mail-from ADDRESS]
-       tabula [--db PATH] mail [--reply-to-stdout] [--from ADDRESS] < message.eml
-       tabula [--db PATH] outbox [--json] [--limit N]
-       tabula [--db PATH] [--now TIME] cron
-       tabula [--db PATH] tournament --game GAME --bot SPEC --bot SPEC .. [--distributed] (see --help)
-       tabula --db postgres://.. worker [--threads N] [--lease SECONDS] [--exit-when-idle]
-       tabula dna remove [--trace] [--json] SEQUENCE CHUNK
-       tabula rewrite [--trace] [--json] (--start STRING | --start-file FILE) RULESFILE
-       tabula life run --generations N [--edges torus|dead|unbounded] FILE
-
-Runs one command of the command language exactly as it would arrive by
+const AFTER_HELP: &str = "\
+Every command of the command language runs exactly as it would arrive by
 email, and prints the reply: a heading (the mail subject), the status, the
 move list and the board as you may see it.
 
-  --db DB      the database: a SQLite file (default ./tabula.db; created if
-               missing) or a PostgreSQL URL (postgres://user@host/db)
-  --now TIME   fix the clock (RFC 3339, e.g. 2026-01-01T12:00:00Z), for
-               tests, replays and demos
-  --json       print the result and your view as JSON
-
 Examples:
   tabula signup ned secret ned@example.org
-  tabula dna challenge -manual ned ted jed
+  tabula signup ted secret2 ted@example.org
+  tabula dna challenge ned ted -seed=1
   tabula dna move 1 ned secret AAG
   tabula dna show 1
-  tabula help            the commands
   tabula help dna        a game's rules, options and move syntax
+  tabula serve           web pages and the API on http://127.0.0.1:8080/
 
-Exit status: 0 done, 1 rejected (the reason is printed), 2 bad usage.";
+`tabula COMMAND --help` describes each command. Exit status: 0 done,
+1 rejected (the reason is printed), 2 bad usage.";
 
-/// Options that come before the command words.
+/// The whole command line.
+#[derive(Parser, Debug)]
+#[command(
+    name = "tabula",
+    version,
+    about = "Tabula: a server for small multiplayer games played by email, from a terminal, on the web or through an HTTP API",
+    after_help = AFTER_HELP,
+    disable_help_subcommand = true,
+    subcommand_required = true,
+    allow_external_subcommands = true,
+    max_term_width = 100
+)]
+struct Cli {
+    #[command(flatten)]
+    global: Global,
+    #[command(subcommand)]
+    command: Server,
+}
+
+/// The heading of the global options in every command's help.
+const GLOBAL: &str = "Global options (before or after the command)";
+
+/// Options every command takes, before or after the command word.
+#[derive(Args, Clone, Debug)]
 pub struct Global {
-    /// The database: a SQLite file path or a `postgres://` URL.
+    /// The database: a SQLite file (created if missing) or a PostgreSQL URL
+    /// (postgres://user:password@host/db)
+    #[arg(long, global = true, value_name = "DB", default_value = "tabula.db", help_heading = GLOBAL)]
     pub db: String,
-    /// A fixed clock.
+    /// Fix the clock (RFC 3339, e.g. 2026-01-01T12:00:00Z), for tests,
+    /// replays and demos
+    #[arg(long, global = true, value_name = "TIME", value_parser = parse_time, help_heading = GLOBAL)]
     pub now: Option<i64>,
-    /// JSON output.
+    /// Print machine-readable JSON
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub json: bool,
 }
 
-fn usage_error(msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("tabula: {msg}\n\n{USAGE}");
-    ExitCode::from(2)
+fn parse_time(text: &str) -> Result<i64, String> {
+    chrono::DateTime::parse_from_rfc3339(text)
+        .map(|t| t.timestamp_millis())
+        .map_err(|e| format!("not an RFC 3339 time such as 2026-01-01T12:00:00Z ({e})"))
+}
+
+/// The server's own subcommands.
+#[derive(Subcommand, Debug)]
+enum Server {
+    Serve(crate::serve::ServeArgs),
+    Mail(crate::mail::MailArgs),
+    Outbox(OutboxArgs),
+    Cron(CronArgs),
+    Backup(crate::backup::BackupArgs),
+    Tournament(crate::tournament::TournamentArgs),
+    Worker(crate::worker::WorkerArgs),
+    Life(crate::tools::LifeArgs),
+}
+
+/// Show what waits in the outbox to be sent, and what was given up
+///
+/// The newest rows last. Replies and notifications are written to the
+/// outbox in the same transaction as the move and sent by
+/// `tabula serve --relay HOST:PORT`.
+#[derive(Args, Debug)]
+struct OutboxArgs {
+    /// Show at most N rows (the newest)
+    #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(i64).range(1..=100_000))]
+    limit: i64,
+}
+
+/// Run what is due once: clock events, reminders, forfeits and digests
+///
+/// For installations that drive the scheduler from cron, as pbmserv was
+/// run, and for tests with --now. `tabula serve` does the same continuously.
+#[derive(Args, Debug)]
+struct CronArgs {}
+
+/// The calculators that sit under a game's word: `tabula dna remove ..`.
+type Calculator = fn(&Global, &[String]) -> Result<ExitCode>;
+const CALCULATORS: &[(&str, &str, Calculator)] =
+    &[("dna", "remove", crate::tools::dna_remove), ("rewrite", "run", crate::tools::rewrite)];
+
+/// The words of the command language that start a command on their own
+/// (`signup`, `change`, `help` ..), with what they do, from the command
+/// table the service's `help` prints.
+fn account_verbs() -> Vec<(&'static str, String)> {
+    let mut verbs: Vec<(&'static str, String)> = Vec::new();
+    for (name, syntax, meaning) in SYNTAX {
+        if syntax.starts_with("GAME ") {
+            continue;
+        }
+        let verb = name.split(' ').next().unwrap_or(name);
+        match verbs.iter_mut().find(|(v, _)| *v == verb) {
+            Some((_, about)) => {
+                about.push_str("; ");
+                about.push_str(meaning);
+            }
+            // The table's line speaks of itself ("this text").
+            None if verb == "help" => {
+                verbs.push((verb, "The commands, or a game's rules, options and move syntax".into()))
+            }
+            None => verbs.push((verb, capitalise(meaning))),
+        }
+    }
+    verbs
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+/// A subcommand of the command language: its words go to the service.
+fn language_command(name: &'static str, about: String) -> clap::Command {
+    clap::Command::new(name)
+        .about(about)
+        // `--help` is answered from the command table, like `help WORD`.
+        .disable_help_flag(true)
+        .arg(
+            clap::Arg::new("words")
+                .num_args(0..)
+                .allow_hyphen_values(true)
+                .trailing_var_arg(true)
+                .value_name("WORDS"),
+        )
+}
+
+/// The parser: the server's subcommands, then one per account verb and
+/// one per game of the registry.
+fn command() -> clap::Command {
+    let mut cmd = Cli::command();
+    for (verb, about) in account_verbs() {
+        cmd = cmd.subcommand(language_command(verb, about));
+    }
+    for kind in tabula_games::all() {
+        let info = kind.info();
+        cmd = cmd.subcommand(language_command(info.kind, format!("{}: {}", info.title, info.summary)));
+    }
+    cmd
+}
+
+fn is_language(name: &str) -> bool {
+    account_verbs().iter().any(|(v, _)| *v == name) || tabula_games::find(name).is_some()
+}
+
+/// Print a clap error (or help) and give its exit status.
+fn clap_exit(e: clap::Error) -> ExitCode {
+    let _ = e.print();
+    ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
 }
 
 pub fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut global = Global { db: "tabula.db".to_string(), now: None, json: false };
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
-        let value = |i: &mut usize, name: &str| -> Result<String, ExitCode> {
-            if let Some(v) = a.strip_prefix(&format!("{name}=")) {
-                return Ok(v.to_string());
-            }
-            *i += 1;
-            args.get(*i).cloned().ok_or_else(|| usage_error(format!("{name} needs a value")))
-        };
-        match a {
-            "--json" => global.json = true,
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return ExitCode::SUCCESS;
-            }
-            "-V" | "--version" => {
-                println!("tabula {}", env!("CARGO_PKG_VERSION"));
-                return ExitCode::SUCCESS;
-            }
-            _ if a == "--db" || a.starts_with("--db=") => match value(&mut i, "--db") {
-                Ok(v) => global.db = v,
-                Err(code) => return code,
-            },
-            _ if a == "--now" || a.starts_with("--now=") => match value(&mut i, "--now") {
-                Ok(v) => match chrono::DateTime::parse_from_rfc3339(&v) {
-                    Ok(t) => global.now = Some(t.timestamp_millis()),
-                    Err(e) => return usage_error(format!("--now {v:?} is not an RFC 3339 time: {e}")),
-                },
-                Err(code) => return code,
-            },
-            _ if a.starts_with("--") => return usage_error(format!("unknown option {a}")),
-            _ => break,
+    let matches = match command().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => return clap_exit(e),
+    };
+    let global = match Global::from_arg_matches(&matches) {
+        Ok(g) => g,
+        Err(e) => return clap_exit(e),
+    };
+    let result = match matches.subcommand() {
+        Some((name, sub)) if is_language(name) => {
+            let words = sub.get_many::<String>("words").map(|w| w.cloned().collect()).unwrap_or_default();
+            language(global, name, words)
         }
-        i += 1;
-    }
-    let words = &args[i..];
-    if words.is_empty() {
-        return usage_error("no command given");
-    }
-    match run(&global, words) {
+        Some((name, _)) if Server::has_subcommand(name) => match Server::from_arg_matches(&matches) {
+            Ok(server) => run_server(&global, server),
+            Err(e) => return clap_exit(e),
+        },
+        Some((name, sub)) => match external_words(sub) {
+            // Words the command language may know that have no subcommand
+            // of their own (`register`): the service answers them.
+            Ok(words) => language(global, name, words),
+            Err(e) => return clap_exit(e),
+        },
+        None => {
+            return clap_exit(command().error(clap::error::ErrorKind::MissingSubcommand, "no command given"));
+        }
+    };
+    match result {
         Ok(code) => code,
         Err(e) => {
             eprintln!("tabula: {e:#}");
             ExitCode::from(1)
         }
     }
+}
+
+fn external_words(sub: &ArgMatches) -> Result<Vec<String>, clap::Error> {
+    let words = sub.get_many::<OsString>("").map(|w| w.cloned().collect::<Vec<_>>()).unwrap_or_default();
+    words
+        .into_iter()
+        .map(|w| {
+            w.into_string().map_err(|w| {
+                command().error(clap::error::ErrorKind::InvalidUtf8, format!("{w:?} is not UTF-8"))
+            })
+        })
+        .collect()
+}
+
+fn run_server(global: &Global, server: Server) -> Result<ExitCode> {
+    match server {
+        Server::Serve(args) => crate::serve::run(global, args),
+        Server::Mail(args) => crate::mail::run(global, args),
+        Server::Outbox(args) => outbox(global, args),
+        Server::Cron(CronArgs {}) => cron(global),
+        Server::Backup(args) => crate::backup::run(global, args),
+        Server::Tournament(args) => crate::tournament::run(global, args),
+        Server::Worker(args) => crate::worker::run(global, args),
+        Server::Life(args) => crate::tools::life(args),
+    }
+}
+
+/// Take the global options out of a command's words (everything after a
+/// word `--` is a word), and check them with the same parser as before the
+/// command word. Options given among the words win.
+fn split_globals(mut global: Global, words: Vec<String>) -> Result<(Global, Vec<String>), clap::Error> {
+    let mut options = Vec::new();
+    let mut rest = Vec::new();
+    let mut it = words.into_iter();
+    while let Some(word) = it.next() {
+        match word.as_str() {
+            "--" => {
+                rest.extend(it);
+                break;
+            }
+            "--json" => options.push(word),
+            "--db" | "--now" => {
+                options.push(word);
+                options.extend(it.next());
+            }
+            w if w.starts_with("--db=") || w.starts_with("--now=") => options.push(word),
+            _ => rest.push(word),
+        }
+    }
+    if options.is_empty() {
+        return Ok((global, rest));
+    }
+    let parser = Global::augment_args(clap::Command::new("tabula").no_binary_name(true));
+    let matches = parser.try_get_matches_from(options)?;
+    let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
+    let found = Global::from_arg_matches(&matches)?;
+    if given("db") {
+        global.db = found.db;
+    }
+    if given("now") {
+        global.now = found.now;
+    }
+    global.json |= found.json;
+    Ok((global, rest))
+}
+
+/// A command of the command language: `first` and its words.
+fn language(global: Global, first: &str, words: Vec<String>) -> Result<ExitCode> {
+    let (global, words) = match split_globals(global, words) {
+        Ok(split) => split,
+        Err(e) => return Ok(clap_exit(e)),
+    };
+    if let Some((_, _, calculator)) =
+        CALCULATORS.iter().find(|(game, word, _)| *game == first && words.first().is_some_and(|w| w == word))
+    {
+        return calculator(&global, &words[1..]);
+    }
+    if words.iter().any(|w| w == "--help" || w == "-h") {
+        return print_result(Ok(command_help(first, &words)), global.json);
+    }
+    if tabula_games::find(first).is_some() && words.first().is_some_and(|w| w.starts_with("--")) {
+        eprintln!(
+            "tabula: {first} takes a game command, which starts with its verb: `tabula help {first}` lists them{}",
+            CALCULATORS
+                .iter()
+                .find(|(game, _, _)| *game == first)
+                .map(|(_, word, _)| format!("; the calculator is `tabula {first} {word} --help`"))
+                .unwrap_or_default()
+        );
+        return Ok(ExitCode::from(2));
+    }
+    let line = std::iter::once(first.to_string()).chain(words).collect::<Vec<_>>().join(" ");
+    let command = match Command::parse(&line, &Service::game_words()) {
+        Ok(c) => c,
+        Err(e) => return print_result(Err(e), global.json),
+    };
+    // Help and the list of games read nothing stored: no database is opened
+    // (or created) for them.
+    if let Some(reply) = tabula_service::help::stateless(&command) {
+        return print_result(reply, global.json);
+    }
+    run_one_command(async {
+        let service = open_one_command_service(&global).await?;
+        let result = service.run(command, &Caller::Anonymous).await;
+        print_result(result, global.json)
+    })
+}
+
+/// `tabula WORD .. --help`: the command's lines of the command table, or a
+/// game's help.
+fn command_help(first: &str, words: &[String]) -> tabula_service::Reply {
+    let words: Vec<&str> = words.iter().map(String::as_str).filter(|w| !w.starts_with('-')).collect();
+    let verb_help = |topic: &str| -> Option<String> {
+        let lines: Vec<String> = SYNTAX
+            .iter()
+            .filter(|(name, _, _)| *name == topic || name.starts_with(&format!("{topic} ")))
+            .map(|(_, syntax, meaning)| format!("  {syntax}\n      {meaning}\n"))
+            .collect();
+        (!lines.is_empty()).then(|| lines.concat())
+    };
+    if let Some(kind) = tabula_games::find(first) {
+        let game = kind.info().kind;
+        if let Some(text) = words.first().and_then(|verb| verb_help(&verb.to_ascii_lowercase())) {
+            let text = text.replace("GAME ", &format!("{game} "));
+            return text_reply(
+                format!("Help for {game} {}", words[0]),
+                format!("{text}\n`tabula help {game}` gives the game's rules, options and moves.\n"),
+            );
+        }
+        let mut reply = tabula_service::help::help(Some(game)).expect("a registered game has help");
+        for (_, word, _) in CALCULATORS.iter().filter(|(g, _, _)| *g == game) {
+            reply.text.push_str(&format!("\nCalculator: `tabula {game} {word} --help`.\n"));
+        }
+        return reply;
+    }
+    let two = words.first().map(|w| format!("{first} {}", w.to_ascii_lowercase()));
+    let text = two.as_deref().and_then(verb_help).or_else(|| verb_help(first));
+    match text {
+        Some(text) => text_reply(format!("Help for {first}"), text),
+        None => tabula_service::help::help(None).expect("the general help"),
+    }
+}
+
+fn text_reply(subject: String, text: String) -> tabula_service::Reply {
+    tabula_service::Reply { subject, text, game: None, data: serde_json::Value::Null }
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime> {
@@ -168,38 +434,6 @@ fn service_over(store: std::sync::Arc<dyn tabula_service::store::Store>, global:
     Service::new(store, clock).with_bots(Arc::new(tabula_web::ServerBots))
 }
 
-fn run(global: &Global, words: &[String]) -> Result<ExitCode> {
-    match words[0].as_str() {
-        "outbox" => return outbox(global, &words[1..]),
-        "cron" => return cron(global, &words[1..]),
-        "tournament" => return crate::tournament::run(global, &words[1..]),
-        "worker" => return crate::worker::run(global, &words[1..]),
-        "mail" => return crate::mail::run(global, &words[1..]),
-        "serve" => return crate::serve::run(global, &words[1..]),
-        "dna" if words.get(1).is_some_and(|w| w == "remove") => return crate::tools::dna_remove(&words[2..]),
-        "rewrite" if crate::tools::is_rewrite_tool(&words[1..]) => return crate::tools::rewrite(&words[1..]),
-        "life" if words.get(1).is_some_and(|w| w == "run") => return crate::tools::life_run(&words[2..]),
-        "life" => {
-            eprintln!("usage: tabula life run --generations N [--edges torus|dead|unbounded] FILE");
-            return Ok(ExitCode::from(2));
-        }
-        _ => {}
-    }
-    // A trailing --json is accepted as well as a leading one.
-    let mut json = global.json;
-    let mut words: Vec<&str> = words.iter().map(String::as_str).collect();
-    if words.last() == Some(&"--json") {
-        json = true;
-        words.pop();
-    }
-    let line = words.join(" ");
-    run_one_command(async {
-        let service = open_one_command_service(global).await?;
-        let result = service.execute(&line, &Caller::Anonymous).await;
-        print_result(result, json)
-    })
-}
-
 fn print_result(result: Result<tabula_service::Reply, CommandError>, json: bool) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     match result {
@@ -230,32 +464,13 @@ fn print_result(result: Result<tabula_service::Reply, CommandError>, json: bool)
     }
 }
 
-fn outbox(global: &Global, args: &[String]) -> Result<ExitCode> {
-    let mut limit = 50i64;
-    let mut json = global.json;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--json" => json = true,
-            "--limit" => {
-                limit = it
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .filter(|n| *n > 0)
-                    .context("--limit needs a positive number")?
-            }
-            other => {
-                eprintln!("tabula: unknown argument {other:?}\nusage: tabula outbox [--json] [--limit N]");
-                return Ok(ExitCode::from(2));
-            }
-        }
-    }
+fn outbox(global: &Global, args: OutboxArgs) -> Result<ExitCode> {
     let rt = runtime()?;
     rt.block_on(async {
         let service = open_service(global).await?;
-        let rows = service.store().outbox(limit).await?;
+        let rows = service.store().outbox(args.limit).await?;
         let mut out = std::io::stdout().lock();
-        if json {
+        if global.json {
             writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
         } else {
             for r in rows.iter().rev() {
@@ -279,15 +494,9 @@ fn outbox(global: &Global, args: &[String]) -> Result<ExitCode> {
     })
 }
 
-/// `tabula cron`: run what is due once (clock events, reminders and
-/// forfeits), for installations that drive the scheduler from cron as
-/// pbmserv did, and for tests with `--now`. `tabula serve` runs the same
+/// `tabula cron`: run what is due once. `tabula serve` runs the same
 /// continuously.
-fn cron(global: &Global, args: &[String]) -> Result<ExitCode> {
-    if !args.is_empty() {
-        eprintln!("tabula: `cron` takes no arguments\nusage: tabula [--db PATH] [--now TIME] cron");
-        return Ok(ExitCode::from(2));
-    }
+fn cron(global: &Global) -> Result<ExitCode> {
     let rt = runtime()?;
     rt.block_on(async {
         let service = open_service(global).await?;
@@ -303,4 +512,41 @@ fn cron(global: &Global, args: &[String]) -> Result<ExitCode> {
         }
         Ok(ExitCode::SUCCESS)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_parser_is_consistent() {
+        command().debug_assert();
+    }
+
+    fn split(words: &[&str]) -> (Global, Vec<String>) {
+        let global = Global { db: "tabula.db".into(), now: None, json: false };
+        split_globals(global, words.iter().map(|w| w.to_string()).collect()).expect("valid options")
+    }
+
+    #[test]
+    fn global_options_come_out_of_the_words() {
+        let (g, words) = split(&["show", "1", "--db", "x.db", "--json", "--now=2026-01-01T00:00:00Z"]);
+        assert_eq!((g.db.as_str(), g.json, g.now), ("x.db", true, Some(1_767_225_600_000)));
+        assert_eq!(words, ["show", "1"]);
+        let (g, words) = split(&["move", "1", "ned", "pw", "--start=>x", "-seed=3"]);
+        assert_eq!(g.db, "tabula.db");
+        assert_eq!(words, ["move", "1", "ned", "pw", "--start=>x", "-seed=3"]);
+        let (g, words) = split(&["move", "1", "ned", "pw", "--", "--json"]);
+        assert!(!g.json);
+        assert_eq!(words, ["move", "1", "ned", "pw", "--json"]);
+    }
+
+    #[test]
+    fn bad_global_options_among_the_words_are_usage_errors() {
+        let global = Global { db: "tabula.db".into(), now: None, json: false };
+        for words in [vec!["--now", "yesterday"], vec!["show", "--db"]] {
+            let words = words.into_iter().map(String::from).collect();
+            assert!(split_globals(global.clone(), words).is_err());
+        }
+    }
 }

@@ -7,35 +7,31 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+use clap::Args;
 
 use crate::cli::{Global, open_one_command_service, run_one_command};
 
-const USAGE: &str = "\
-usage: tabula [--db PATH] mail [--reply-to-stdout] [--from ADDRESS] < message.eml
+/// Run the commands of one email message from standard input and reply
+///
+/// For a mail server that pipes each incoming message to Tabula, as
+/// pbmserv was run. The commands come from the Subject line or the first
+/// lines of the body; quoted lines and the signature are ignored. The reply
+/// is queued in the outbox (sent by `tabula serve --relay`), or printed as
+/// a whole message with --reply-to-stdout. Auto-replies, bounces and
+/// mailing-list mail are never answered.
+#[derive(Args, Debug)]
+pub struct MailArgs {
+    /// Print the reply as a whole message instead of queueing it
+    #[arg(long)]
+    reply_to_stdout: bool,
+    /// The address the reply comes from
+    #[arg(long, value_name = "ADDRESS", default_value = "tabula@localhost")]
+    from: String,
+}
 
-Runs the commands of one email message (from the Subject line or the first
-lines of the body) and replies as pbmserv did. The reply is queued in the
-outbox, or printed as a whole message with --reply-to-stdout. Auto-replies,
-bounces and mailing-list mail are never answered.";
-
-pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
-    let mut config = tabula_mail::MailConfig::default();
-    let mut to_stdout = false;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--reply-to-stdout" => to_stdout = true,
-            "--from" => config.address = it.next().context("--from needs an address")?.clone(),
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(ExitCode::SUCCESS);
-            }
-            other => {
-                eprintln!("tabula: unknown argument {other:?}\n\n{USAGE}");
-                return Ok(ExitCode::from(2));
-            }
-        }
-    }
+pub fn run(global: &Global, args: MailArgs) -> Result<ExitCode> {
+    let config = tabula_mail::MailConfig { address: args.from, ..Default::default() };
+    let to_stdout = args.reply_to_stdout;
     let mut raw = Vec::new();
     let limit = config.max_message_bytes as u64 + 1;
     std::io::stdin().take(limit).read_to_end(&mut raw).context("reading the message")?;

@@ -6,6 +6,7 @@
 //! Exit status: 0 when the command succeeded, 1 when it was rejected (the
 //! reason is printed), 2 on bad usage.
 
+mod backup;
 mod cli;
 mod mail;
 mod serve;

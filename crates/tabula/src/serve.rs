@@ -1,72 +1,82 @@
 //! `tabula serve`: the web pages and the API over the store, plus the
 //! scheduler that runs clock events when they are due.
 
+use std::io::{IsTerminal, Write};
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
+use clap::{Args, ValueEnum};
 
 use crate::cli::{Global, open_service};
 
-const USAGE: &str = "\
-usage: tabula [--db PATH] serve [--listen ADDR] [--smtp ADDR] [--relay HOST:PORT] [--mail-from ADDRESS]
+/// Serve the web pages and the HTTP API, and run the clocks
+///
+/// Serves the web pages and the JSON API over the database, and runs the
+/// clock of real-time games, reminders, forfeits and digests. Prints the
+/// address it serves once it listens. Stop it with Ctrl-C or SIGTERM:
+/// requests in flight are finished first. Logs go to standard error, in
+/// colour only on a terminal (RUST_LOG=debug for more).
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Serve HTTP on ADDR (port 0: any free port)
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    /// Also receive mail over SMTP on ADDR (e.g. 127.0.0.1:2525)
+    #[arg(long, value_name = "ADDR")]
+    smtp: Option<SocketAddr>,
+    /// Send replies and notifications through the SMTP relay at HOST:PORT
+    #[arg(long, value_name = "HOST:PORT", value_parser = parse_relay)]
+    relay: Option<Relay>,
+    /// The address mail comes from
+    #[arg(long, value_name = "ADDRESS", default_value = "tabula@localhost")]
+    mail_from: String,
+    /// How log lines are written: text, or json (one object a line, for log collectors)
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+}
 
-Serves the web pages and the HTTP API (default http://127.0.0.1:8080) over
-the database (default ./tabula.db, created if missing), and runs the clock
-of real-time games, reminders and forfeits.
+/// An SMTP relay's host and port.
+#[derive(Clone, Debug)]
+struct Relay {
+    host: String,
+    port: u16,
+}
 
-  --smtp ADDR          also receive mail over SMTP on ADDR (e.g. 127.0.0.1:2525)
-  --relay HOST:PORT    send replies and notifications through this SMTP relay
-  --mail-from ADDRESS  the address mail comes from (default tabula@localhost) Stop it with Ctrl-C or SIGTERM: requests in flight are
-finished first. Logs go to stderr (RUST_LOG=debug for more).";
-
-pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
-    let mut listen: SocketAddr = "127.0.0.1:8080".parse().expect("valid default address");
-    let mut smtp: Option<SocketAddr> = None;
-    let mut relay: Option<(String, u16)> = None;
-    let mut mail_config = tabula_mail::MailConfig::default();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--listen" => {
-                let v = it.next().context("--listen needs an address such as 127.0.0.1:8080")?;
-                listen = v
-                    .parse()
-                    .with_context(|| format!("--listen {v:?} is not an address such as 127.0.0.1:8080"))?;
-            }
-            "--smtp" => {
-                let v = it.next().context("--smtp needs an address such as 127.0.0.1:2525")?;
-                smtp = Some(
-                    v.parse()
-                        .with_context(|| format!("--smtp {v:?} is not an address such as 127.0.0.1:2525"))?,
-                );
-            }
-            "--relay" => {
-                let v = it.next().context("--relay needs HOST:PORT")?;
-                let (host, port) = v.rsplit_once(':').context("--relay needs HOST:PORT")?;
-                let port: u16 =
-                    port.parse().with_context(|| format!("--relay {v:?}: the port is not a number"))?;
-                relay = Some((host.to_string(), port));
-            }
-            "--mail-from" => mail_config.address = it.next().context("--mail-from needs an address")?.clone(),
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(ExitCode::SUCCESS);
-            }
-            other => {
-                eprintln!("tabula: unknown argument {other:?}\n\n{USAGE}");
-                return Ok(ExitCode::from(2));
-            }
-        }
+fn parse_relay(text: &str) -> Result<Relay, String> {
+    let (host, port) = text.rsplit_once(':').ok_or("needs HOST:PORT, such as localhost:25")?;
+    if host.is_empty() {
+        return Err("needs a host before the colon".into());
     }
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,sqlx=warn".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    let port = port.parse().map_err(|_| format!("the port {port:?} is not a number from 0 to 65535"))?;
+    Ok(Relay { host: host.to_string(), port })
+}
+
+/// The form of log lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines; colours only when standard error is a terminal.
+    Text,
+    /// One JSON object a line.
+    Json,
+}
+
+/// Send the process's log lines to standard error in `format`.
+pub fn init_logs(format: LogFormat) {
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,sqlx=warn".into());
+    let logs = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => logs.with_ansi(std::io::stderr().is_terminal()).init(),
+        LogFormat::Json => logs.json().flatten_event(true).with_current_span(false).init(),
+    }
+}
+
+pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
+    init_logs(args.log_format);
+    let mail_config = tabula_mail::MailConfig { address: args.mail_from.clone(), ..Default::default() };
     let rt =
         tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     rt.block_on(async {
@@ -125,19 +135,31 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
                 let _ = rx.wait_for(|s| *s).await;
             }
         };
+        // Bind before saying where: `--listen 127.0.0.1:0` gets its port here.
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .with_context(|| format!("listening on {}", args.listen))?;
+        let address = listener.local_addr().context("the address listened on")?;
+        let mut banner = format!("Tabula is serving on http://{address}/\n");
         let mut mail_tasks = Vec::new();
-        if let Some(addr) = smtp {
-            let (svc, cfg, stop) = (service.clone(), mail_config.clone(), stopped());
-            tracing::info!(address = %addr, "receiving mail over SMTP");
+        if let Some(addr) = args.smtp {
+            let smtp = tokio::net::TcpListener::bind(addr)
+                .await
+                .with_context(|| format!("listening for SMTP on {addr}"))?;
+            let smtp_address = smtp.local_addr().context("the SMTP address listened on")?;
+            banner.push_str(&format!("Tabula receives mail over SMTP on {smtp_address}\n"));
+            tracing::info!(address = %smtp_address, "receiving mail over SMTP");
+            let sink = Arc::new(tabula_mail::GatewaySink::new(service.clone(), mail_config.clone()));
+            let (cfg, stop) = (mail_config.clone(), stopped());
             mail_tasks.push(tokio::spawn(async move {
-                if let Err(e) = tabula_mail::serve_smtp(svc, addr, cfg, stop).await {
+                if let Err(e) = tabula_mail::serve_smtp_on(smtp, sink, cfg, stop).await {
                     tracing::error!(error = %e, "SMTP listener failed");
                 }
             }));
         }
-        if let Some((host, port)) = relay {
+        if let Some(Relay { host, port }) = &args.relay {
             let relay = Arc::new(
-                tabula_mail::SmtpRelay::new(&tabula_mail::RelayConfig::plain(host.clone(), port))
+                tabula_mail::SmtpRelay::new(&tabula_mail::RelayConfig::plain(host.clone(), *port))
                     .map_err(|e| anyhow::anyhow!("--relay {host}:{port}: {e}"))?,
             );
             tracing::info!(relay = %format!("{host}:{port}"), "sending mail");
@@ -148,7 +170,11 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
                 stopped(),
             )));
         }
-        let result = tabula_web::serve(service, listen, shutdown_signal()).await;
+        // The one line on standard output: where to go.
+        let mut out = std::io::stdout().lock();
+        out.write_all(banner.as_bytes()).and_then(|()| out.flush()).context("writing to standard output")?;
+        drop(out);
+        let result = tabula_web::serve_on(service, listener, shutdown_signal()).await;
         let _ = stop_tx.send(true);
         for t in mail_tasks {
             let _ = t.await;
@@ -157,7 +183,7 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
         if let Some(task) = relay_changes {
             task.abort();
         }
-        result.with_context(|| format!("serving on {listen}"))?;
+        result.with_context(|| format!("serving on {address}"))?;
         tracing::info!("stopped");
         Ok(ExitCode::SUCCESS)
     })

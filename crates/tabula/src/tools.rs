@@ -1,26 +1,26 @@
 //! The calculators players use to plan moves: `tabula dna remove`,
-//! `tabula rewrite`, `tabula life run`. Each prints what the game's own
-//! engine computes, so plans made with them hold in play.
+//! `tabula rewrite run`, `tabula life run`. Each prints what the game's own
+//! engine computes, so plans made with them hold in play. `--json` (the
+//! global option) prints their results as JSON.
 
 use std::process::ExitCode;
 
 use anyhow::Result;
-use clap::Parser;
+use clap::{Args, Parser, Subcommand};
+
+use crate::cli::Global;
 
 /// `tabula dna remove`: what nominating CHUNK does to SEQUENCE.
 #[derive(Parser, Debug)]
 #[command(
     name = "tabula dna remove",
     about = "Remove every instance of CHUNK from SEQUENCE by DNA's rule (left-to-right passes until one removes nothing)",
-    after_help = "Any letters are allowed. Example: tabula dna remove TAAGAAGCGCCT AGC  prints TAT and removed 3."
+    after_help = "Any letters are allowed. Example: tabula dna remove TAAGAAGCGCCT AGC  prints TAT and removed 3.\nWith --json: {\"sequence\": \"...\", \"removed\": N} on one line."
 )]
 struct DnaRemove {
     /// Print each pass, with the removed chunks in brackets.
     #[arg(long)]
     trace: bool,
-    /// Print {"sequence": "...", "removed": N} on one line.
-    #[arg(long)]
-    json: bool,
     /// The sequence to reduce.
     sequence: String,
     /// The chunk to remove.
@@ -51,28 +51,25 @@ fn finish(result: Result<String, String>) -> Result<ExitCode> {
 }
 
 /// `tabula dna remove ...`
-pub fn dna_remove(args: &[String]) -> Result<ExitCode> {
+pub fn dna_remove(global: &Global, args: &[String]) -> Result<ExitCode> {
     let a: DnaRemove = match parse("tabula dna remove", args) {
         Ok(a) => a,
         Err(code) => return Ok(code),
     };
-    finish(tabula_dna::calculator::remove_tool(&a.sequence, &a.chunk, a.trace, a.json))
+    finish(tabula_dna::calculator::remove_tool(&a.sequence, &a.chunk, a.trace, global.json))
 }
 
-/// `tabula rewrite`: one round of rewriting, as the game applies it.
+/// `tabula rewrite run`: one round of rewriting, as the game applies it.
 #[derive(Parser, Debug)]
 #[command(
-    name = "tabula rewrite",
+    name = "tabula rewrite run",
     about = "Apply rule sets to a string as one round of Rewrite does: the newest set first, down to the oldest",
-    after_help = "RULESFILE holds the rule sets oldest first, one rule a line (lhs=>rhs, or owner: lhs=>rhs), sets separated by a line ---. Any characters are allowed. `-` reads the file from standard input."
+    after_help = "RULESFILE holds the rule sets oldest first, one rule a line (lhs=>rhs, or owner: lhs=>rhs), sets separated by a line ---. Any characters are allowed. `-` reads the file from standard input.\nWith --json: the result and every pass as JSON.\nExample: tabula rewrite run --start pupupusu rules.txt"
 )]
 struct RewriteTool {
     /// Print every pass with its applications.
     #[arg(long)]
     trace: bool,
-    /// Print the result and every pass as JSON.
-    #[arg(long)]
-    json: bool,
     /// The start string.
     #[arg(long, conflicts_with = "start_file", required_unless_present = "start_file")]
     start: Option<String>,
@@ -110,9 +107,9 @@ fn read_input(path: &std::path::Path) -> Result<String, String> {
     Ok(text)
 }
 
-/// `tabula rewrite ...`
-pub fn rewrite(args: &[String]) -> Result<ExitCode> {
-    let a: RewriteTool = match parse("tabula rewrite", args) {
+/// `tabula rewrite run ...`
+pub fn rewrite(global: &Global, args: &[String]) -> Result<ExitCode> {
+    let a: RewriteTool = match parse("tabula rewrite run", args) {
         Ok(a) => a,
         Err(code) => return Ok(code),
     };
@@ -139,19 +136,24 @@ pub fn rewrite(args: &[String]) -> Result<ExitCode> {
         Ok(r) => r,
         Err(e) => return finish(Err(e)),
     };
-    finish(tabula_rewrite::calculator::rewrite_tool(start, &rules, a.trace, a.json))
+    finish(tabula_rewrite::calculator::rewrite_tool(start, &rules, a.trace, global.json))
 }
 
-/// Whether `tabula rewrite ARGS` is the calculator rather than a game command.
-pub fn is_rewrite_tool(args: &[String]) -> bool {
-    args.iter().any(|a| a.starts_with("--start") || a == "--trace")
-        || args.first().is_some_and(|a| a.starts_with("--") && a != "--json")
+/// Evolve a board by the multi-colour Life rule (see `tabula life run --help`)
+#[derive(Args, Debug)]
+pub struct LifeArgs {
+    #[command(subcommand)]
+    command: LifeCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum LifeCommand {
+    Run(LifeRun),
 }
 
 /// `tabula life run`: evolve a board with the multi-colour Life rule.
-#[derive(Parser, Debug)]
+#[derive(Args, Debug)]
 #[command(
-    name = "tabula life run",
     about = "Evolve a board by the multi-colour Life rule of Conway and Real-Time Life and print it",
     after_help = "FILE holds rows of `.` (empty), `#` (neutral) and `A`..`Z` (players), top row first; the grid size is the file's. `-` reads standard input. With --edges unbounded the plane grows as needed and the printout is the bounding box, after a line `#offset X Y` giving its top-left corner relative to the input's."
 )]
@@ -166,12 +168,9 @@ struct LifeRun {
     file: std::path::PathBuf,
 }
 
-/// `tabula life run ...`
-pub fn life_run(args: &[String]) -> Result<ExitCode> {
-    let a: LifeRun = match parse("tabula life run", args) {
-        Ok(a) => a,
-        Err(code) => return Ok(code),
-    };
+/// `tabula life ...`
+pub fn life(args: LifeArgs) -> Result<ExitCode> {
+    let LifeCommand::Run(a) = args.command;
     let board = match read_input(&a.file) {
         Ok(b) => b,
         Err(e) => return finish(Err(e)),

@@ -10,19 +10,24 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use clap::Parser;
+use clap::Args;
 use tabula_bots::{BotSpec, GameResult, StoreError, TournamentConfig, TournamentStore, ViewMode};
 use tabula_service::store::Store;
 
 use crate::cli::{Global, open_service};
 
-#[derive(Parser, Debug)]
+/// Play a round robin between bots, kept in the database as it goes
+///
+/// The bots are built-in (random, greedy, mcts, mcts:2000, mcts:250ms ..)
+/// or programs speaking the bot protocol. The same --seed gives the same
+/// games. Results are kept in the database as games finish; running the
+/// same tournament again resumes it. Prints the standings, or with --json
+/// the whole report.
+#[derive(Args, Debug)]
 #[command(
-    name = "tabula tournament",
-    about = "Play a round robin between bots: built-in (random, greedy, mcts, mcts:2000, mcts:250ms ..) or programs speaking the bot protocol",
-    after_help = "Example:\n  tabula tournament --game intervalo --games-per-pair 100 \\\n      --bot random --bot mcts --bot \"python3 examples/bots/center.py\"\n\nThe same --seed gives the same games. Results are kept in the database as games finish; running the same tournament again resumes it."
+    after_help = "Example:\n  tabula tournament --game intervalo --games-per-pair 100 \\\n      --bot random --bot mcts --bot \"python3 examples/bots/center.py\""
 )]
-struct Args {
+pub struct TournamentArgs {
     /// The game (dna, rewrite, intervalo, conway ..).
     #[arg(long)]
     game: String,
@@ -55,7 +60,7 @@ struct Args {
     threads: usize,
     /// Write the results as JSON to FILE.
     #[arg(long, value_name = "FILE")]
-    json: Option<PathBuf>,
+    json_file: Option<PathBuf>,
     /// Write the results as CSV to FILE.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
@@ -109,16 +114,7 @@ impl TournamentStore for DbStore {
     }
 }
 
-pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
-    let argv = std::iter::once("tabula tournament".to_string()).chain(args.iter().cloned());
-    let a = match Args::try_parse_from(argv) {
-        Ok(a) => a,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return Ok(ExitCode::from(code));
-        }
-    };
+pub fn run(global: &Global, a: TournamentArgs) -> Result<ExitCode> {
     let Some(kind) = tabula_games::find(&a.game) else {
         eprintln!(
             "tabula: no game {:?}: the games are {}",
@@ -223,8 +219,12 @@ pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
         let j = json.clone();
         rt.block_on(async move { s.finish_tournament(id, &j, now).await }).context("storing the results")?;
     }
-    print!("{}", tabula_bots::render_text(&report));
-    if let Some(path) = &a.json {
+    if global.json {
+        println!("{json}");
+    } else {
+        print!("{}", tabula_bots::render_text(&report));
+    }
+    if let Some(path) = &a.json_file {
         std::fs::write(path, &json).with_context(|| format!("writing {}", path.display()))?;
     }
     if let Some(path) = &a.csv {

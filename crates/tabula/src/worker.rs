@@ -13,27 +13,36 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use clap::Args;
 use tabula_bots::{GameResult, Progress, TournamentConfig, TournamentReport};
 use tabula_model::GameKind;
 use tabula_service::store::Store;
 
 use crate::cli::Global;
 
-const USAGE: &str = "\
-usage: tabula --db postgres://... worker [--threads N] [--lease SECONDS] [--bot-user USER] [--exit-when-idle]
-
-Plays the games of distributed tournaments (`tabula tournament --distributed`)
-stored in the PostgreSQL database: claims one game at a time per thread,
-plays it and stores its result. Run as many workers on as many machines as
-you like; stop one at any time (a game it was playing is played again by
-another worker once its lease has run out).
-
-  --threads N        games played at once (default: one per core)
-  --lease SECONDS    how long a claim holds without renewal (default 60); a
-                     game that makes no progress is not renewed
-  --bot-user USER    the user bot programs run as when the worker runs as
-                     root (default nobody)
-  --exit-when-idle   stop when no game of any tournament is left to play";
+/// Play the games of distributed tournaments from the PostgreSQL database
+///
+/// Plays the games that `tabula tournament --distributed` offers in the
+/// PostgreSQL database: claims one game at a time per thread, plays it and
+/// stores its result. Run as many workers on as many machines as you like;
+/// stop one at any time (a game it was playing is played again by another
+/// worker once its lease has run out).
+#[derive(Args, Debug)]
+pub struct WorkerArgs {
+    /// Games played at once (default: one per core)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// How long a claim holds without renewal, in seconds; a game that
+    /// makes no progress is not renewed
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=MAX_LEASE_SECONDS))]
+    lease: u64,
+    /// The user bot programs run as when the worker runs as root (default nobody)
+    #[arg(long, value_name = "USER")]
+    bot_user: Option<String>,
+    /// Stop when no game of any tournament is left to play
+    #[arg(long)]
+    exit_when_idle: bool,
+}
 
 /// How often a worker with nothing to do looks for games.
 const IDLE_POLL: Duration = Duration::from_millis(250);
@@ -47,43 +56,12 @@ fn wall_clock_ms() -> i64 {
 }
 
 /// `tabula worker`.
-pub fn run(global: &Global, args: &[String]) -> Result<ExitCode> {
-    let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut lease = Duration::from_secs(60);
-    let mut exit_when_idle = false;
-    let mut bot_user: Option<String> = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--threads" => {
-                threads = it
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .filter(|n| (1..=1024).contains(n))
-                    .context("--threads needs a number from 1 to 1024")?
-            }
-            "--lease" => {
-                let seconds: u64 = it
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .filter(|n| (1..=MAX_LEASE_SECONDS).contains(n))
-                    .with_context(|| {
-                        format!("--lease needs a number of seconds from 1 to {MAX_LEASE_SECONDS}")
-                    })?;
-                lease = Duration::from_secs(seconds);
-            }
-            "--exit-when-idle" => exit_when_idle = true,
-            "--bot-user" => bot_user = Some(it.next().context("--bot-user needs a user name")?.clone()),
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(ExitCode::SUCCESS);
-            }
-            other => {
-                eprintln!("tabula: unknown argument {other:?}\n\n{USAGE}");
-                return Ok(ExitCode::from(2));
-            }
-        }
-    }
+pub fn run(global: &Global, args: WorkerArgs) -> Result<ExitCode> {
+    let threads =
+        args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from);
+    let lease = Duration::from_secs(args.lease);
+    let exit_when_idle = args.exit_when_idle;
+    let bot_user = args.bot_user;
     if !tabula_service::store::is_postgres_url(&global.db) {
         eprintln!("tabula: a worker needs the shared PostgreSQL database: --db postgres://user@host/db");
         return Ok(ExitCode::from(2));

@@ -139,7 +139,7 @@ fn peak_resident(child: &mut Child) -> u64 {
     usage.ru_maxrss as u64 * 1024
 }
 
-/// `tabula rewrite` on a 16 MiB start string and 500 rules (the engine
+/// `tabula rewrite run` on a 16 MiB start string and 500 rules (the engine
 /// bench's workload: four letters, left sides of 3 to 8, right sides of 0
 /// to 8) stays within three times its input and 20 MB (`08-bars.md`); it
 /// peaked at 16 times its input, keeping every application of the pass
@@ -167,7 +167,7 @@ fn tabula_rewrite_memory_is_in_proportion_to_its_input() {
     write(dir.path(), "start.txt", &start);
     write(dir.path(), "rules.txt", &rules);
     let mut child = Command::new(BIN)
-        .arg("rewrite")
+        .args(["rewrite", "run"])
         .arg("--start-file")
         .arg(dir.path().join("start.txt"))
         .arg(dir.path().join("rules.txt"))

@@ -366,3 +366,227 @@ fn a_move_by_email_through_tabula_mail() {
     assert!(child.wait().unwrap().success());
     assert!(!t.ok("outbox").contains("I am away"));
 }
+
+/// `tabula` run in `dir` with no `--db`: what a user types.
+fn bare(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(common::BIN).current_dir(dir).args(args).output().expect("tabula runs")
+}
+
+#[test]
+fn global_options_go_before_or_after_the_command_with_either_spelling() {
+    let mut t = Tabula::new();
+    t.db = t.path().join("games.db");
+    let db = t.db.to_str().unwrap();
+    let run = |args: &[&str]| bare(t.path(), args);
+    assert!(run(&["signup", "ned", "pw-ned", "--db", db]).status.success());
+    assert!(run(&[&format!("--db={db}"), "signup", "ted", "pw-ted"]).status.success());
+    assert!(
+        run(&["dna", "challenge", "ned", "ted", &format!("--db={db}"), "--now", "2026-01-01T00:00:00Z"])
+            .status
+            .success()
+    );
+    let out = run(&["dna", "show", "1", "--db", db, "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("--json after the words");
+    assert_eq!(v["game"]["players"], serde_json::json!(["ned", "ted"]));
+    // `--` ends the options: a word after it is a word, and here a move.
+    let out = run(&["dna", "move", "1", "ned", "pw-ned", "--db", db, "--", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--json"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = t.fails("dna show 1 --now yesterday", 2);
+    assert!(err.contains("RFC 3339"), "{err}");
+    // The server's own commands take them after their word too.
+    let out = run(&[
+        "tournament",
+        "--db",
+        db,
+        "--game",
+        "intervalo",
+        "--bot",
+        "random",
+        "--bot",
+        "random",
+        "--games-per-pair",
+        "2",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = run(&["worker", "--db", db, "--exit-when-idle"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs the shared PostgreSQL database"));
+    let out = run(&["outbox", "--db", db, "--json", "--limit=5"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap().is_array());
+    assert!(!t.path().join("tabula.db").exists(), "every command used the --db given");
+}
+
+#[test]
+fn a_rewrite_move_that_looks_like_an_option_is_a_game_command() {
+    let t = Tabula::new();
+    let err = t.fails("rewrite move 1 ned pw --start=>x", 1);
+    assert!(err.contains("there is no user ned"), "{err}");
+    let err = t.fails("rewrite --start x rules.txt", 2);
+    assert!(err.contains("tabula rewrite run --help"), "{err}");
+}
+
+#[test]
+fn every_command_has_help_and_help_needs_no_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bare(dir.path(), &["--help"]);
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    let commands: Vec<String> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter(|l| l.starts_with("  ") && !l.starts_with("    "))
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect();
+    for expected in [
+        "serve",
+        "mail",
+        "outbox",
+        "cron",
+        "backup",
+        "tournament",
+        "worker",
+        "life",
+        "signup",
+        "help",
+        "dna",
+        "rtlife",
+    ] {
+        assert!(commands.iter().any(|c| c == expected), "`tabula --help` lists no {expected}:\n{help}");
+    }
+    let mut lines: Vec<Vec<String>> = commands.iter().map(|c| vec![c.clone(), "--help".into()]).collect();
+    for extra in [
+        &["life", "run", "--help"][..],
+        &["dna", "remove", "--help"],
+        &["rewrite", "run", "--help"],
+        &["dna", "move", "--help"],
+        &["-h"],
+    ] {
+        lines.push(extra.iter().map(|w| w.to_string()).collect());
+    }
+    for words in &lines {
+        let out = bare(dir.path(), &words.iter().map(String::as_str).collect::<Vec<_>>());
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "`tabula {}` failed: {}",
+            words.join(" "),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.lines().count() >= 3, "`tabula {}` says too little:\n{text}", words.join(" "));
+    }
+    let serve = String::from_utf8(bare(dir.path(), &["serve", "--help"]).stdout).unwrap();
+    for option in
+        ["--listen <ADDR>", "--smtp <ADDR>", "--relay <HOST:PORT>", "--log-format <FORMAT>", "--db <DB>"]
+    {
+        assert!(serve.contains(option), "serve --help lacks {option}:\n{serve}");
+    }
+    // Commands that read nothing stored leave no database behind.
+    for words in [
+        &["help"][..],
+        &["help", "dna"],
+        &["list"],
+        &["dna", "help"],
+        &["--version"],
+        &["dna", "remove", "TAAGAAGCGCCT", "AGC"],
+        &["nonsense", "words"],
+        &["dna", "show", "x"],
+    ] {
+        let out = bare(dir.path(), words);
+        assert!(out.status.code().is_some(), "`tabula {}` did not exit", words.join(" "));
+    }
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.is_empty(), "commands without a database left {left:?}");
+}
+
+#[test]
+fn serve_says_where_it_serves_and_logs_plain_text_off_a_terminal() {
+    use std::io::{BufRead, Read};
+    let t = Tabula::new();
+    let db = t.db.to_str().unwrap().to_string();
+    for listen in [vec!["--listen", "127.0.0.1:0"], vec!["--listen=127.0.0.1:0"]] {
+        let mut child = std::process::Command::new(common::BIN)
+            .arg("serve")
+            .args(&listen)
+            .args(["--db", &db])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+        let address = first
+            .strip_prefix("Tabula is serving on http://")
+            .and_then(|rest| rest.trim_end().strip_suffix('/'))
+            .unwrap_or_else(|| panic!("no address in {first:?}"));
+        let addr: std::net::SocketAddr = address.parse().unwrap();
+        assert_ne!(addr.port(), 0);
+        let mut stream = std::net::TcpStream::connect(addr).unwrap();
+        use std::io::Write;
+        stream.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        terminate(&child);
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "the server stops cleanly on SIGTERM");
+        let logs = String::from_utf8(out.stderr).unwrap();
+        assert!(logs.contains("serving"), "{logs}");
+        assert!(!logs.contains('\u{1b}'), "colour codes in logs written to a pipe:\n{logs}");
+    }
+}
+
+/// Ask a child to stop as a service manager would.
+fn terminate(child: &std::process::Child) {
+    let status =
+        std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn json_logs_for_collectors() {
+    use std::io::BufRead;
+    let t = Tabula::new();
+    let mut child = t
+        .command(&["serve", "--listen", "127.0.0.1:0", "--log-format", "json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    assert!(first.starts_with("Tabula is serving on http://127.0.0.1:"), "{first}");
+    terminate(&child);
+    let out = child.wait_with_output().unwrap();
+    let logs = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<serde_json::Value> =
+        logs.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect();
+    assert!(lines.iter().any(|l| l["message"] == "serving" && l["level"] == "INFO"), "{logs}");
+}
+
+#[test]
+fn a_seed_deals_the_same_game_and_is_kept_in_the_record() {
+    let deal = || {
+        let t = Tabula::new();
+        t.signup(&["ned", "ted"]);
+        t.ok("dna challenge ned ted -seed=42");
+        let v = t.json("dna showas 1 ned pw-ned");
+        (t, v)
+    };
+    let ((_a, first), (b, second)) = (deal(), deal());
+    assert_eq!(first["game"]["view"], second["game"]["view"], "the same seed, the same sequences");
+    assert!(first["game"]["options"].as_array().unwrap().iter().any(|o| o == "-seed=42"), "{first}");
+    b.ok("dna challenge ned ted -seed=43");
+    assert_ne!(b.json("dna showas 2 ned pw-ned")["game"]["view"], first["game"]["view"]);
+    let err = b.fails("dna challenge ned ted -seed=-1", 1);
+    assert!(err.contains("-seed"), "{err}");
+}

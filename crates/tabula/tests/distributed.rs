@@ -56,7 +56,7 @@ fn three_workers_one_killed_give_the_results_of_one_process() {
     let organiser = Command::new(BIN)
         .args(["--db", &db])
         .args(TOURNAMENT)
-        .args(["--distributed", "--json", shared_json.to_str().unwrap()])
+        .args(["--distributed", "--json-file", shared_json.to_str().unwrap()])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -134,7 +134,7 @@ fn three_workers_one_killed_give_the_results_of_one_process() {
 
     // The same tournament in one process.
     let local = Tabula::new();
-    let out = local.command(TOURNAMENT).args(["--json", local_json.to_str().unwrap()]).output().unwrap();
+    let out = local.command(TOURNAMENT).args(["--json-file", local_json.to_str().unwrap()]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let local_text = String::from_utf8(out.stdout).unwrap();
 
@@ -188,7 +188,7 @@ fn bots_that_never_read_lose_on_the_workers_and_the_tournament_ends() {
             "--distributed",
             "--quiet",
         ])
-        .arg("--json")
+        .arg("--json-file")
         .arg(&json)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -59,10 +59,10 @@ fn the_calculator_and_the_sed_gotcha() {
     let rules = t.path().join("rules.txt");
     std::fs::write(&rules, "pupu=>su\npupusu=>ssp\nsu=>puupuu\n").unwrap();
     let r = rules.to_str().unwrap();
-    assert_eq!(t.ok(&format!("rewrite --start pupupusu {r}")).trim_end(), "supupuupuu");
-    assert_eq!(t.ok(&format!("rewrite --start pupupusupupusu {r}")).trim_end(), "supupuupuussp");
+    assert_eq!(t.ok(&format!("rewrite run --start pupupusu {r}")).trim_end(), "supupuupuu");
+    assert_eq!(t.ok(&format!("rewrite run --start pupupusupupusu {r}")).trim_end(), "supupuupuussp");
     let json: serde_json::Value =
-        serde_json::from_str(&t.ok(&format!("rewrite --json --start pupupusu {r}"))).unwrap();
+        serde_json::from_str(&t.ok(&format!("rewrite run --json --start pupupusu {r}"))).unwrap();
     assert_eq!(json["result"], "supupuupuu");
     assert_eq!(json["passes"][0]["set"], 1);
     assert_eq!(json["passes"][0]["applications"][0]["lhs"], "pupu");
@@ -70,7 +70,7 @@ fn the_calculator_and_the_sed_gotcha() {
     let start = t.path().join("start.txt");
     std::fs::write(&start, "uuspusu\n").unwrap();
     std::fs::write(&rules, "s=>pu\nsu=>ss\npu=>su\n").unwrap();
-    assert_eq!(t.ok(&format!("rewrite --start-file {} {r}", start.display())).trim_end(), "uupususs");
-    t.fails("rewrite --start x", 2);
-    t.fails(&format!("rewrite --start x {}", t.path().join("missing").display()), 1);
+    assert_eq!(t.ok(&format!("rewrite run --start-file {} {r}", start.display())).trim_end(), "uupususs");
+    t.fails("rewrite run --start x", 2);
+    t.fails(&format!("rewrite run --start x {}", t.path().join("missing").display()), 1);
 }
