@@ -159,16 +159,16 @@ fn a_backup_taken_under_load_is_whole_and_holds_every_move_acknowledged_before_i
     assert!(acks.iter().any(|a| a.at > ended), "no move was acknowledged after the backup");
 
     // Checked again here, by a connection of the test's own.
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let problems: Vec<String> = rt.block_on(async {
-        let mut conn = <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!(
-            "sqlite://{}?mode=ro",
-            copy.display()
-        ))
-        .await
+    let conn =
+        rusqlite::Connection::open_with_flags(&copy, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let problems: Vec<String> = conn
+        .prepare("PRAGMA integrity_check")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
         .unwrap();
-        sqlx::query_scalar("PRAGMA integrity_check").fetch_all(&mut conn).await.unwrap()
-    });
+    drop(conn);
     assert_eq!(problems, ["ok"]);
 
     // Every move acknowledged before the backup began is in the copy.
@@ -308,17 +308,9 @@ fn metrics_in_the_prometheus_text_format_move_with_a_load() {
     };
     assert_eq!(health(), (200, "ok".to_string()));
     let rename = |from: &str, to: &str| {
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        rt.block_on(async {
-            let mut conn =
-                <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!("sqlite://{}", db.display()))
-                    .await
-                    .unwrap();
-            sqlx::query(sqlx::AssertSqlSafe(format!("ALTER TABLE {from} RENAME TO {to}")))
-                .execute(&mut conn)
-                .await
-                .unwrap();
-        })
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.busy_timeout(Duration::from_secs(10)).unwrap();
+        conn.execute_batch(&format!("ALTER TABLE {from} RENAME TO {to}")).unwrap();
     };
     rename("games", "games_elsewhere");
     assert_eq!(health(), (503, "the database failed".to_string()));

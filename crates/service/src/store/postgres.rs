@@ -611,7 +611,8 @@ impl Mail for PostgresStore {
     }
 
     async fn outbox_backlog(&self) -> StoreResult<(i64, Option<Timestamp>)> {
-        const SQL: &str = "SELECT COUNT(*), MIN(created) FROM outbox WHERE sent_at IS NULL AND gave_up_at IS NULL";
+        const SQL: &str =
+            "SELECT COUNT(*), MIN(created) FROM outbox WHERE sent_at IS NULL AND gave_up_at IS NULL";
         Ok(sqlx::query_as(SQL).fetch_one(&self.pool).await?)
     }
 

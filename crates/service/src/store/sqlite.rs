@@ -621,7 +621,8 @@ impl Mail for SqliteStore {
     }
 
     async fn outbox_backlog(&self) -> StoreResult<(i64, Option<Timestamp>)> {
-        const SQL: &str = "SELECT COUNT(*), MIN(created) FROM outbox WHERE sent_at IS NULL AND gave_up_at IS NULL";
+        const SQL: &str =
+            "SELECT COUNT(*), MIN(created) FROM outbox WHERE sent_at IS NULL AND gave_up_at IS NULL";
         self.read(|c| Ok(c.query_row(SQL, [], |r| Ok((r.get(0)?, r.get(1)?)))?)).await
     }
 

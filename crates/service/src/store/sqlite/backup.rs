@@ -89,13 +89,17 @@ fn copy_now(from: &Path, partial: &Path) -> StoreResult<BackupSummary> {
     drop(source);
 
     // The copy is a database of its own: check it whole before it counts.
-    let copy = Connection::open_with_flags(partial, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
-    let problems: Vec<String> = copy
-        .prepare("PRAGMA integrity_check")?
-        .query_map([], |r| r.get(0))?
-        .collect::<Result<_, _>>()?;
+    let copy = Connection::open_with_flags(
+        partial,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    let problems: Vec<String> =
+        copy.prepare("PRAGMA integrity_check")?.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
     if problems != ["ok"] {
-        return Err(StoreError::Corrupt(format!("the copy fails its integrity check: {}", problems.join("; "))));
+        return Err(StoreError::Corrupt(format!(
+            "the copy fails its integrity check: {}",
+            problems.join("; ")
+        )));
     }
     let (users, games, events) = copy.query_row(
         "SELECT (SELECT COUNT(*) FROM users), (SELECT COUNT(*) FROM games), (SELECT COUNT(*) FROM events)",
