@@ -133,7 +133,7 @@ pub fn run(global: &Global, a: TournamentArgs) -> Result<ExitCode> {
             }
         }
     }
-    for (flag, path) in [("--json", &a.json), ("--csv", &a.csv)] {
+    for (flag, path) in [("--json-file", &a.json_file), ("--csv", &a.csv)] {
         if let Some(path) = path
             && let Err(e) = tabula_bots::check_output(path)
         {

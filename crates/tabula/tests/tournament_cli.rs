@@ -26,8 +26,8 @@ fn an_unwritable_results_file_is_refused_before_any_game() {
     let t = Tabula::new();
     // Slow bots: were the path checked only at the end, this would run for long.
     let base = "tournament --game intervalo --bot mcts:20000 --bot mcts:20001 --games-per-pair 50";
-    let err = t.fails(&format!("{base} --json /nonexistent/x.json"), 2);
-    assert!(err.contains("--json: /nonexistent/x.json: there is no directory /nonexistent"), "{err}");
+    let err = t.fails(&format!("{base} --json-file /nonexistent/x.json"), 2);
+    assert!(err.contains("--json-file: /nonexistent/x.json: there is no directory /nonexistent"), "{err}");
     let err = t.fails(&format!("{base} --csv {}", t.path().display()), 2);
     assert!(err.contains("is a directory"), "{err}");
 }
@@ -58,7 +58,7 @@ fn other_time_limits_make_another_tournament() {
             .command(&words)
             .args(["--bot", "center", "--bot"])
             .arg(format!("python3 {}", bot.display()))
-            .args(["--move-time", move_time, "--quiet", "--json"])
+            .args(["--move-time", move_time, "--quiet", "--json-file"])
             .arg(&json)
             .output()
             .unwrap();
