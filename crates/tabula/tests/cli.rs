@@ -553,18 +553,31 @@ fn terminate(child: &std::process::Child) {
 }
 
 #[test]
-fn json_logs_for_collectors() {
-    use std::io::BufRead;
+fn json_logs_for_collectors_and_the_smtp_address() {
+    use std::io::{BufRead, Read};
     let t = Tabula::new();
     let mut child = t
-        .command(&["serve", "--listen", "127.0.0.1:0", "--log-format", "json"])
+        .command(&["serve", "--listen", "127.0.0.1:0", "--log-format", "json", "--smtp=127.0.0.1:0"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let mut first = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let (mut first, mut second) = (String::new(), String::new());
+    stdout.read_line(&mut first).unwrap();
+    stdout.read_line(&mut second).unwrap();
     assert!(first.starts_with("Tabula is serving on http://127.0.0.1:"), "{first}");
+    // The second line names the SMTP listener's real port, which greets.
+    let smtp: std::net::SocketAddr = second
+        .strip_prefix("Tabula receives mail over SMTP on ")
+        .map(str::trim_end)
+        .unwrap_or_else(|| panic!("no SMTP address in {second:?}"))
+        .parse()
+        .unwrap();
+    assert_ne!(smtp.port(), 0);
+    let mut greeting = [0u8; 3];
+    std::net::TcpStream::connect(smtp).unwrap().read_exact(&mut greeting).unwrap();
+    assert_eq!(&greeting, b"220");
     terminate(&child);
     let out = child.wait_with_output().unwrap();
     let logs = String::from_utf8(out.stderr).unwrap();

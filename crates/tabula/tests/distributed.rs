@@ -30,7 +30,7 @@ const TOURNAMENT: &[&str] = &[
 
 fn worker(db: &str) -> Child {
     Command::new(BIN)
-        .args(["--db", db, "worker", "--threads", "1", "--lease", "1", "--exit-when-idle"])
+        .args(["worker", "--db", db, "--threads", "1", "--lease", "1", "--exit-when-idle"])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
