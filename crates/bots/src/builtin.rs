@@ -119,7 +119,11 @@ impl BuiltinBot {
                 let Some(game) = state.as_any().downcast_ref::<tabula_intervalo::Intervalo>() else {
                     return false;
                 };
-                crate::intervalo::choose(&game.strip_for(seat), rng).map(|cell| (cell + 1).to_string())
+                let other = 1 - seat.min(1);
+                let history: Vec<[usize; 2]> =
+                    game.turns().iter().map(|t| [t.choices[seat.min(1)], t.choices[other]]).collect();
+                crate::intervalo::choose(&game.strip_for(seat), &history, rng)
+                    .map(|cell| (cell + 1).to_string())
             }
             // Real-Time Life moves pay off at a generation: between two, the
             // search bot keeps its points for the tick before the next.
