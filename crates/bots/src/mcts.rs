@@ -527,9 +527,9 @@ pub fn rewards(outcome: &Outcome, players: usize, margin_weight: f64) -> Vec<f64
         for (seat, reward) in r.iter_mut().enumerate() {
             let best_other = (0..players)
                 .filter(|&o| o != seat)
-                .map(|o| outcome.scores[o])
+                .map(|o| outcome.scores[o].to_f64())
                 .fold(f64::NEG_INFINITY, f64::max);
-            let margin = outcome.scores[seat] - best_other;
+            let margin = outcome.scores[seat].to_f64() - best_other;
             *reward = (1.0 - margin_weight) * *reward + margin_weight * (0.5 + 0.5 * (margin / 6.0).tanh());
         }
     }

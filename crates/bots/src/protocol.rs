@@ -4,7 +4,7 @@
 //! ```text
 //! {"type":"start","protocol":1,"game":"intervalo","options":{"cells":64},"seat":0,"players":2,"seed":123456}
 //! {"type":"turn","view":{"strip":"..x.o#..."},"legal":["1","2"],"time_ms":1000}
-//! {"type":"end","result":"win","scores":[33,30]}
+//! {"type":"end","result":"win","scores":["33","30"]}
 //! {"type":"quit"}
 //! ```
 //!
@@ -92,8 +92,8 @@ pub enum Message {
     End {
         /// From this seat's side.
         result: SeatResult,
-        /// Final scores in seat order (empty for games without scores);
-        /// whole numbers are written without a fraction.
+        /// Final scores in seat order (empty for games without scores),
+        /// exact strings (see [`score_values`]).
         scores: Vec<Value>,
     },
     /// The process should exit.
@@ -272,16 +272,8 @@ pub fn clock_info(game: &Game) -> Option<ClockInfo> {
     Some(ClockInfo { now, next })
 }
 
-/// Scores as JSON numbers, whole ones without a fraction (`33`, not `33.0`).
-pub fn score_values(scores: &[f64]) -> Vec<Value> {
-    scores
-        .iter()
-        .map(|&s| {
-            if s.fract() == 0.0 && s.abs() < 9.0e15 {
-                Value::from(s as i64)
-            } else {
-                serde_json::Number::from_f64(s).map_or(Value::Null, Value::Number)
-            }
-        })
-        .collect()
+/// Scores as the `end` message carries them: exact strings, `"33"` or a
+/// reduced fraction such as `"61/3"` (a JSON number could not hold a third).
+pub fn score_values(scores: &[tabula_model::Score]) -> Vec<Value> {
+    scores.iter().map(|s| Value::from(s.exact())).collect()
 }

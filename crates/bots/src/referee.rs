@@ -77,8 +77,8 @@ pub struct GameResult {
     pub winner: Option<String>,
     /// Each seat's result.
     pub results: Vec<SeatResult>,
-    /// Final scores in seat order (empty where the game has none).
-    pub scores: Vec<f64>,
+    /// Final scores in seat order (empty where the game has none), exact.
+    pub scores: Vec<tabula_model::Score>,
     /// How the game ended: the game's own reason, or the failures.
     pub reason: String,
     /// Bots that failed.

@@ -44,7 +44,7 @@ fn a_recorded_game_matches_the_documented_transcript() {
     };
     bot.quit(std::time::Duration::from_secs(2));
     assert_eq!(result.results, [SeatResult::Loss, SeatResult::Win]);
-    assert_eq!(result.scores, [0.0, 1.0]);
+    assert_eq!(result.scores, [tabula_model::Score::whole(0), tabula_model::Score::whole(1)]);
     assert_eq!(result.reason, "more points");
     assert_eq!(std::fs::read_to_string(&log).unwrap(), documented_transcript());
 }
@@ -119,11 +119,20 @@ fn legal_is_left_out_past_1000_moves() {
 #[test]
 fn messages_parse_back() {
     for line in [
-        r#"{"type":"end","result":"draw","scores":[3,3]}"#,
+        r#"{"type":"end","result":"draw","scores":["3","3"]}"#,
         r#"{"type":"quit"}"#,
         r#"{"type":"turn","view":{"strip":".."},"time_ms":5}"#,
     ] {
         let message: Message = serde_json::from_str(line).unwrap();
         assert_eq!(message.to_line(), line);
     }
+}
+
+#[test]
+fn end_scores_are_exact() {
+    use tabula_bots::protocol::score_values;
+    use tabula_model::Score;
+    let scores = [Score::fraction(61, 3).unwrap(), Score::whole(30)];
+    let end = Message::End { result: SeatResult::Win, scores: score_values(&scores) };
+    assert_eq!(end.to_line(), r#"{"type":"end","result":"win","scores":["61/3","30"]}"#);
 }

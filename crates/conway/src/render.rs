@@ -110,7 +110,10 @@ pub fn text(view: &ConwayView) -> String {
         let s = if view.allowed == 1 { "" } else { "s" };
         out.push_str(&format!("; the next move may place up to {} piece{s}", view.allowed));
     }
-    if let Some(m) = view.max_turns {
+    // Only while the game runs: a finished game does not announce its end.
+    if let Some(m) = view.max_turns
+        && view.to_move.is_some()
+    {
         out.push_str(&format!("; the game ends after move {m}"));
     }
     out.push('\n');

@@ -7,7 +7,7 @@ use tabula_life::{Life, Owner, Threads, Topology, Universe};
 use tabula_model::coords::{Point, parse_points};
 use tabula_model::{
     Applied, Ctx, Dynamics, GameInfo, GameRng, LogEntry, MoveError, OptionKind, OptionSpec, Outcome, Rules,
-    Seat, Setup, SetupError, Timestamp, Turn, Viewer,
+    Score, Seat, Setup, SetupError, Timestamp, Turn, Viewer,
 };
 
 use crate::render::{self, ConwayView, PlayerLine, PlayerStatus};
@@ -224,7 +224,7 @@ impl Conway {
         let best = counts.iter().copied().max().unwrap_or(0);
         let leaders: Vec<Seat> =
             active.iter().zip(&counts).filter(|(_, c)| **c == best).map(|(s, _)| *s).collect();
-        let scores = (0..self.users.len()).map(|s| self.pieces(s) as f64).collect();
+        let scores = (0..self.users.len()).map(|s| Score::whole(self.pieces(s))).collect();
         let outcome = if let [winner] = leaders[..] {
             applied.push(LogEntry::public(
                 None,

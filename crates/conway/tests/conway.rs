@@ -192,13 +192,16 @@ fn max_turns_ends_by_piece_count() {
     play(&mut g, 1, "g7,h7").unwrap();
     play(&mut g, 0, "c2,b3,c3").unwrap();
     assert!(!g.is_over());
+    assert!(g.render_text(Viewer::Observer, 0).contains("; the game ends after move 4\n"));
     // bob's blinker (3 after the generation) against ann's block (4).
     let lines = play(&mut g, 1, "i7").unwrap();
     assert!(g.is_over());
     assert_eq!(lines.last().unwrap(), "ann wins with the most pieces (4)");
+    let board = g.render_text(Viewer::Observer, 0);
+    assert!(!board.contains("ends after"), "a finished game announces no end: {board}");
     let o = g.outcome().unwrap();
     assert_eq!(o.sole_winner(), Some(0));
-    assert_eq!(o.scores, vec![4.0, 3.0]);
+    assert_eq!(o.scores, [tabula_model::Score::whole(4), tabula_model::Score::whole(3)]);
 
     let mut g = game(&["ann", "bob"], &["-size=10", "-place=4", "-max_turns=4"]);
     play(&mut g, 0, "b2").unwrap();

@@ -54,21 +54,31 @@ longest of their sequences wins; equal longest sequences tie.
 RESIGNING. A player may resign at any time. The resigned player's sequence stays \
 on the board, frozen: later nominations no longer reduce it.
 
-OPTIONS.
-  -length=N        sequence length, 2 to 200 (default 36)
-  -chunk=N         chunk size (default 3); short for -min_chunk=N -max_chunk=N
-  -min_chunk=N     smallest chunk size, at least 2
-  -max_chunk=N     largest chunk size; any size from the smallest to the
-                   largest may be nominated. A bound left out is 3, or the
-                   other bound where 3 would be on its wrong side.
-  -base=N          use only the first N of A, C, G, T (2 to 4, default 4)
-  -manual          players set their own sequences before play
-  -non_incremental no first-round limit on removals
-  -need_not_own    a nominated chunk need not occur in the mover's sequence
-  -no_reduce_self  a nomination does not reduce the mover's own sequence
-  -reduce_next     a nomination reduces only the next opponent, not all of them
--chunk together with a different -min_chunk or -max_chunk, a smallest size \
-above the largest, or a chunk longer than the sequence are refused.
+CHUNK SIZES. With -min_chunk and -max_chunk any size from the smallest to the \
+largest may be nominated; a bound left out is 3, or the other bound where 3 \
+would be on its wrong side. -chunk together with a different -min_chunk or \
+-max_chunk, a smallest size above the largest, or a chunk longer than the \
+sequence are refused.
+
+EXAMPLE. A game between ned, ted and jed starts with
+
+  ned (36): TCGCATGTACAAAGTTTTCAATCTTCGCCTTGAGAG
+  ted (36): TCAGCGCGTTCCCGGAGTCGTCGTATTAAAGGGGAT
+  jed (36): GCCAATTATGGACTTGTTGTCAGATAGTTTCCGGCG
+
+As first move ned nominates AAG, which occurs once in his sequence and once in \
+ted's (he could not nominate TTG: it occurs twice in jed's, and the first player \
+may remove at most one chunk from any opponent):
+
+  ned (33): TCGCATGTACATTTTCAATCTTCGCCTTGAGAG
+  ted (33): TCAGCGCGTTCCCGGAGTCGTCGTATTAGGGAT
+  jed (36): GCCAATTATGGACTTGTTGTCAGATAGTTTCCGGCG
+
+As second move ted nominates TTC:
+
+  ned (27): TCGCATGTACATTAATCGCCTTGAGAG
+  ted (30): TCAGCGCGCCGGAGTCGTCGTATTAGGGAT
+  jed (33): GCCAATTATGGACTTGTTGTCAGATAGTCGGCG
 
 THE BOARD. One line per player with the length of the sequence and the \
 sequence: `ned (33): TCGCATGTACATTTTCAATCTTCGCCTTGAGAG`. A player out of the game \

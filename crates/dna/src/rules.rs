@@ -7,8 +7,8 @@ use rand::Rng;
 use rand::seq::IndexedRandom;
 use serde::Serialize;
 use tabula_model::{
-    Applied, Ctx, GameInfo, GameRng, LogEntry, MoveError, Options, Outcome, Rules, Seat, Setup, SetupError,
-    Timestamp, Turn, Viewer,
+    Applied, Ctx, GameInfo, GameRng, LogEntry, MoveError, Options, Outcome, Rules, Score, Seat, Setup,
+    SetupError, Timestamp, Turn, Viewer,
 };
 
 use crate::engine::Remover;
@@ -238,6 +238,11 @@ fn ordinal(n: usize) -> String {
 
 fn plural(n: usize, word: &str) -> String {
     if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") }
+}
+
+/// `1 letter`, `33 letters`.
+fn letters(n: usize) -> String {
+    if n == 1 { "1 letter".into() } else { format!("{n} letters") }
 }
 
 fn text(letters: &[u8]) -> String {
@@ -530,14 +535,15 @@ impl Dna {
         let len = |s: Seat| self.sequence(s).map_or(0, <[u8]>::len);
         let longest = seats.iter().map(|&s| len(s)).max().unwrap_or(0);
         let winners: Vec<Seat> = seats.iter().copied().filter(|&s| len(s) == longest).collect();
-        let scores = (0..self.names.len()).map(|s| len(s) as f64).collect();
+        let scores = (0..self.names.len()).map(|s| Score::from(len(s))).collect();
         let outcome = if let [winner] = winners.as_slice() {
             let reason = format!("{why}; the longest sequence wins");
             entries.push(LogEntry::public(
                 None,
                 format!(
-                    "{} wins with the longest sequence ({} letters): {why}",
-                    self.names[*winner], longest
+                    "{} wins with the longest sequence ({}): {why}",
+                    self.names[*winner],
+                    letters(longest)
                 ),
             ));
             Outcome::win(*winner, reason)
@@ -545,7 +551,7 @@ impl Dna {
             let names: Vec<&str> = winners.iter().map(|&s| self.names[s].as_str()).collect();
             entries.push(LogEntry::public(
                 None,
-                format!("{} tie with the longest sequences ({longest} letters): {why}", names.join(", ")),
+                format!("{} tie with the longest sequences ({}): {why}", names.join(", "), letters(longest)),
             ));
             Outcome::draw(winners, format!("{why}; equal longest sequences tie"))
         };
@@ -555,7 +561,8 @@ impl Dna {
 
     fn finish_last_standing(&mut self, winner: Seat, entries: &mut Vec<LogEntry>) {
         entries.push(LogEntry::public(None, format!("{} wins: last player standing", self.names[winner])));
-        let scores = (0..self.names.len()).map(|s| self.sequence(s).map_or(0, <[u8]>::len) as f64).collect();
+        let scores =
+            (0..self.names.len()).map(|s| Score::from(self.sequence(s).map_or(0, <[u8]>::len))).collect();
         self.outcome = Some(Outcome::win(winner, "last player standing").with_scores(scores));
         self.phase = Phase::Over;
     }
@@ -856,7 +863,7 @@ impl Rules for Dna {
         let remaining: Vec<Seat> = self.seats_in().collect();
         match remaining.as_slice() {
             [] => {
-                self.outcome = Some(Outcome::draw(Vec::new(), "every player resigned"));
+                self.outcome = Some(Outcome::draw((0..self.names.len()).collect(), "every player resigned"));
                 self.phase = Phase::Over;
             }
             [winner] => self.finish_last_standing(*winner, &mut applied.entries),

@@ -21,7 +21,10 @@ fn last_player_standing_wins() {
     let outcome = game.outcome().unwrap();
     assert_eq!(outcome.winners, vec![2]);
     assert_eq!(outcome.reason, "last player standing");
-    assert_eq!(outcome.scores, vec![0.0, 0.0, 6.0]);
+    assert_eq!(
+        outcome.scores,
+        [tabula_model::Score::whole(0), tabula_model::Score::whole(0), tabula_model::Score::whole(6)]
+    );
     assert_eq!(history(&game, Viewer::Observer).last().unwrap(), "jed wins: last player standing");
 }
 

@@ -52,6 +52,10 @@ fn the_seed_game_move_by_move() {
     for viewer in [Viewer::Player(0), Viewer::Player(1), Viewer::Player(2)] {
         assert_eq!(game.render_text(viewer, 0), board(&game));
     }
+    // `help dna` tells this example: each of its boards is the game's.
+    let rules = tabula_dna::INFO.rules;
+    let indented = |b: &str| b.lines().map(|l| format!("  {l}\n")).collect::<String>();
+    assert!(rules.contains(&indented(&board(&game))), "{rules}");
 }
 
 #[test]

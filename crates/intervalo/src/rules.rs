@@ -1,7 +1,7 @@
 use rand::Rng;
 use tabula_model::{
     Applied, Ctx, Dynamics, GameInfo, GameRng, LogEntry, MoveError, OptionKind, OptionSpec, Outcome, Rules,
-    Seat, Setup, SetupError, Timestamp, Turn, Viewer,
+    Score, Seat, Setup, SetupError, Timestamp, Turn, Viewer,
 };
 
 use crate::view::IntervaloView;
@@ -405,18 +405,18 @@ impl Rules for Intervalo {
             let winner = 1 - loser;
             return Some(
                 Outcome::win(winner, format!("{} resigned", self.players[loser]))
-                    .with_scores(self.scores.iter().map(|&s| f64::from(s)).collect()),
+                    .with_scores(self.scores.iter().map(|&s| Score::from(s)).collect()),
             );
         }
         if self.empty > 0 {
             return None;
         }
-        let scores = self.scores.iter().map(|&s| f64::from(s)).collect();
+        let scores = self.scores.iter().map(|&s| Score::from(s)).collect();
         let [a, b] = self.scores;
         let outcome = match a.cmp(&b) {
             std::cmp::Ordering::Greater => Outcome::win(0, "more points"),
             std::cmp::Ordering::Less => Outcome::win(1, "more points"),
-            std::cmp::Ordering::Equal => Outcome::draw(Vec::new(), "equal points"),
+            std::cmp::Ordering::Equal => Outcome::draw(vec![0, 1], "equal points"),
         };
         Some(outcome.with_scores(scores))
     }

@@ -69,7 +69,7 @@ fn more_own_pieces_between_the_two_cells_scores() {
     assert!(g.is_over());
     let o = g.outcome().unwrap();
     assert_eq!(o.result_for(1), SeatResult::Win);
-    assert_eq!(o.scores, vec![0.0, 1.0]);
+    assert_eq!(o.scores, [tabula_model::Score::whole(0), tabula_model::Score::whole(1)]);
 }
 
 #[test]
@@ -87,6 +87,8 @@ fn interval_counts_both_ends_inclusive() {
     assert_eq!(state(&g).strip_for(0), "xxoox#o");
     assert_eq!(g.outcome().unwrap().result_for(0), SeatResult::Draw);
     assert_eq!(g.outcome().unwrap().reason, "equal points");
+    // A draw lists its players, as in every other game.
+    assert_eq!(g.outcome().unwrap().winners, [0, 1]);
 }
 
 #[test]

@@ -18,6 +18,7 @@ mod info;
 mod options;
 mod rng;
 mod rules;
+mod score;
 mod seats;
 pub mod svg;
 pub mod testing;
@@ -28,6 +29,7 @@ pub use info::{COMMON_OPTIONS, Dynamics, GameInfo, OptionKind, OptionSpec};
 pub use options::{OptionError, OptionValue, Options, format_duration, parse_duration};
 pub use rng::{GameRng, GameStreams, rng_for};
 pub use rules::{Applied, Ctx, DynState, Erased, GameKind, Hidden, Kind, LogEntry, Rules, Setup};
+pub use score::Score;
 pub use seats::{Seats, SeatsIter};
 
 use serde::{Deserialize, Serialize};
@@ -90,12 +92,13 @@ impl Viewer {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// One seat: that player won. Several: a draw (tie) among them, everyone
-    /// else lost. Empty: a draw among all players.
+    /// else lost. Every game lists every player of a draw, so that a draw
+    /// reads the same whatever the game: never empty once a game is over.
     pub winners: Vec<Seat>,
     /// Why the game ended, in words (`"last player standing"`, `"most hits"`).
     pub reason: String,
-    /// Final scores per seat where the game has scores (else empty).
-    pub scores: Vec<f64>,
+    /// Final scores per seat where the game has scores (else empty), exact.
+    pub scores: Vec<Score>,
 }
 
 /// The result of a game from one seat's side.
@@ -116,13 +119,13 @@ impl Outcome {
         Outcome { winners: vec![seat], reason: reason.into(), scores: Vec::new() }
     }
 
-    /// A draw among `seats` (all players if empty).
+    /// A draw among `seats`: every player who shares it, listed.
     pub fn draw(seats: Vec<Seat>, reason: impl Into<String>) -> Self {
         Outcome { winners: seats, reason: reason.into(), scores: Vec::new() }
     }
 
     /// Attach final scores.
-    pub fn with_scores(mut self, scores: Vec<f64>) -> Self {
+    pub fn with_scores(mut self, scores: Vec<Score>) -> Self {
         self.scores = scores;
         self
     }
@@ -130,7 +133,7 @@ impl Outcome {
     /// The result for `seat`.
     pub fn result_for(&self, seat: Seat) -> SeatResult {
         match self.winners.as_slice() {
-            [] => SeatResult::Draw,
+            [] => SeatResult::Loss,
             [w] if *w == seat => SeatResult::Win,
             ws if ws.len() > 1 && ws.contains(&seat) => SeatResult::Draw,
             _ => SeatResult::Loss,

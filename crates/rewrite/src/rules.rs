@@ -5,7 +5,7 @@ use std::sync::Arc;
 use rand::Rng;
 use tabula_model::{
     Applied, Ctx, Dynamics, GameInfo, GameRng, LogEntry, MoveError, OptionError, OptionKind, OptionSpec,
-    Outcome, Rules, Seat, Setup, SetupError, Timestamp, Turn, Viewer,
+    Outcome, Rules, Score, Seat, Setup, SetupError, Timestamp, Turn, Viewer,
 };
 
 use crate::engine::{Rule, RuleSet};
@@ -63,7 +63,8 @@ static INFO: GameInfo = GameInfo {
     kind: "rewrite",
     title: "Rewrite",
     summary: "secret goals, secret rewrite rules revealed at once: make the final string say what you want",
-    rules: "Every player secretly chooses a goal: 3 letters (-goal_length), or with -regex_goals a \
+    rules: "Rewrite is Merkkikorvauspeli, the Finnish string rewriting game. \
+Every player secretly chooses a goal: 3 letters (-goal_length), or with -regex_goals a \
 regular expression with at least that many letters. The table string starts as the alphabet \
 (atcg). Each round every player secretly writes one rule lhs=>rhs; all rules of the round are \
 revealed at once. The lhs must not be empty or equal to the table string; the rhs may be empty \
@@ -73,10 +74,23 @@ from the start: at each position the rule with the longest matching lhs applies,
 lhs the shortest rhs; if still tied none applies there. Replacements are not rewritten again \
 in the same pass, and where no rule applies one letter is copied. After the last round \
 (-rounds=3) the goals are revealed and hits counted in the final string (overlaps count). Most \
-hits wins; a tie goes to the tied player whose rule was applied most recently, else a draw.",
+hits wins; a tie goes to the tied player whose rule was applied most recently, else a draw.
+
+EXAMPLE. Five players H, Y, I, G and M choose the goals aag, acc, ctc, acg and tca. \
+Round 1 on atcg: H tcg=>ag, Y t=>ac, I g=>tc, G at=>ta, M g=>at. G's at=>ta applies at the \
+start; c is copied; I's and M's rules for g tie (same lhs, rhs of the same length), so g \
+is copied too: tacg. Round 2: H ac=>aa, Y tac=>atc, I ta=>ct, G c=>ac, M t=>tc. The \
+longest lhs wins at the start, Y's tac=>atc, giving atcg; then set 1 turns it back into \
+tacg. Round 3: H cg=>gg, Y cg=>tctc, I g=>tc, G tac=>tac, M acg=>ca. Set 3 gives tactc, \
+set 2 atctcac, set 1 tacaccac. Only Y's goal acc is in it (tacACCac): Y wins with 1 hit \
+(and would have won the tie too: Y's t=>ac was the last rule applied).",
     move_help: "goal aag      choose your secret goal (replaceable until all goals are in)\n\
 tcg=>ag       your secret rule for this round (replaceable until everyone has submitted)\n\
-tcg=>         a rule with an empty right side",
+tcg=>         a rule with an empty right side\n\
+tcg->ag       the same rule: -> may stand for =>\n\n\
+On a command line, quote a rule: the shell takes > for a redirection, so an unquoted \
+t=>ac (or t->ac) moves t= and writes a file named ac:\n\
+  tabula rewrite move 1 ned PASSWORD 'tcg=>ag'",
     min_players: 2,
     max_players: 8,
     dynamics: Dynamics::Simultaneous,
@@ -380,7 +394,7 @@ impl Rewrite {
         self.results =
             self.goals.iter().map(|g| g.as_ref().map(|g| view::score(g, text.as_bytes()))).collect();
         let hits: Vec<u64> = self.results.iter().map(|r| r.as_ref().map_or(0, |r| r.hits)).collect();
-        let scores: Vec<f64> = hits.iter().map(|&h| h as f64).collect();
+        let scores: Vec<Score> = hits.iter().map(|&h| Score::whole(h)).collect();
         let outcome = if let Some(seat) = standing {
             Outcome::win(seat, "every other player resigned")
         } else {
@@ -538,7 +552,9 @@ impl Rules for Rewrite {
             }
             return Ok(RewriteMove::Goal(goal.to_string()));
         }
-        if let Some((lhs, rhs)) = text.split_once("=>") {
+        // `->` is read as `=>`, the arrow many type; neither arrow holds a
+        // letter of any alphabet (letters are a to z).
+        if let Some((lhs, rhs)) = text.split_once("=>").or_else(|| text.split_once("->")) {
             let (lhs, rhs) = (lhs.trim(), rhs.trim());
             if lhs.contains(char::is_whitespace) || rhs.contains(char::is_whitespace) {
                 return Err(MoveError::malformed(format!("{text:?}: a rule has no spaces inside its sides")));

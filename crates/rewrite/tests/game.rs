@@ -86,7 +86,16 @@ fn the_seed_worked_example_round_by_round() {
     let outcome = g.outcome().unwrap();
     assert_eq!(outcome.sole_winner(), Some(Y));
     assert_eq!(outcome.reason, "most hits (1 hit)");
-    assert_eq!(outcome.scores, [0.0, 1.0, 0.0, 0.0, 0.0]);
+    assert_eq!(
+        outcome.scores,
+        [
+            tabula_model::Score::whole(0),
+            tabula_model::Score::whole(1),
+            tabula_model::Score::whole(0),
+            tabula_model::Score::whole(0),
+            tabula_model::Score::whole(0)
+        ]
+    );
     // The last rule applied in the game was Y's t=>ac, so Y also holds the tie-break.
     assert_eq!(state(&g).last_applied(), Some(Y));
     let last_pass = state(&g).last_round().unwrap().passes.last().unwrap();
@@ -402,4 +411,25 @@ fn random_playouts() {
             },
         );
     }
+}
+
+#[test]
+fn an_arrow_written_with_a_hyphen_is_the_same_rule() {
+    let mut g = game(&[], &["ann", "bob"]);
+    play(&mut g, 0, "goal aag").unwrap();
+    play(&mut g, 1, "goal ccc").unwrap();
+    let with_hyphen = g.state().check(0, "t->ac").unwrap();
+    assert_eq!(with_hyphen, "t=>ac", "canonical form");
+    assert_eq!(g.state().check(0, "tcg->").unwrap(), "tcg=>");
+}
+
+#[test]
+fn the_help_tells_the_finnish_name_the_worked_example_and_the_quoting() {
+    let info = game(&[], &["ann", "bob"]).kind().info();
+    assert!(info.rules.contains("Merkkikorvauspeli"), "{}", info.rules);
+    // The example's strings, as the game computes them above.
+    for s in ["atcg", "tacg", "tactc", "atctcac", "tacaccac", "tacACCac"] {
+        assert!(info.rules.contains(s), "{s}");
+    }
+    assert!(info.move_help.contains("'tcg=>ag'"), "{}", info.move_help);
 }

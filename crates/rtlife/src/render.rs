@@ -2,9 +2,9 @@
 
 use serde::Serialize;
 use tabula_life::{Life, Owner};
-use tabula_model::Timestamp;
-use tabula_model::coords::column_name;
+use tabula_model::coords::{Point, column_name};
 use tabula_model::svg::{self, NEUTRAL_COLOUR, escape, player_colour};
+use tabula_model::{Timestamp, Viewer};
 
 use crate::rules::{Edges, Gone, RtLife};
 
@@ -14,6 +14,9 @@ pub const VIEW_COLUMNS: u64 = 160;
 
 /// Most rows of the unbounded plane a view shows.
 pub const VIEW_ROWS: u64 = 80;
+
+/// Most of a player's own cells listed in their view (`own_cells`).
+pub const MAX_OWN_CELLS: usize = 4096;
 
 /// Where a player stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -61,6 +64,8 @@ pub struct PlayerLine {
     pub points: u64,
     /// The score with two decimals.
     pub score: String,
+    /// The score exactly, as a reduced fraction (`61/3`) or a whole number.
+    pub score_exact: String,
     /// Where the player stands.
     pub status: PlayerStatus,
 }
@@ -113,8 +118,17 @@ pub struct RtLifeView {
     pub rows: Vec<String>,
     /// The smallest rectangle holding every live cell.
     pub occupied: Option<Window>,
-    /// Whether the window shows only part of the occupied box.
+    /// Whether the window shows only part of the occupied box. The window
+    /// is then centred on the viewer's own cells, or for anyone without
+    /// cells on the field, on the middle live cell (by column and by row),
+    /// so that it never shows an empty stretch between distant groups.
     pub clipped: bool,
+    /// The viewer's own live cells as `[x, y]` game coordinates (`a1` is
+    /// `[0, 0]`), at most [`MAX_OWN_CELLS`] of them, row by row from the
+    /// top; empty for an observer.
+    pub own_cells: Vec<[i64; 2]>,
+    /// The smallest rectangle holding the viewer's own cells.
+    pub own_box: Option<Window>,
     /// The players, by seat.
     pub players: Vec<PlayerLine>,
     /// Neutral cells.
@@ -123,7 +137,7 @@ pub struct RtLifeView {
     pub result: Option<String>,
 }
 
-pub(crate) fn view(game: &RtLife, now: Timestamp) -> RtLifeView {
+pub(crate) fn view(game: &RtLife, viewer: Viewer, now: Timestamp) -> RtLifeView {
     let population = game.field.population();
     let outcome = game.outcome.as_ref();
     let winners = outcome.map(|o| o.winners.clone()).unwrap_or_default();
@@ -140,6 +154,7 @@ pub(crate) fn view(game: &RtLife, now: Timestamp) -> RtLifeView {
                 cells: Owner::player(s).map_or(0, |o| population.of(o)),
                 points: p.points,
                 score: p.score.to_string(),
+                score_exact: p.score.exact().exact(),
                 status: match p.gone {
                     _ if won => PlayerStatus::Won,
                     _ if drew => PlayerStatus::Drew,
@@ -156,8 +171,19 @@ pub(crate) fn view(game: &RtLife, now: Timestamp) -> RtLifeView {
         let top_left = game.game_point(r.x, r.y);
         Window { left: top_left.x, top: top_left.y, columns: r.width, rows: r.height }
     });
+    let mine = viewer.seat().and_then(Owner::player);
+    let own: Vec<Point> = match mine {
+        Some(me) => {
+            let mut cells: Vec<Point> =
+                game.live_cells().into_iter().filter(|&(_, o)| o == me).map(|(p, _)| p).collect();
+            cells.sort_by_key(|p| (std::cmp::Reverse(p.y), p.x));
+            cells
+        }
+        None => Vec::new(),
+    };
+    let own_box = bounding(&own);
     let (window, rows, clipped) = match game.edges {
-        Edges::Unbounded => plane_rows(game, occupied),
+        Edges::Unbounded => plane_rows(game, occupied, &own),
         _ => (
             Some(Window {
                 left: 0,
@@ -187,6 +213,8 @@ pub(crate) fn view(game: &RtLife, now: Timestamp) -> RtLifeView {
         rows,
         occupied,
         clipped,
+        own_cells: own.iter().take(MAX_OWN_CELLS).map(|p| [p.x, p.y]).collect(),
+        own_box,
         players,
         neutral: population.neutral,
         result: outcome.map(|o| o.reason.clone()),
@@ -202,13 +230,49 @@ fn field_rows(game: &RtLife) -> Vec<String> {
     grid.into_iter().map(|r| r.into_iter().collect()).collect()
 }
 
-/// The occupied box grown by one point, clipped around its centre.
-fn plane_rows(game: &RtLife, occupied: Option<Window>) -> (Option<Window>, Vec<String>, bool) {
+/// The smallest window holding `points` (game coordinates).
+fn bounding(points: &[Point]) -> Option<Window> {
+    let left = points.iter().map(|p| p.x).min()?;
+    let right = points.iter().map(|p| p.x).max()?;
+    let top = points.iter().map(|p| p.y).max()?;
+    let bottom = points.iter().map(|p| p.y).min()?;
+    Some(Window { left, top, columns: (right - left + 1) as u64, rows: (top - bottom + 1) as u64 })
+}
+
+/// The middle value of `values` (the lower of the two middle ones).
+fn median(mut values: Vec<i64>) -> Option<i64> {
+    if values.is_empty() {
+        return None;
+    }
+    let k = (values.len() - 1) / 2;
+    Some(*values.select_nth_unstable(k).1)
+}
+
+/// The occupied box grown by one point when it fits a view; otherwise a
+/// view-sized window centred on `own` (the viewer's cells: their box when
+/// it fits, else their middle cell), or without own cells on the middle
+/// live cell of the field.
+fn plane_rows(game: &RtLife, occupied: Option<Window>, own: &[Point]) -> (Option<Window>, Vec<String>, bool) {
     let Some(b) = occupied else { return (None, Vec::new(), false) };
     let (columns, rows) = (b.columns + 2, b.rows + 2);
     let (shown_columns, shown_rows) = (columns.min(VIEW_COLUMNS), rows.min(VIEW_ROWS));
-    let left = b.left - 1 + ((columns - shown_columns) / 2) as i64;
-    let top = b.top + 1 - ((rows - shown_rows) / 2) as i64;
+    let (left, top) = if shown_columns == columns && shown_rows == rows {
+        (b.left - 1, b.top + 1)
+    } else {
+        let centre = match bounding(own) {
+            Some(o) if o.columns + 2 <= shown_columns && o.rows + 2 <= shown_rows => {
+                Some((o.left + (o.columns / 2) as i64, o.top - (o.rows / 2) as i64))
+            }
+            _ => median(own.iter().map(|p| p.x).collect()).zip(median(own.iter().map(|p| p.y).collect())),
+        };
+        let (cx, cy) = centre.unwrap_or_else(|| {
+            let cells = game.live_cells();
+            let x = median(cells.iter().map(|(p, _)| p.x).collect()).unwrap_or(b.left);
+            let y = median(cells.iter().map(|(p, _)| p.y).collect()).unwrap_or(b.top);
+            (x, y)
+        });
+        (cx - (shown_columns / 2) as i64, cy + (shown_rows / 2) as i64)
+    };
     let window = Window { left, top, columns: shown_columns, rows: shown_rows };
     let lines = (0..shown_rows as i64)
         .map(|r| {

@@ -60,8 +60,9 @@ Immediately after each generation each player adds (live cells) / \
 who has placed cells and has none after a generation is out. Once at least \
 two players have placed cells, the last player standing wins; if the last \
 players vanish in the same generation, the highest score among them wins \
-(equal scores draw). With -generations=N the highest score among the players \
-still in the game after generation N wins. A player who resigns leaves their \
+(equal scores draw). With -generations=N the highest score after generation N \
+wins among the players still on the field, or if none is, among those who placed \
+cells and did not resign: a player who never placed cells has no score to win with. A player who resigns leaves their \
 cells to nobody (they become neutral).
 
 Edges: dead (nothing lives outside the -width x -height field), torus (the \
@@ -69,9 +70,10 @@ field wraps), or unbounded (the infinite plane; -width and -height are not \
 used, and points may be written (x,y), with a1 = (0,0)).";
 
 const MOVE_HELP: &str = "\
-rtlife move <board#> <userid> <password> place c5,d5,e5,...   first move: -start_cells connected cells
-rtlife move <board#> <userid> <password> move c5-f8           move a cell along the shortest free path
-rtlife move <board#> <userid> <password> move c5-f8,a1-b2     several moves, in order, all or none
+rtlife move <board#> <userid> <password> c5,d5,e5,...   first move: place -start_cells connected cells
+rtlife move <board#> <userid> <password> c5-f8           move a cell along the shortest free path
+rtlife move <board#> <userid> <password> c5-f8,a1-b2     several moves, in order, all or none
+The words place and move may stand before the points (place c5,d5,e5 or move c5-f8).
 On the unbounded plane points may be written (x,y): place (-3,12),(-2,12),...";
 
 /// The game's static facts and options.
@@ -633,8 +635,8 @@ impl RtLife {
         seats.iter().map(|&s| self.players[s].user.as_str()).collect::<Vec<_>>().join(", ")
     }
 
-    fn final_scores(&self) -> Vec<f64> {
-        self.players.iter().map(|p| p.score.to_f64()).collect()
+    fn final_scores(&self) -> Vec<tabula_model::Score> {
+        self.players.iter().map(|p| p.score.exact()).collect()
     }
 
     /// The highest score among `seats` wins; equal scores draw.
@@ -679,7 +681,21 @@ impl RtLife {
             let seats = if placed.is_empty() { everyone } else { placed };
             self.end_by_score(&seats, "nobody is left in the game", applied);
         } else if after_generation && self.generations.is_some_and(|n| self.generation >= n) {
-            let seats = if standing.is_empty() { self.active() } else { standing };
+            // The players still on the field; if none is, those who were on
+            // it and did not resign. A player who never placed cells has no
+            // score to win with: only if nobody ever placed is the game a
+            // draw among the players still in it.
+            let seats = if !standing.is_empty() {
+                standing
+            } else {
+                let fielded: Vec<Seat> = (0..self.players.len())
+                    .filter(|&s| {
+                        let p = &self.players[s];
+                        p.placed_at.is_some() && p.gone != Some(Gone::Resigned)
+                    })
+                    .collect();
+                if fielded.is_empty() { self.active() } else { fielded }
+            };
             self.end_by_score(&seats, "the generation limit is reached", applied);
         }
     }
@@ -968,8 +984,8 @@ impl Rules for RtLife {
         self.outcome.clone()
     }
 
-    fn view(&self, _viewer: Viewer, now: Timestamp) -> RtLifeView {
-        render::view(self, now)
+    fn view(&self, viewer: Viewer, now: Timestamp) -> RtLifeView {
+        render::view(self, viewer, now)
     }
 
     fn render_text(view: &RtLifeView) -> String {

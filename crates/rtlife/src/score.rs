@@ -86,10 +86,29 @@ impl Score {
         self.whole
     }
 
-    /// The value as a float (for outcomes and charts; compare scores as
-    /// [`Score`], which is exact).
+    /// The value as a float (for charts; compare scores as [`Score`],
+    /// which is exact).
     pub fn to_f64(self) -> f64 {
         self.whole as f64 + self.frac as f64 / UNIT as f64
+    }
+
+    /// The same value as the model's exact score (a reduced fraction), as
+    /// outcomes and every front end carry it. A whole part too large to
+    /// carry beside a fraction of a 109-bit denominator (over half a
+    /// million, which no game reaches in its first 73 generations) is
+    /// carried to the nearest millionth below instead.
+    pub fn exact(self) -> tabula_model::Score {
+        let g = gcd(self.frac, UNIT);
+        let (numerator, denominator) = (self.frac / g, UNIT / g);
+        u128::from(self.whole)
+            .checked_mul(denominator)
+            .and_then(|w| w.checked_add(numerator))
+            .and_then(|n| tabula_model::Score::fraction(n, denominator))
+            .unwrap_or_else(|| {
+                let millionths = self.frac / (UNIT / 1_000_000 + 1);
+                tabula_model::Score::fraction(u128::from(self.whole) * 1_000_000 + millionths, 1_000_000)
+                    .unwrap_or(tabula_model::Score::ZERO)
+            })
     }
 
     /// Hundredths, rounded half up: (whole part, two decimals).

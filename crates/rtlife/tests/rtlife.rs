@@ -348,6 +348,29 @@ fn generations_on_the_unbounded_plane() {
 }
 
 #[test]
+fn a_view_of_a_spread_out_plane_shows_cells_and_the_players_own_first() {
+    // Two blocks 1000 columns apart: the occupied box is mostly empty, and
+    // a window centred on it showed no cell at all.
+    let mut cells = block(0, 0, A);
+    cells.extend(block(1000, 0, B));
+    let game = position(&["-tick=1s", "-gen_ticks=1", "-edges=unbounded"], &["ann", "bob"], &cells);
+    let observer = game.view(Viewer::Observer, 0);
+    assert!(observer.clipped);
+    assert!(observer.rows.iter().any(|r| r.contains('A') || r.contains('B')), "{:?}", observer.window);
+    assert!(observer.own_cells.is_empty() && observer.own_box.is_none());
+    // Each player's view is centred on their own cells, which the JSON lists.
+    for (seat, letter, x) in [(0, 'A', 0), (1, 'B', 1000)] {
+        let view = game.view(Viewer::Player(seat), 0);
+        assert_eq!(view.rows.iter().map(|r| r.matches(letter).count()).sum::<usize>(), 4, "{letter}");
+        assert_eq!(view.own_cells, [[x, 1], [x + 1, 1], [x, 0], [x + 1, 0]]);
+        let json = serde_json::to_value(&view).unwrap();
+        assert_eq!(json["own_box"]["left"], x);
+        let text = RtLife::render_text(&view);
+        assert!(text.contains(letter), "{text}");
+    }
+}
+
+#[test]
 fn births_go_to_the_majority_of_parents() {
     // Two of ann's and one of bob's around e5 (and around e3 by symmetry).
     let cells = vec![(p("d4"), A), (p("e4"), A), (p("f4"), B)];
@@ -391,7 +414,7 @@ fn vanishing_together_the_highest_score_wins() {
     let outcome = game.outcome().expect("over");
     assert_eq!(outcome.winners, vec![0]);
     assert_eq!(outcome.reason, "the last players vanished in the same generation");
-    assert_eq!(outcome.scores, vec![2.0, 1.0]);
+    assert_eq!(outcome.scores, [tabula_model::Score::whole(2), tabula_model::Score::whole(1)]);
 }
 
 #[test]
@@ -414,7 +437,7 @@ fn the_generation_limit_ends_with_the_highest_score() {
     let outcome = game.outcome().expect("over after generation 2");
     assert_eq!(outcome.winners, vec![0, 1]);
     assert_eq!(outcome.reason, "the generation limit is reached");
-    assert_eq!(outcome.scores, vec![6.0, 6.0]);
+    assert_eq!(outcome.scores, [tabula_model::Score::whole(6), tabula_model::Score::whole(6)]);
 
     // With a bigger still life bob wins on score.
     let mut cells = block(1, 1, A);
@@ -428,6 +451,14 @@ fn the_generation_limit_ends_with_the_highest_score() {
     let outcome = game.outcome().expect("over");
     assert_eq!(outcome.winners, vec![1]);
     assert_eq!(game.score(1).to_string(), "18.33");
+    // Carried exactly: 10 + 10/2 + 10/3 = 55/3, shown as 18.33.
+    assert_eq!(outcome.scores[1].exact(), "55/3");
+    assert_eq!(outcome.scores[1].decimal(), "18.33");
+    let view = serde_json::to_value(game.view(Viewer::Observer, 3000)).unwrap();
+    assert_eq!(
+        (view["players"][1]["score"].as_str(), view["players"][1]["score_exact"].as_str()),
+        (Some("18.33"), Some("55/3"))
+    );
     let text = RtLife::render_text(&game.view(Viewer::Observer, 3000));
     assert!(text.contains("The game is over: the generation limit is reached.\n"), "{text}");
     assert!(text.contains("(winner)"), "{text}");
@@ -496,6 +527,30 @@ fn joins_through_the_model() {
     assert!(text.contains("C cy"), "{text}");
     assert!(text.contains("Next tick at 2026-01-01 01:00:00 UTC (in 59m 52s)\n"), "{text}");
     assert!(text.contains("Next generation at 2026-01-01 12:00:00 UTC (in 11h 59m 52s)\n"), "{text}");
+}
+
+#[test]
+fn the_generation_limit_never_goes_to_a_player_who_never_placed() {
+    // ned places a diagonal of three that leaves one cell for a generation
+    // (1 point), then dies out; ted never places.
+    let mut g = game(
+        &["-width=12", "-height=6", "-gen_ticks=1", "-tick=60s", "-generations=3", "-start_cells=3"],
+        &["ned", "ted"],
+    );
+    g.submit(mv(T0 + 1, 0, "place b2,c3,d4")).unwrap();
+    g.advance_clock(T0 + 10 * 60_000, 100);
+    let outcome = g.outcome().expect("over after generation 3");
+    assert_eq!(outcome.reason, "the generation limit is reached");
+    assert_eq!(outcome.winners, [0], "{outcome:?}");
+    assert_eq!(typed(&g).score(0).to_string(), "1.00");
+    let last = g.history_for(Viewer::Observer).last().unwrap().entry.text.clone();
+    assert_eq!(last, "ned wins with the highest score (1.00): the generation limit is reached");
+
+    // Nobody ever placed: a draw among the players, at zero.
+    let mut g = game(&["-gen_ticks=1", "-tick=60s", "-generations=2"], &["ned", "ted"]);
+    g.advance_clock(T0 + 10 * 60_000, 100);
+    let outcome = g.outcome().expect("over after generation 2");
+    assert_eq!(outcome.winners, [0, 1], "{outcome:?}");
 }
 
 #[test]

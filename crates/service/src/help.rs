@@ -71,6 +71,15 @@ fn general() -> Reply {
     text_reply("Tabula help".into(), t)
 }
 
+/// `2 players`, `2 to 8 players`.
+fn players(info: &tabula_model::GameInfo) -> String {
+    if info.min_players == info.max_players {
+        format!("{} players", info.min_players)
+    } else {
+        format!("{} to {} players", info.min_players, info.max_players)
+    }
+}
+
 /// `list`: the games on offer.
 pub fn list() -> Reply {
     let mut t = String::from("Games on offer:\n\n");
@@ -124,12 +133,10 @@ fn option_line(o: &OptionSpec) -> String {
 
 fn game_help(kind: &'static dyn tabula_model::GameKind) -> Reply {
     let info = kind.info();
-    let mut t = format!("Help for {}\n\n", info.title);
-    t.push_str(&format!("  {} challenge USERID USERID .. [OPTIONS]\n\n", info.kind));
-    t.push_str(&format!(
-        "starts a game for {} to {} players, in the order given.\n\n",
-        info.min_players, info.max_players
-    ));
+    // The title is the reply's heading (the mail subject, the first line
+    // on a terminal): the text does not repeat it.
+    let mut t = format!("  {} challenge USERID USERID .. [OPTIONS]\n\n", info.kind);
+    t.push_str(&format!("starts a game for {}, in the order given.\n\n", players(info)));
     t.push_str("Rules\n\n");
     t.push_str(info.rules.trim_end());
     t.push_str("\n\nMoves\n\n");
@@ -138,9 +145,58 @@ fn game_help(kind: &'static dyn tabula_model::GameKind) -> Reply {
     for o in info.all_options() {
         t.push_str(&option_line(o));
     }
-    t.push_str(
+    // Queued moves wait for the player's turn: only games played in turn
+    // take them (the command refuses the others).
+    let queue = if info.dynamics == Dynamics::Sequential { "queue, " } else { "" };
+    t.push_str(&format!(
         "\nEvery game also takes the commands of `help` (show, showas, history, resign,\n\
-         draw and undo proposals, queue, submit/confirm, chat, subscribe ...).\n",
-    );
+         draw and undo proposals, {queue}submit/confirm, chat, subscribe ...).\n"
+    ));
     text_reply(format!("Help for {}", info.title), t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::help;
+
+    fn game(kind: &str) -> (String, String) {
+        let r = help(Some(kind)).expect("a game's help");
+        (r.subject, r.text)
+    }
+
+    #[test]
+    fn a_games_help_says_each_thing_once_and_only_what_holds() {
+        for kind in super::game_words() {
+            let (subject, text) = game(kind);
+            // The shared model's proposal lines read right too.
+            assert!(!text.contains("a undo"), "{kind}:\n{text}");
+            assert!(subject.starts_with("Help for "), "{subject}");
+            assert!(!text.contains("Help for"), "{kind}: the title is the heading only:\n{text}");
+            assert!(!text.contains("move move"), "{kind}:\n{text}");
+            let info = tabula_games::find(kind).expect("a game").info();
+            for o in info.options {
+                let syntax = format!("-{}", o.name);
+                let listed = text
+                    .lines()
+                    .filter(|l| {
+                        l.trim_start().starts_with(&format!("{syntax} "))
+                            || l.trim_start().starts_with(&format!("{syntax}="))
+                    })
+                    .count();
+                assert_eq!(listed, 1, "{kind}: {syntax} is listed once:\n{text}");
+            }
+            // `queue` is promised only where the command takes queued moves.
+            let sequential = info.dynamics == tabula_model::Dynamics::Sequential;
+            assert_eq!(text.contains("queue"), sequential, "{kind}:\n{text}");
+        }
+        let (_, intervalo) = game("intervalo");
+        assert!(intervalo.contains("starts a game for 2 players, in the order given."), "{intervalo}");
+        let (_, dna) = game("dna");
+        assert!(dna.contains("starts a game for 2 to 8 players"), "{dna}");
+        assert!(dna.contains("ned (36): TCGCATGTACAAAGTTTTCAATCTTCGCCTTGAGAG"), "{dna}");
+        let (_, rewrite) = game("rewrite");
+        assert!(rewrite.contains("Merkkikorvauspeli"), "{rewrite}");
+        assert!(rewrite.contains("tacACCac"), "the seed's worked example: {rewrite}");
+        assert!(rewrite.contains("quote a rule"), "{rewrite}");
+    }
 }

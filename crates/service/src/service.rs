@@ -1284,8 +1284,11 @@ impl Service {
             outcome: game.outcome().map(|o| {
                 json!({
                     "winners": o.winners.iter().map(|&s| game.players()[s].clone()).collect::<Vec<_>>(),
+                    "draw": o.winners.len() > 1,
                     "reason": o.reason,
+                    // Exact (`61/3`), and as shown (`20.33`).
                     "scores": o.scores,
+                    "scores_text": o.scores.iter().map(|s| s.decimal()).collect::<Vec<_>>(),
                 })
             }),
             options: game.record().options.given().to_vec(),

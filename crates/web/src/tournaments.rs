@@ -407,7 +407,7 @@ fn game_lines(report: &TournamentReport, limit: usize) -> Vec<GameLine> {
             index: g.index,
             seats: g.seats.clone(),
             winner: g.winner.clone(),
-            scores: g.scores.iter().map(|s| format!("{s}")).collect::<Vec<_>>().join(" : "),
+            scores: g.scores.iter().map(|s| s.decimal()).collect::<Vec<_>>().join(" : "),
             reason: g.reason.clone(),
             failed: !g.failures.is_empty(),
             moves: g.moves,
