@@ -92,8 +92,6 @@ fn user(id: &str) -> UserRow {
         game_limit: None,
         challenge_policy: "open".into(),
         signed_off: false,
-        failed_logins: 0,
-        last_failed_login: None,
     }
 }
 
@@ -158,13 +156,6 @@ async fn users_are_created_once_updated_and_listed() {
         assert_eq!(s.user("ann").await.unwrap().unwrap(), ann, "{}", b.name);
         assert!(matches!(s.update_user(&user("nobody")).await, Err(StoreError::NotFound)), "{}", b.name);
         assert!(s.user("nobody").await.unwrap().is_none());
-
-        s.record_login("ann", true, T0 + 1).await.unwrap();
-        s.record_login("ann", true, T0 + 2).await.unwrap();
-        let a = s.user("ann").await.unwrap().unwrap();
-        assert_eq!((a.failed_logins, a.last_failed_login), (2, Some(T0 + 2)), "{}", b.name);
-        s.record_login("ann", false, T0 + 3).await.unwrap();
-        assert_eq!(s.user("ann").await.unwrap().unwrap().failed_logins, 0, "{}", b.name);
 
         s.create_user(&user("bob")).await.unwrap();
         let mut cy = user("cy");
@@ -467,6 +458,31 @@ async fn subscriptions_chats_and_pending_moves() {
 }
 
 #[tokio::test]
+async fn rate_limits_count_across_handles_and_start_again_when_quiet() {
+    for b in backends().await {
+        let s = &b.store;
+        // Another handle on the same database: another server.
+        let other = store::open(&b.reopen).await.unwrap();
+        assert_eq!(s.limit("login:ann:ip:10.0.0.1").await.unwrap(), None, "{}", b.name);
+        let one = s.count_limit("login:ann:ip:10.0.0.1", T0, T0 - 1000).await.unwrap();
+        assert_eq!((one.hits, one.last_at), (1, T0), "{}", b.name);
+        let two = other.count_limit("login:ann:ip:10.0.0.1", T0 + 1, T0 - 1000).await.unwrap();
+        assert_eq!(two.hits, 2, "the other handle counts on: {}", b.name);
+        assert_eq!(s.limit("login:ann:ip:10.0.0.1").await.unwrap().map(|c| c.hits), Some(2), "{}", b.name);
+        assert_eq!(s.limit("login:ann:ip:10.0.0.2").await.unwrap(), None, "names are apart: {}", b.name);
+        // Quiet since before `forget_before`: counting starts again.
+        let again = s.count_limit("login:ann:ip:10.0.0.1", T0 + 5000, T0 + 2).await.unwrap();
+        assert_eq!(again.hits, 1, "{}", b.name);
+        s.clear_limit("login:ann:ip:10.0.0.1").await.unwrap();
+        assert_eq!(s.limit("login:ann:ip:10.0.0.1").await.unwrap(), None, "{}", b.name);
+        s.count_limit("old", T0, T0).await.unwrap();
+        s.count_limit("new", T0 + 10, T0).await.unwrap();
+        assert_eq!(s.prune_limits(T0 + 5).await.unwrap(), 1, "{}", b.name);
+        assert!(s.limit("old").await.unwrap().is_none() && s.limit("new").await.unwrap().is_some());
+    }
+}
+
+#[tokio::test]
 async fn tokens_and_sessions() {
     for b in backends().await {
         let s = &b.store;
@@ -494,6 +510,19 @@ async fn tokens_and_sessions() {
         assert!(s.session("sh", T0 + 100).await.unwrap().is_none(), "{}: expired", b.name);
         s.delete_session("sh").await.unwrap();
         assert!(s.session("sh", T0).await.unwrap().is_none(), "{}", b.name);
+
+        // Ending ann's logins ends every token and session of hers, no one else's.
+        s.create_session("s1", "ann", "c", T0, T0 + 100).await.unwrap();
+        s.create_session("s2", "ann", "c", T0, T0 + 100).await.unwrap();
+        s.create_session("s3", "bob", "c", T0, T0 + 100).await.unwrap();
+        let t3 = s.create_token("bob", "bot", "h3", T0).await.unwrap();
+        s.end_logins("ann", T0 + 9).await.unwrap();
+        assert!(s.token_account("h2", T0 + 10).await.unwrap().is_none(), "{}", b.name);
+        assert_eq!(s.tokens("ann").await.unwrap()[1].revoked, Some(T0 + 9), "{}", b.name);
+        assert!(s.session("s1", T0).await.unwrap().is_none() && s.session("s2", T0).await.unwrap().is_none());
+        assert!(s.session("s3", T0).await.unwrap().is_some(), "{}: bob's session stays", b.name);
+        assert_eq!(s.token_account("h3", T0 + 10).await.unwrap().map(owner).as_deref(), Some("bob"), "{}", b.name);
+        assert_eq!(s.tokens("bob").await.unwrap()[0].id, t3);
     }
 }
 

@@ -198,10 +198,15 @@ pub struct UserRow {
     pub challenge_policy: String,
     /// The account is closed.
     pub signed_off: bool,
-    /// Failed password attempts since the last success.
-    pub failed_logins: i64,
-    /// When the last failed attempt happened.
-    pub last_failed_login: Option<Timestamp>,
+}
+
+/// A rate limit's count (see [`Accounts::count_limit`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, sqlx::FromRow)]
+pub struct LimitCount {
+    /// Tries counted.
+    pub hits: i64,
+    /// When the count last grew.
+    pub last_at: Timestamp,
 }
 
 /// Where a game stands, as listed.
@@ -709,8 +714,6 @@ pub trait Accounts: Send + Sync {
     async fn user(&self, id: &str) -> StoreResult<Option<UserRow>>;
     /// Replace a user's mutable fields.
     async fn update_user(&self, user: &UserRow) -> StoreResult<()>;
-    /// Record a failed (`failed = true`) or successful password check.
-    async fn record_login(&self, id: &str, failed: bool, at: Timestamp) -> StoreResult<()>;
 
     /// Store a new bearer token (by the hash of its secret); returns its id.
     async fn create_token(&self, user: &str, name: &str, hash: &str, now: Timestamp) -> StoreResult<i64>;
@@ -740,6 +743,25 @@ pub trait Accounts: Send + Sync {
     async fn session(&self, hash: &str, now: Timestamp) -> StoreResult<Option<SessionRow>>;
     /// End a session.
     async fn delete_session(&self, hash: &str) -> StoreResult<()>;
+    /// End every login of `user`: its tokens are revoked at `now` and its
+    /// sessions deleted, in one transaction.
+    async fn end_logins(&self, user: &str, now: Timestamp) -> StoreResult<()>;
+
+    /// The count of the rate limit `name`, if anything was counted.
+    async fn limit(&self, name: &str) -> StoreResult<Option<LimitCount>>;
+    /// Count one more try under `name` at `now` and return the count: one
+    /// statement, so that processes sharing the database count together.
+    /// A count that last grew before `forget_before` starts again at one.
+    async fn count_limit(
+        &self,
+        name: &str,
+        now: Timestamp,
+        forget_before: Timestamp,
+    ) -> StoreResult<LimitCount>;
+    /// Forget the count `name` (a right password ends its failures).
+    async fn clear_limit(&self, name: &str) -> StoreResult<()>;
+    /// Delete the counts that last grew before `before`; how many.
+    async fn prune_limits(&self, before: Timestamp) -> StoreResult<u64>;
 }
 
 /// Games: their records and summaries, and what hangs on a game

@@ -38,7 +38,7 @@ const LOCK_IDS: i64 = (1 << 56) - 1;
 macro_rules! user {
     () => {
         "id, password_hash, emails::json AS emails, created, notify <> 0 AS notify, vacation_until, \
-         game_limit, challenge_policy, signed_off <> 0 AS signed_off, failed_logins, last_failed_login"
+         game_limit, challenge_policy, signed_off <> 0 AS signed_off"
     };
 }
 
@@ -130,6 +130,7 @@ fn migrator() -> Migrator {
         migration(3, "tournaments", include_str!("../../migrations/postgres/0003_tournaments.sql")),
         migration(4, "mail delivery", include_str!("../../migrations/postgres/0004_mail_delivery.sql")),
         migration(5, "outbox done", include_str!("../../migrations/postgres/0005_outbox_done.sql")),
+        migration(6, "rate limits", include_str!("../../migrations/postgres/0006_rate_limits.sql")),
         migration(
             1001,
             "tournament jobs",
@@ -220,18 +221,6 @@ impl Accounts for PostgresStore {
         }
     }
 
-    async fn record_login(&self, id: &str, failed: bool, at: Timestamp) -> StoreResult<()> {
-        if failed {
-            let sql =
-                "UPDATE users SET failed_logins = failed_logins + 1, last_failed_login = $1 WHERE id = $2";
-            self.execute(sql, args![at, id]).await?;
-        } else {
-            let sql = "UPDATE users SET failed_logins = 0 WHERE id = $1 AND failed_logins <> 0";
-            self.execute(sql, args![id]).await?;
-        }
-        Ok(())
-    }
-
     async fn create_token(&self, user: &str, name: &str, hash: &str, now: Timestamp) -> StoreResult<i64> {
         let sql = "INSERT INTO tokens (hash, user_id, name, created) VALUES ($1, $2, $3, $4) RETURNING id";
         let (id,) = sqlx::query_as_with(sql, args![hash, user, name, now]).fetch_one(&self.pool).await?;
@@ -294,6 +283,41 @@ impl Accounts for PostgresStore {
 
     async fn delete_session(&self, hash: &str) -> StoreResult<()> {
         self.execute("DELETE FROM sessions WHERE hash = $1", args![hash]).await.map(drop)
+    }
+
+    async fn end_logins(&self, user: &str, now: Timestamp) -> StoreResult<()> {
+        let mut tx = self.pool.begin().await?;
+        let sql = "UPDATE tokens SET revoked = $1 WHERE user_id = $2 AND revoked IS NULL";
+        sqlx::query_with(sql, args![now, user]).execute(&mut *tx).await?;
+        sqlx::query_with("DELETE FROM sessions WHERE user_id = $1", args![user]).execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn limit(&self, name: &str) -> StoreResult<Option<LimitCount>> {
+        self.row("SELECT hits, last_at FROM rate_limits WHERE name = $1", args![name]).await
+    }
+
+    async fn count_limit(
+        &self,
+        name: &str,
+        now: Timestamp,
+        forget_before: Timestamp,
+    ) -> StoreResult<LimitCount> {
+        // One statement: two servers counting the same name at once both
+        // count (the conflict makes the second wait for the first's row).
+        let sql = "INSERT INTO rate_limits (name, hits, last_at) VALUES ($1, 1, $2) ON CONFLICT (name) DO UPDATE \
+                   SET hits = CASE WHEN rate_limits.last_at < $3 THEN 1 ELSE rate_limits.hits + 1 END, \
+                   last_at = $2 RETURNING hits, last_at";
+        Ok(sqlx::query_as_with(sql, args![name, now, forget_before]).fetch_one(&self.pool).await?)
+    }
+
+    async fn clear_limit(&self, name: &str) -> StoreResult<()> {
+        self.execute("DELETE FROM rate_limits WHERE name = $1", args![name]).await.map(drop)
+    }
+
+    async fn prune_limits(&self, before: Timestamp) -> StoreResult<u64> {
+        self.execute("DELETE FROM rate_limits WHERE last_at < $1", args![before]).await
     }
 }
 

@@ -32,12 +32,13 @@ const CACHE_KIB: i64 = 16 * 1024;
 
 /// The schema's migrations, in order; a database's `user_version` is how
 /// many of them it has.
-const MIGRATIONS: [&str; 5] = [
+const MIGRATIONS: [&str; 6] = [
     include_str!("../../migrations/sqlite/0001_initial.sql"),
     include_str!("../../migrations/sqlite/0002_tokens_sessions.sql"),
     include_str!("../../migrations/sqlite/0003_tournaments.sql"),
     include_str!("../../migrations/sqlite/0004_mail_delivery.sql"),
     include_str!("../../migrations/sqlite/0005_outbox_done.sql"),
+    include_str!("../../migrations/sqlite/0006_rate_limits.sql"),
 ];
 
 /// The SQLite implementation of [`Store`].
@@ -337,18 +338,6 @@ impl Accounts for SqliteStore {
         }
     }
 
-    async fn record_login(&self, id: &str, failed: bool, at: Timestamp) -> StoreResult<()> {
-        if failed {
-            let sql =
-                "UPDATE users SET failed_logins = failed_logins + 1, last_failed_login = ?1 WHERE id = ?2";
-            self.execute(sql, args![at, id]).await?;
-        } else {
-            let sql = "UPDATE users SET failed_logins = 0 WHERE id = ?1 AND failed_logins <> 0";
-            self.execute(sql, args![id]).await?;
-        }
-        Ok(())
-    }
-
     async fn create_token(&self, user: &str, name: &str, hash: &str, now: Timestamp) -> StoreResult<i64> {
         let sql = "INSERT INTO tokens (hash, user_id, name, created) VALUES (?1, ?2, ?3, ?4) RETURNING id";
         let args = args![hash, user, name, now];
@@ -411,6 +400,49 @@ impl Accounts for SqliteStore {
 
     async fn delete_session(&self, hash: &str) -> StoreResult<()> {
         self.execute("DELETE FROM sessions WHERE hash = ?1", args![hash]).await.map(drop)
+    }
+
+    async fn end_logins(&self, user: &str, now: Timestamp) -> StoreResult<()> {
+        // One write of the group commit: both statements commit together.
+        let user = user.to_owned();
+        self.writer
+            .write(move |c| {
+                let sql = "UPDATE tokens SET revoked = ?1 WHERE user_id = ?2 AND revoked IS NULL";
+                c.prepare_cached(sql)?.execute(rusqlite::params![now, user])?;
+                c.prepare_cached("DELETE FROM sessions WHERE user_id = ?1")?.execute([&user])?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn limit(&self, name: &str) -> StoreResult<Option<LimitCount>> {
+        self.row("SELECT hits, last_at FROM rate_limits WHERE name = ?1", args![name]).await
+    }
+
+    async fn count_limit(
+        &self,
+        name: &str,
+        now: Timestamp,
+        forget_before: Timestamp,
+    ) -> StoreResult<LimitCount> {
+        let sql = "INSERT INTO rate_limits (name, hits, last_at) VALUES (?1, 1, ?2) ON CONFLICT (name) DO UPDATE \
+                   SET hits = CASE WHEN rate_limits.last_at < ?3 THEN 1 ELSE rate_limits.hits + 1 END, \
+                   last_at = ?2 RETURNING hits, last_at";
+        let args = args![name, now, forget_before];
+        self.writer
+            .write(move |c| {
+                let mut q = c.prepare_cached(sql)?;
+                Ok(q.query_row(params_from_iter(&args), |r| Ok(LimitCount { hits: r.get(0)?, last_at: r.get(1)? }))?)
+            })
+            .await
+    }
+
+    async fn clear_limit(&self, name: &str) -> StoreResult<()> {
+        self.execute("DELETE FROM rate_limits WHERE name = ?1", args![name]).await.map(drop)
+    }
+
+    async fn prune_limits(&self, before: Timestamp) -> StoreResult<u64> {
+        Ok(self.execute("DELETE FROM rate_limits WHERE last_at < ?1", args![before]).await? as u64)
     }
 }
 
