@@ -6,7 +6,7 @@ use lettre::message::header::{
 use lettre::message::{Body, Mailbox};
 use tabula_service::command::{Command, Credentials, GameCommand};
 use tabula_service::store::OutboxMessage;
-use tabula_service::{Caller, CommandError, ErrorCode, Reply, Service};
+use tabula_service::{Caller, CommandError, Context, ErrorCode, Origin, Reply, Service};
 
 use crate::message::{Incoming, read_message};
 use crate::text;
@@ -218,6 +218,8 @@ struct Ran {
 /// Run every command in order; the reply's subject and body.
 async fn run_commands(service: &Service, incoming: &Incoming, config: &MailConfig) -> (String, String) {
     let games = Service::game_words();
+    // Wrong passwords are counted against the sender's address.
+    let origin = Origin::Mail(incoming.from.clone().unwrap_or_default());
     let mut ran = Vec::new();
     let mut boards: Vec<(String, i64, Credentials)> = Vec::new();
     let mut about_a_game = false;
@@ -235,7 +237,14 @@ async fn run_commands(service: &Service, incoming: &Incoming, config: &MailConfi
                 Err(e) => Err(e),
                 Ok(()) => {
                     let moved_on = moved_board(&command);
-                    let result = service.run(command, &Caller::Anonymous).await;
+                    let context = match challenger(service, &command, incoming.from.as_deref()).await {
+                        Ok(caller) => Context::new(caller, origin.clone()),
+                        Err(e) => {
+                            ran.push(Ran { shown, secrets, title, result: Err(e) });
+                            continue;
+                        }
+                    };
+                    let result = service.run(command, context).await;
                     if result.is_ok()
                         && let Some((kind, board, auth)) = moved_on
                         && !boards.iter().any(|(k, b, _)| *k == kind && *b == board)
@@ -264,7 +273,7 @@ async fn run_commands(service: &Service, incoming: &Incoming, config: &MailConfi
                 kind,
                 command: GameCommand::Chat { board, auth, text: incoming.comment.clone() },
             };
-            match service.run(chat, &Caller::Anonymous).await {
+            match service.run(chat, Context::new(Caller::Anonymous, origin.clone())).await {
                 Ok(_) => notes.push(format!("Your comment was sent to the other players of board {board}.")),
                 Err(e) => notes.push(format!("Your comment was not sent to board {board}: {}.", e.message)),
             }
@@ -355,6 +364,39 @@ fn acting_users(command: &Command) -> Vec<&str> {
         },
         _ => Vec::new(),
     }
+}
+
+/// Who a challenge by mail comes from: the named player whose registered
+/// address sent it (as pbmserv took it); for any other command, nobody the
+/// password does not prove. A challenge from an address of none of its
+/// players is refused, whatever [`MailConfig::require_registered_sender`]
+/// says: a challenge starts games and sends mail for others.
+async fn challenger(
+    service: &Service,
+    command: &Command,
+    from: Option<&str>,
+) -> Result<Caller, CommandError> {
+    let Command::Game { command: GameCommand::Challenge { players, .. }, .. } = command else {
+        return Ok(Caller::Anonymous);
+    };
+    let from = from.map(|f| f.trim().to_ascii_lowercase()).unwrap_or_default();
+    for player in players {
+        let Ok(id) = tabula_service::users::canonical_user_id(player) else { continue };
+        if id.starts_with("bot:") {
+            continue;
+        }
+        let Some(row) = service.store().user(&id).await? else { continue };
+        if !row.signed_off && row.emails.iter().any(|e| e.trim().to_ascii_lowercase() == from) {
+            return Ok(Caller::User(id));
+        }
+    }
+    Err(CommandError::new(
+        ErrorCode::Unauthorized,
+        format!(
+            "a challenge by mail comes from the registered address of one of its players, and {} is none of theirs; nothing was changed",
+            if from.is_empty() { "this message's sender" } else { &from }
+        ),
+    ))
 }
 
 /// A command that acts for users must come from an address of one of them.

@@ -8,6 +8,7 @@ use crate::command::Credentials;
 use crate::error::{CommandError, ErrorCode};
 use crate::service::{Caller, Service};
 use crate::store::TokenRow;
+use crate::throttle::{Context, Origin};
 use crate::users;
 
 /// How long a web login lasts.
@@ -41,17 +42,19 @@ pub struct Login {
 }
 
 impl Service {
-    /// Make a bearer token for `user` after checking the password. The
-    /// secret is returned once and never again.
+    /// Make a bearer token for `user` after checking the password (the
+    /// password itself: a token never makes another), asked from
+    /// `origin`. The secret is returned once and never again.
     pub async fn create_token(
         &self,
         user: &str,
         password: &str,
         name: &str,
+        origin: &Origin,
     ) -> Result<(String, TokenRow), CommandError> {
-        let u = self
-            .authenticate(&Credentials { user: user.into(), password: password.into() }, &Caller::Anonymous)
-            .await?;
+        let credentials = Credentials { user: user.into(), password: password.into() };
+        let context = Context::new(Caller::Anonymous, origin.clone());
+        let u = self.authenticate_password(&credentials, &context).await?;
         if name.chars().count() > 100 || name.chars().any(|c| c.is_control() || !crate::text::is_kept(c)) {
             return Err(CommandError::new(
                 ErrorCode::BadValue,
@@ -77,17 +80,24 @@ impl Service {
         Ok((token, row))
     }
 
-    /// The caller a bearer token stands for.
-    pub async fn token_caller(&self, token: &str) -> Result<Caller, CommandError> {
-        if token.len() > 200 {
-            return Err(CommandError::new(ErrorCode::WrongPassword, "invalid or revoked token"));
-        }
+    /// The caller a bearer token stands for, the token shown from
+    /// `origin` (where a bad one is counted as a failed login).
+    pub async fn token_caller(&self, token: &str, origin: &Origin) -> Result<Caller, CommandError> {
         // Read on every request, never kept: a revoked token is refused as
         // soon as the revocation is committed, whichever server made it.
-        match self.store().token_account(&secret_hash(token), self.now()).await? {
-            Some((_, Some(account))) => Ok(Caller::Account(Box::new(account))),
+        let found = match token.len() {
+            0..=200 => self.store().token_account(&secret_hash(token), self.now()).await?,
+            _ => None,
+        };
+        match found {
+            Some((_, Some(account))) if !account.signed_off => Ok(Caller::Account(Box::new(account))),
             Some((user, None)) => Ok(Caller::User(user)),
-            None => Err(CommandError::new(ErrorCode::WrongPassword, "invalid or revoked token")),
+            _ => {
+                self.login_failed(None, origin).await?;
+                // An address that keeps trying bad tokens is told to wait.
+                self.check_origin(origin).await?;
+                Err(CommandError::new(ErrorCode::WrongPassword, "invalid or revoked token"))
+            }
         }
     }
 
@@ -100,10 +110,12 @@ impl Service {
         }
     }
 
-    /// Log in with a password (rate-limited like every password check).
-    pub async fn login(&self, user: &str, password: &str) -> Result<Login, CommandError> {
+    /// Log in with a password from `origin` (rate-limited like every
+    /// password check).
+    pub async fn login(&self, user: &str, password: &str, origin: &Origin) -> Result<Login, CommandError> {
+        let credentials = Credentials { user: user.into(), password: password.into() };
         let u = self
-            .authenticate(&Credentials { user: user.into(), password: password.into() }, &Caller::Anonymous)
+            .authenticate_password(&credentials, &Context::new(Caller::Anonymous, origin.clone()))
             .await?;
         let session = secret("s_");
         let csrf = secret("c_");

@@ -38,6 +38,12 @@ pub enum ErrorCode {
     BadValue,
     /// The request is refused by a user's or the system's policy or limits.
     Refused,
+    /// The request needs an identity it did not prove (a challenge over
+    /// the network without logging in).
+    Unauthorized,
+    /// Too many tries too fast (wrong passwords, challenges): wait and try
+    /// again.
+    TooManyRequests,
     /// Another request changed the game at the same moment; try again.
     Conflict,
     /// Something went wrong inside; nothing was changed.
@@ -63,6 +69,8 @@ impl ErrorCode {
             ErrorCode::UserExists => "user_exists",
             ErrorCode::BadValue => "bad_value",
             ErrorCode::Refused => "refused",
+            ErrorCode::Unauthorized => "unauthorized",
+            ErrorCode::TooManyRequests => "too_many_requests",
             ErrorCode::Conflict => "conflict",
             ErrorCode::Internal => "internal",
         }
@@ -80,17 +88,27 @@ pub struct CommandError {
     /// The game kind the command was for, if known (mail subjects use it).
     #[serde(skip)]
     pub game: Option<&'static str>,
+    /// For [`ErrorCode::TooManyRequests`]: seconds to wait before trying again.
+    #[serde(skip)]
+    pub retry_after: Option<u64>,
 }
 
 impl CommandError {
     /// An error with `code` and `message`.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        CommandError { code, message: message.into(), game: None }
+        CommandError { code, message: message.into(), game: None, retry_after: None }
     }
 
     /// A syntax error, with the command's syntax in the message.
     pub fn usage(message: impl Into<String>) -> Self {
         Self::new(ErrorCode::Usage, message)
+    }
+
+    /// Too many tries: wait `seconds` (at least one) and try again.
+    pub fn too_many(message: impl Into<String>, seconds: u64) -> Self {
+        let mut e = Self::new(ErrorCode::TooManyRequests, message);
+        e.retry_after = Some(seconds.max(1));
+        e
     }
 
     /// Attach the game kind.

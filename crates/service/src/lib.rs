@@ -15,9 +15,11 @@ pub mod reply;
 mod service;
 pub mod store;
 pub mod text;
+pub mod throttle;
 pub mod users;
 
 pub use command::{Command, Credentials, GameCommand};
 pub use error::{CommandError, ErrorCode};
 pub use limits::LimitReport;
 pub use service::{BotPlayer, Caller, Clock, GameReport, GameUpdate, Reply, Service, Snapshot};
+pub use throttle::{Context, Origin};

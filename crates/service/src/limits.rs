@@ -61,6 +61,8 @@ impl Service {
         }
         report.digests = self.run_digests().await?;
         report.pruned = self.store().prune_outbox(now.saturating_sub(OUTBOX_KEEP_DAYS * DAY_MS)).await?;
+        // Counts of failed logins and challenges long quiet.
+        self.store().prune_limits(now.saturating_sub(crate::throttle::PRUNE_AFTER_MS)).await?;
         Ok(report)
     }
 

@@ -20,6 +20,7 @@ use crate::store::{
     GameFilter, GameHead, GameStatus, GameSummary, NewGame, OutboxMessage, Recipient, SideEffect, Store,
     StoreError, StoredGame, UserRow,
 };
+use crate::throttle::{Context, Origin};
 use crate::users;
 
 /// The wall clock, or a fixed time (the CLI's `--now`, tests, replays).
@@ -115,8 +116,6 @@ pub struct GameReport {
     pub history: Vec<HistoryEntry>,
 }
 
-/// Failed password attempts allowed before answers slow down.
-const FREE_LOGIN_FAILURES: i64 = 5;
 /// Clock events applied per command at most (a long downtime is caught up
 /// over several commands and by the scheduler).
 const CLOCK_CATCH_UP: usize = 100_000;
@@ -158,6 +157,9 @@ pub struct Service {
     /// hit costs no copy under the lock.
     cache: Mutex<LruCache<i64, (i64, Arc<Game>)>>,
     updates: tokio::sync::broadcast::Sender<GameUpdate>,
+    /// Challenges naming someone else one user may send an hour over the
+    /// network (0: no limit).
+    challenge_rate: u32,
 }
 
 struct Loaded {
@@ -187,7 +189,26 @@ impl Service {
     /// A service over `store`.
     pub fn new(store: Arc<dyn Store>, clock: Clock) -> Self {
         let (updates, _) = tokio::sync::broadcast::channel(1024);
-        Service { store, clock, bots: None, cache: Mutex::new(LruCache::new(CACHE_GAMES)), updates }
+        Service {
+            store,
+            clock,
+            bots: None,
+            cache: Mutex::new(LruCache::new(CACHE_GAMES)),
+            updates,
+            challenge_rate: crate::throttle::DEFAULT_CHALLENGES_PER_HOUR,
+        }
+    }
+
+    /// At most `per_hour` challenges naming someone else per user and hour
+    /// over the network (0: no limit); the local command line has none.
+    pub fn with_challenge_rate(mut self, per_hour: u32) -> Self {
+        self.challenge_rate = per_hour;
+        self
+    }
+
+    /// The challenges per user and hour taken over the network (0: no limit).
+    pub fn challenge_rate(&self) -> u32 {
+        self.challenge_rate
     }
 
     /// Let the service play built-in bots.
@@ -220,26 +241,37 @@ impl Service {
         tabula_games::all().iter().map(|k| k.info().kind).collect()
     }
 
-    /// Parse and run one command line.
-    pub async fn execute(&self, line: &str, caller: &Caller) -> Result<Reply, CommandError> {
+    /// Parse and run one command line for `context`: a [`Caller`] alone
+    /// (`&caller`) is one at the local command line.
+    pub async fn execute(&self, line: &str, context: impl Into<Context>) -> Result<Reply, CommandError> {
         let command = Command::parse(line, &Self::game_words())?;
-        self.run(command, caller).await
+        self.run(command, context).await
     }
 
-    /// Run a parsed command.
-    pub async fn run(&self, command: Command, caller: &Caller) -> Result<Reply, CommandError> {
+    /// Run a parsed command for `context` (see [`Service::execute`]).
+    pub async fn run(&self, command: Command, context: impl Into<Context>) -> Result<Reply, CommandError> {
+        let context = context.into();
+        let caller = &context;
         match command {
             Command::Signup { user, password, emails } => self.signup(&user, &password, &emails).await,
             Command::ChangePassword { auth, new_password } => {
-                let mut u = self.authenticate(&auth, caller).await?;
+                let mut u = self.authenticate_password(&auth, caller).await?;
                 users::check_password(&new_password)
                     .map_err(|m| CommandError::new(ErrorCode::BadValue, m))?;
                 u.password_hash = users::hash_password(&new_password);
                 self.store.update_user(&u).await?;
-                Ok(Reply::plain("Password changed", format!("The password of {} is changed.\n", u.id)))
+                // Whoever had a token or a session of the account has them no more.
+                self.store.end_logins(&u.id, self.now()).await?;
+                Ok(Reply::plain(
+                    "Password changed",
+                    format!(
+                        "The password of {} is changed. Every token and login session of the account has ended.\n",
+                        u.id
+                    ),
+                ))
             }
             Command::ChangeAddress { auth, emails } => {
-                let mut u = self.authenticate(&auth, caller).await?;
+                let mut u = self.authenticate_password(&auth, caller).await?;
                 u.emails = check_emails(&emails)?;
                 self.store.update_user(&u).await?;
                 Ok(Reply::plain(
@@ -317,8 +349,6 @@ impl Service {
             game_limit: None,
             challenge_policy: "open".into(),
             signed_off: false,
-            failed_logins: 0,
-            last_failed_login: None,
         };
         match self.store.create_user(&row).await {
             Ok(()) => Ok(Reply::plain(
@@ -334,8 +364,8 @@ impl Service {
         }
     }
 
-    async fn signoff(&self, auth: &Credentials, caller: &Caller) -> Result<Reply, CommandError> {
-        let mut u = self.authenticate(auth, caller).await?;
+    async fn signoff(&self, auth: &Credentials, caller: &Context) -> Result<Reply, CommandError> {
+        let mut u = self.authenticate_password(auth, caller).await?;
         let running = self
             .store
             .games(&GameFilter {
@@ -355,56 +385,66 @@ impl Service {
         u.signed_off = true;
         u.password_hash = String::new();
         self.store.update_user(&u).await?;
+        self.store.end_logins(&u.id, self.now()).await?;
         Ok(Reply::plain("Signed off", format!("The account {} is closed. Goodbye.\n", u.id)))
     }
 
-    /// Check credentials (or the front end's authentication).
-    pub async fn authenticate(&self, auth: &Credentials, caller: &Caller) -> Result<UserRow, CommandError> {
+    /// Check credentials, or the front end's authentication: with a bearer
+    /// token, a web session or a signed mail gateway, the password word
+    /// may be `-` for the caller's own account.
+    pub async fn authenticate(&self, auth: &Credentials, context: &Context) -> Result<UserRow, CommandError> {
+        self.check_credentials(auth, context, true).await
+    }
+
+    /// Check credentials with the password itself, whoever the front end
+    /// says the caller is: what account commands (a new password or
+    /// address, signing off, a new token) take, so that a leaked token
+    /// cannot take the account.
+    pub async fn authenticate_password(
+        &self,
+        auth: &Credentials,
+        context: &Context,
+    ) -> Result<UserRow, CommandError> {
+        self.check_credentials(auth, context, false).await
+    }
+
+    async fn check_credentials(
+        &self,
+        auth: &Credentials,
+        context: &Context,
+        token_will_do: bool,
+    ) -> Result<UserRow, CommandError> {
         let id =
             users::canonical_user_id(&auth.user).map_err(|m| CommandError::new(ErrorCode::UnknownUser, m))?;
-        if let Caller::Account(account) = caller
-            && account.id == id
-            && auth.password == "-"
-        {
-            if account.signed_off {
-                return Err(CommandError::new(ErrorCode::UnknownUser, format!("there is no user {id}")));
-            }
-            return Ok((**account).clone());
-        }
-        let user = self
-            .store
-            .user(&id)
-            .await?
-            .filter(|u| !u.signed_off)
-            .ok_or_else(|| CommandError::new(ErrorCode::UnknownUser, format!("there is no user {id}")))?;
-        if let Caller::User(who) = caller
-            && who == &id
-            && auth.password == "-"
-        {
-            return Ok(user);
-        }
-        let now = self.now();
-        if user.failed_logins >= FREE_LOGIN_FAILURES {
-            let excess = (user.failed_logins - FREE_LOGIN_FAILURES).min(10) as u32;
-            let wait_ms = 1000i64 << excess;
-            let since = now - user.last_failed_login.unwrap_or(0);
-            if since < wait_ms {
-                return Err(CommandError::new(
-                    ErrorCode::WrongPassword,
-                    format!(
-                        "too many wrong passwords for {id}: wait {} seconds and try again",
-                        (wait_ms - since + 999) / 1000
-                    ),
-                ));
+        let closed = || CommandError::new(ErrorCode::UnknownUser, format!("there is no user {id}"));
+        if auth.password == "-" {
+            match &context.caller {
+                Caller::Account(account) if account.id == id && token_will_do => {
+                    if account.signed_off {
+                        return Err(closed());
+                    }
+                    return Ok((**account).clone());
+                }
+                Caller::User(who) if who == &id && token_will_do => {
+                    return self.store.user(&id).await?.filter(|u| !u.signed_off).ok_or_else(closed);
+                }
+                Caller::Account(account) if account.id == id => return Err(password_needed()),
+                Caller::User(who) if who == &id => return Err(password_needed()),
+                _ => {}
             }
         }
+        // Before the account is even read: an address that failed too
+        // often waits, whichever user it tries.
+        self.check_login(&id, &context.origin).await?;
+        let Some(user) = self.store.user(&id).await?.filter(|u| !u.signed_off) else {
+            self.login_failed(None, &context.origin).await?;
+            return Err(closed());
+        };
         if !users::verify_password(&auth.password, &user.password_hash) {
-            self.store.record_login(&id, true, now).await?;
+            self.login_failed(Some(&id), &context.origin).await?;
             return Err(CommandError::new(ErrorCode::WrongPassword, format!("wrong password for {id}")));
         }
-        if user.failed_logins > 0 {
-            self.store.record_login(&id, false, now).await?;
-        }
+        self.login_succeeded(&id, &context.origin).await?;
         Ok(user)
     }
 
@@ -412,11 +452,13 @@ impl Service {
         &self,
         kind: &'static dyn GameKind,
         command: GameCommand,
-        caller: &Caller,
+        caller: &Context,
     ) -> Result<Reply, CommandError> {
         match command {
             GameCommand::Help => help::help(Some(kind.info().kind)),
-            GameCommand::Challenge { players, options } => self.challenge(kind, &players, &options).await,
+            GameCommand::Challenge { players, options } => {
+                self.challenge(kind, &players, &options, caller).await
+            }
             GameCommand::Move { board, auth, kind: mv, guard } => {
                 let user = self.authenticate(&auth, caller).await?;
                 let loaded = self.load_to_change(board).await?;
@@ -679,12 +721,34 @@ impl Service {
         kind: &'static dyn GameKind,
         players: &[String],
         options: &[String],
+        context: &Context,
     ) -> Result<Reply, CommandError> {
         let info = kind.info();
         if players.len() > MAX_CHALLENGE_PLAYERS {
             return Err(CommandError::new(
                 ErrorCode::BadValue,
                 format!("at most {MAX_CHALLENGE_PLAYERS} players"),
+            ));
+        }
+        // Over the network a challenge comes from one of its players, proven:
+        // nobody starts games (and sends challenge mail) for others.
+        let challenger = match (&context.caller, &context.origin) {
+            (Caller::User(u), _) => Some(u.clone()),
+            (Caller::Account(a), _) => Some(a.id.clone()),
+            (Caller::Anonymous, Origin::Local) => None,
+            (Caller::Anonymous, _) => {
+                return Err(CommandError::new(
+                    ErrorCode::Unauthorized,
+                    "a challenge comes from one of its players: log in (or send a bearer token, or mail it from your registered address) and name yourself among the players",
+                ));
+            }
+        };
+        if let Some(me) = &challenger
+            && !players.iter().any(|p| users::canonical_user_id(p).is_ok_and(|id| &id == me))
+        {
+            return Err(CommandError::new(
+                ErrorCode::NotAPlayer,
+                format!("{me} is not among the players: a challenge names its challenger"),
             ));
         }
         let mut ids = Vec::new();
@@ -741,6 +805,11 @@ impl Service {
         }
         let options = Options::parse(info, options)
             .map_err(|e| CommandError::new(ErrorCode::BadOption, e.to_string()))?;
+        if let Some(me) = &challenger
+            && ids.iter().any(|p| p != me && !p.starts_with("bot:"))
+        {
+            self.count_challenge(me, &context.origin).await?;
+        }
         let now = self.now();
         // `-seed=N` deals a known game (demos, tests); it is in the record's
         // options as well as its seed.
@@ -797,7 +866,7 @@ impl Service {
         board: i64,
         auth: &Credentials,
         accept: bool,
-        caller: &Caller,
+        caller: &Context,
     ) -> Result<Reply, CommandError> {
         let user = self.authenticate(auth, caller).await?;
         let loaded = self.load_kind(kind, board).await?;
@@ -1614,6 +1683,13 @@ fn not_a_player(user: &str, board: i64) -> CommandError {
 
 fn wrong_kind(board: i64, kind: &str) -> CommandError {
     CommandError::new(ErrorCode::UnknownBoard, format!("board {board} is a {kind} game"))
+}
+
+fn password_needed() -> CommandError {
+    CommandError::new(
+        ErrorCode::WrongPassword,
+        "this account command needs the password itself, not a token or a login session",
+    )
 }
 
 fn internal(e: &dyn std::fmt::Display) -> CommandError {

@@ -187,9 +187,10 @@ async fn http_ceiling(addr: SocketAddr, pid: u32, clients: usize, seconds: f64) 
     Ok(())
 }
 
-/// Challenges `ua` by `ub` to a new Intervalo game; its board number.
-async fn challenge(client: &mut Client, a: usize, b: usize) -> Result<i64> {
-    let r = client.command(&format!("intervalo challenge u{a} u{b}"), None).await?;
+/// Challenges `ub` by `ua` (with `ua`'s token) to a new Intervalo game;
+/// its board number.
+async fn challenge(client: &mut Client, token: &str, a: usize, b: usize) -> Result<i64> {
+    let r = client.command(&format!("intervalo challenge u{a} u{b}"), Some(token)).await?;
     let v: Value = serde_json::from_slice(&r)?;
     v["game"]["id"].as_i64().with_context(|| format!("challenge: {v}"))
 }
@@ -220,14 +221,20 @@ async fn main() -> Result<()> {
 
     let setup = Instant::now();
     let users = c.users;
-    let tokens = signup_with_tokens(addr, c.clients, users).await?;
+    let tokens = Arc::new(signup_with_tokens(addr, c.clients, users).await?);
     let seats = move |g: usize| ((2 * g) % users, (2 * g + 1) % users);
-    let boards: Vec<i64> = parallel(addr, c.clients, c.stored, move |mut client, g| async move {
-        let (a, b) = seats(g);
-        let id = challenge(&mut client, a, b).await?;
-        Ok((client, id))
-    })
-    .await?;
+    let boards: Vec<i64> = {
+        let tokens = tokens.clone();
+        parallel(addr, c.clients, c.stored, move |mut client, g| {
+            let tokens = tokens.clone();
+            async move {
+                let (a, b) = seats(g);
+                let id = challenge(&mut client, &tokens[a], a, b).await?;
+                Ok((client, id))
+            }
+        })
+        .await?
+    };
     // The games in play start at every stage, as on a server whose games
     // began at different times: game g has its first `opened(g)` moves
     // made before the load. Begun together, they would all end together,
@@ -235,7 +242,6 @@ async fn main() -> Result<()> {
     let cells = 64usize;
     let active = c.active;
     let opened = move |g: usize| g * cells / active;
-    let tokens = Arc::new(tokens);
     {
         let (tokens, boards) = (tokens.clone(), Arc::new(boards.clone()));
         parallel(addr, c.clients, c.active, move |mut client, g| {
@@ -304,7 +310,7 @@ async fn main() -> Result<()> {
                 // A finished game is replaced by a new one between the same
                 // players, so that `--active` games are in play for the
                 // whole load instead of the load ending with the games.
-                let id = challenge(&mut client, a, b).await?;
+                let id = challenge(&mut client, &tokens[a], a, b).await?;
                 games[turn] = (g, id, 1);
                 challenges += 1;
             }

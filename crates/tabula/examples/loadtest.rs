@@ -104,8 +104,14 @@ struct Game {
 
 const CELLS: usize = 64;
 
-async fn challenge(client: &mut Client, a: &str, b: &str) -> Result<std::result::Result<i64, String>> {
-    let r = client.command(&format!("intervalo challenge {a} {b}"), None).await?;
+/// `a` (with its token) challenges `b`.
+async fn challenge(
+    client: &mut Client,
+    token: &str,
+    a: &str,
+    b: &str,
+) -> Result<std::result::Result<i64, String>> {
+    let r = client.command(&format!("intervalo challenge {a} {b}"), Some(token)).await?;
     let v: Value = serde_json::from_slice(&r).unwrap_or(Value::Null);
     Ok(v["game"]["id"].as_i64().ok_or_else(|| format!("challenge: {}", String::from_utf8_lossy(&r))))
 }
@@ -128,7 +134,7 @@ async fn run_client(
     while !stop.load(Ordering::Relaxed) {
         if games.len() < c.games {
             let t = Instant::now();
-            let r = challenge(&mut client, &a, &b).await?;
+            let r = challenge(&mut client, &tokens[ia], &a, &b).await?;
             let at = start.elapsed().as_secs_f64();
             match r {
                 Ok(board) => {

@@ -182,3 +182,190 @@ fn tabula_rewrite_memory_is_in_proportion_to_its_input() {
 fn write(dir: &Path, name: &str, text: &str) {
     std::fs::write(dir.join(name), text).expect("a test file");
 }
+
+/// Users `names`, each with password `pw-NAME`, signed up at the command line.
+fn world(names: &[&str]) -> Tabula {
+    let t = Tabula::new();
+    t.signup(names);
+    t
+}
+
+#[test]
+fn a_challenge_over_the_network_comes_from_one_of_its_players() {
+    let t = world(&["ned", "ted", "eve"]);
+    let s = Server::start(&t, &["--challenges-per-hour", "3"]);
+    // Anonymous: refused, and no game made.
+    let (status, v) = s.command("dna challenge ned ted", None);
+    assert_eq!((status, v["error"]["code"].as_str()), (401, Some("unauthorized")), "{v}");
+    // A third party, logged in: refused too.
+    let eve = s.token("eve");
+    let (status, v) = s.command("dna challenge ned ted", Some(&eve));
+    assert_eq!((status, v["error"]["code"].as_str()), (403, Some("not_a_player")), "{v}");
+    let (_, games) = s.call("GET", "/api/v1/games", &[], None);
+    assert_eq!(games["games"], json!([]), "a refused challenge made a game");
+    // One of the players: taken, up to the hour's rate.
+    let ned = s.token("ned");
+    for _ in 0..3 {
+        let (status, v) = s.command("dna challenge ned ted", Some(&ned));
+        assert_eq!(status, 200, "{v}");
+    }
+    let (status, v) = s.command("dna challenge ted ned", Some(&ned));
+    assert_eq!((status, v["error"]["code"].as_str()), (429, Some("too_many_requests")), "{v}");
+    // A game against a bot names nobody else: not counted.
+    let (status, v) = s.command("intervalo challenge ned bot:random", Some(&ned));
+    assert!(status == 200 || v["error"]["code"] == "unknown_user", "{v}");
+    // The operator's command line is not limited.
+    t.ok("dna challenge ted ned");
+}
+
+#[test]
+fn wrong_passwords_from_one_address_never_lock_the_user_out_from_another() {
+    let t = world(&["ned"]);
+    // Behind a proxy on loopback that names the client in X-Forwarded-For.
+    let s = Server::start(&t, &["--trust-proxy", "127.0.0.1/32"]);
+    let from = |ip: &str, password: &str| {
+        let body = json!({"user": "ned", "password": password, "name": "t"});
+        s.call("POST", "/api/v1/tokens", &[("X-Forwarded-For", ip)], Some(&body))
+    };
+    for _ in 0..5 {
+        assert_eq!(from("127.0.0.5", "guess").0, 401);
+    }
+    let (status, v) = from("127.0.0.5", "pw-ned");
+    assert_eq!(status, 429, "the guessing address waits: {v}");
+    let (status, v) = from("127.0.0.6", "pw-ned");
+    assert_eq!(status, 201, "the rightful user from another address is let in: {v}");
+    // Email and command-line players are not slowed by it either.
+    t.ok("notify ned pw-ned off");
+}
+
+#[test]
+fn forwarding_headers_count_only_from_a_trusted_proxy() {
+    let t = world(&["ned"]);
+    let s = Server::start(&t, &[]);
+    let from = |ip: &str, password: &str| {
+        let body = json!({"user": "ned", "password": password, "name": "t"});
+        s.call("POST", "/api/v1/tokens", &[("X-Forwarded-For", ip)], Some(&body)).0
+    };
+    // Without --trust-proxy the header is anyone's to write: all of these
+    // come from 127.0.0.1, whatever they claim.
+    for i in 0..5 {
+        assert_eq!(from(&format!("10.0.0.{i}"), "guess"), 401);
+    }
+    assert_eq!(from("10.9.9.9", "pw-ned"), 429);
+}
+
+#[test]
+fn failed_logins_are_remembered_across_a_restart() {
+    let t = world(&["ned"]);
+    let body = json!({"user": "ned", "password": "guess", "name": "t"});
+    let s = Server::start(&t, &[]);
+    for _ in 0..5 {
+        assert_eq!(s.call("POST", "/api/v1/tokens", &[], Some(&body)).0, 401);
+    }
+    drop(s);
+    let s = Server::start(&t, &[]);
+    let right = json!({"user": "ned", "password": "pw-ned", "name": "t"});
+    let (status, v) = s.call("POST", "/api/v1/tokens", &[], Some(&right));
+    assert_eq!(status, 429, "a restart forgot the failures: {v}");
+}
+
+#[test]
+fn a_token_cannot_take_the_account() {
+    let t = world(&["ned"]);
+    let s = Server::start(&t, &[]);
+    let token = s.token("ned");
+    for line in ["change password ned - stolen-pw", "change address ned - thief@example.net", "signoff ned -"]
+    {
+        let (status, v) = s.command(line, Some(&token));
+        assert_eq!(status, 401, "{line}: {v}");
+        assert!(v["error"]["message"].as_str().unwrap().contains("needs the password itself"), "{v}");
+    }
+    let body = json!({"user": "ned", "password": "-", "name": "another"});
+    let auth = format!("Bearer {token}");
+    let (status, _) = s.call("POST", "/api/v1/tokens", &[("Authorization", &auth)], Some(&body));
+    assert_eq!(status, 401, "a token made another token");
+    // Nothing changed: the password and the account are as they were.
+    t.ok("notify ned pw-ned on");
+    // The token still plays.
+    let (status, _) = s.call("GET", "/api/v1/me", &[("Authorization", &auth)], None);
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn a_password_change_ends_every_token_and_session_and_signoff_ends_all() {
+    let t = world(&["ned", "ted"]);
+    let s = Server::start(&t, &[]);
+    let tokens = [s.token("ned"), s.token("ned")];
+    let ted = s.token("ted");
+    let (status, v) = s.command("change password ned pw-ned pw-ned-2", None);
+    assert_eq!(status, 200, "{v}");
+    for token in &tokens {
+        let auth = format!("Bearer {token}");
+        let (status, v) = s.call("GET", "/api/v1/me", &[("Authorization", &auth)], None);
+        assert_eq!(status, 401, "an old token still works: {v}");
+    }
+    // Another user's token is untouched.
+    let auth = format!("Bearer {ted}");
+    assert_eq!(s.call("GET", "/api/v1/me", &[("Authorization", &auth)], None).1["user"], "ted");
+    // Signing off ends the logins made since.
+    let body = json!({"user": "ted", "password": "pw-ted", "name": "t"});
+    let fresh = s.call("POST", "/api/v1/tokens", &[], Some(&body)).1["token"].as_str().unwrap().to_string();
+    let (status, v) = s.command("signoff ted pw-ted", None);
+    assert_eq!(status, 200, "{v}");
+    for token in [ted, fresh] {
+        let auth = format!("Bearer {token}");
+        let (status, v) = s.call("GET", "/api/v1/me", &[("Authorization", &auth)], None);
+        assert_eq!(status, 401, "a closed account still answers: {v}");
+    }
+}
+
+/// Wrong passwords sent by turns to two servers on one PostgreSQL
+/// database meet the limits one server sets: the sixth try for a user from
+/// one address waits, and the twenty-first from one address at any users.
+#[test]
+fn two_servers_on_one_database_limit_as_one() {
+    let Some(url) = common::pg::fresh_database() else { return };
+    let t = Tabula::new();
+    let run = |line: &str| {
+        let out = Command::new(BIN).args(["--db", &url]).args(line.split_whitespace()).output().unwrap();
+        assert!(out.status.success(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    let users: Vec<String> = (0..6).map(|i| format!("u{i}")).collect();
+    for u in &users {
+        run(&format!("signup {u} pw-{u}"));
+    }
+    let start = |t: &Tabula| {
+        let addr = net::free_port();
+        let log = t.path().join(format!("pg-{}.log", addr.port()));
+        let child = Command::new(BIN)
+            .args(["--db", &url, "serve", "--listen", &addr.to_string(), "--trust-proxy", "127.0.0.1"])
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        let server = Server { child, addr, log };
+        let started = Instant::now();
+        while !matches!(request(addr, "GET", "/healthz", &[], ""), Ok(r) if r.status == 200) {
+            assert!(started.elapsed() < Duration::from_secs(60), "{}", server.log_text());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        server
+    };
+    let servers = [start(&t), start(&t)];
+    let try_login = |n: usize, user: &str, password: &str, ip: &str| {
+        let body = json!({"user": user, "password": password, "name": "t"});
+        servers[n % 2].call("POST", "/api/v1/tokens", &[("X-Forwarded-For", ip)], Some(&body)).0
+    };
+    // One user from one address, by turns: five free tries.
+    for n in 0..5 {
+        assert_eq!(try_login(n, "u0", "guess", "10.1.0.1"), 401, "try {}", n + 1);
+    }
+    assert_eq!(try_login(5, "u0", "pw-u0", "10.1.0.1"), 429, "the sixth try waits on either server");
+    assert_eq!(try_login(6, "u0", "pw-u0", "10.1.0.2"), 201, "and only from that address");
+    // Many users from one address: twenty free failures in all.
+    for n in 0..20 {
+        let user = &users[1 + n % 5];
+        assert_eq!(try_login(n, user, "guess", "10.2.0.1"), 401, "failure {}", n + 1);
+    }
+    assert_eq!(try_login(20, "u1", "pw-u1", "10.2.0.1"), 429, "the twenty-first waits");
+}

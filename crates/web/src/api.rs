@@ -14,10 +14,11 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tabula_service::store::{GameFilter, GameStatus};
-use tabula_service::{Caller, Command, GameCommand, GameUpdate, Reply, Service, Snapshot};
+use tabula_service::{Caller, Command, Context, GameCommand, GameUpdate, Reply, Service, Snapshot};
 
 use crate::auth::{api_user, bearer};
 use crate::boards::click_map;
+use crate::client::ClientAddress;
 use crate::error::ApiError;
 use crate::{Web, events, openapi};
 
@@ -121,17 +122,19 @@ struct CommandBody {
 /// password word may be `-`.
 async fn command(
     State(web): State<Web>,
+    client: ClientAddress,
     headers: HeaderMap,
     body: Result<Json<CommandBody>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let body = json_body(body, r#"{"line": "COMMAND"}"#)?;
+    let origin = client.origin();
     let caller = match bearer(&headers)? {
         // The caller with the account read along with the token, so the
         // command needs not read it again.
-        Some(token) => web.service.token_caller(token).await?,
+        Some(token) => web.service.token_caller(token, &origin).await?,
         None => Caller::Anonymous,
     };
-    let reply = web.service.execute(&body.line, &caller).await?;
+    let reply = web.service.execute(&body.line, Context::new(caller, origin)).await?;
     announce_answer(&web, &body.line, &reply);
     reply_response(&reply)
 }
@@ -279,13 +282,14 @@ struct AtQuery {
 /// move N: as an observer saw it then).
 async fn game(
     State(web): State<Web>,
+    client: ClientAddress,
     Path(id): Path<String>,
     headers: HeaderMap,
     q: Result<Query<AtQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let board = board_id(&id)?;
     let at = query(q)?.at;
-    let user = api_user(&web.service, &headers, true).await?;
+    let user = api_user(&web.service, &headers, &client.origin(), true).await?;
     let snapshot = web.service.snapshot(board, user.as_deref(), at).await?;
     if let (Some(n), Some(g)) = (at, &snapshot.reply.game)
         && n > g.moves
@@ -298,11 +302,12 @@ async fn game(
 /// `GET /api/v1/games/{id}/history`: every history line the caller may see.
 async fn history(
     State(web): State<Web>,
+    client: ClientAddress,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let board = board_id(&id)?;
-    let user = api_user(&web.service, &headers, true).await?;
+    let user = api_user(&web.service, &headers, &client.origin(), true).await?;
     let snapshot = web.service.snapshot(board, user.as_deref(), None).await?;
     let history = snapshot.reply.game.map(|g| g.history).unwrap_or_default();
     let chat = web.service.store().chats(board).await.map_err(tabula_service::CommandError::from)?;
@@ -347,8 +352,8 @@ pub async fn public_user(
 }
 
 /// `GET /api/v1/me`: who the bearer token (or the browser's login) is.
-async fn me(State(web): State<Web>, headers: HeaderMap) -> Result<Response, ApiError> {
-    let user = api_user(&web.service, &headers, true).await?;
+async fn me(State(web): State<Web>, client: ClientAddress, headers: HeaderMap) -> Result<Response, ApiError> {
+    let user = api_user(&web.service, &headers, &client.origin(), true).await?;
     Ok(ok(json!({ "user": user })))
 }
 
@@ -364,25 +369,36 @@ struct NewToken {
 /// The secret is in this answer and nowhere else, ever.
 async fn create_token(
     State(web): State<Web>,
+    client: ClientAddress,
     body: Result<Json<NewToken>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let body = json_body(body, r#"{"user": "ID", "password": "PASSWORD", "name": "LABEL"}"#)?;
-    let (secret, row) = web.service.create_token(&body.user, &body.password, &body.name).await?;
+    let (secret, row) =
+        web.service.create_token(&body.user, &body.password, &body.name, &client.origin()).await?;
     let mut v =
         json!({ "token": secret, "id": row.id, "user": row.user, "name": row.name, "created": row.created });
     v["ok"] = Value::Bool(true);
     Ok((StatusCode::CREATED, [(header::CACHE_CONTROL, "no-store")], Json(v)).into_response())
 }
 
-async fn token_owner(web: &Web, headers: &HeaderMap, allow_session: bool) -> Result<String, ApiError> {
-    api_user(&web.service, headers, allow_session)
+async fn token_owner(
+    web: &Web,
+    client: ClientAddress,
+    headers: &HeaderMap,
+    allow_session: bool,
+) -> Result<String, ApiError> {
+    api_user(&web.service, headers, &client.origin(), allow_session)
         .await?
         .ok_or_else(|| ApiError::unauthorized("this needs `Authorization: Bearer TOKEN`"))
 }
 
 /// `GET /api/v1/tokens`: the caller's tokens (never their secrets).
-async fn list_tokens(State(web): State<Web>, headers: HeaderMap) -> Result<Response, ApiError> {
-    let user = token_owner(&web, &headers, true).await?;
+async fn list_tokens(
+    State(web): State<Web>,
+    client: ClientAddress,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let user = token_owner(&web, client, &headers, true).await?;
     let tokens = web.service.store().tokens(&user).await.map_err(tabula_service::CommandError::from)?;
     Ok(ok(json!({ "tokens": tokens })))
 }
@@ -390,10 +406,11 @@ async fn list_tokens(State(web): State<Web>, headers: HeaderMap) -> Result<Respo
 /// `DELETE /api/v1/tokens/{id}`: revoke one of the caller's tokens.
 async fn revoke_token(
     State(web): State<Web>,
+    client: ClientAddress,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let user = token_owner(&web, &headers, false).await?;
+    let user = token_owner(&web, client, &headers, false).await?;
     let id: i64 = id.parse().map_err(|_| ApiError::bad_request(format!("{id:?} is not a token id")))?;
     web.service.revoke_token(&user, id).await?;
     Ok(ok(json!({ "revoked": id })))

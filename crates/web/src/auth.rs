@@ -7,8 +7,8 @@
 //! form posted from another site is refused either way.
 
 use axum::http::{HeaderMap, HeaderValue, header};
-use tabula_service::Service;
 use tabula_service::auth::Login;
+use tabula_service::{Origin, Service};
 
 use crate::error::ApiError;
 
@@ -51,12 +51,12 @@ pub fn bearer(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
         .ok_or_else(|| ApiError::unauthorized("the Authorization header must be `Bearer TOKEN`"))
 }
 
-/// The user a bearer token stands for.
+/// The user a bearer token stands for, shown from `origin`.
 ///
 /// # Errors
 /// `wrong_password` for an unknown or revoked token.
-pub async fn token_user(service: &Service, token: &str) -> Result<String, ApiError> {
-    match service.token_caller(token).await? {
+pub async fn token_user(service: &Service, token: &str, origin: &Origin) -> Result<String, ApiError> {
+    match service.token_caller(token, origin).await? {
         tabula_service::Caller::User(user) => Ok(user),
         tabula_service::Caller::Account(account) => Ok(account.id),
         tabula_service::Caller::Anonymous => Err(ApiError::unauthorized("invalid or revoked token")),
@@ -85,10 +85,11 @@ pub async fn session_login(service: &Service, headers: &HeaderMap) -> Result<Opt
 pub async fn api_user(
     service: &Service,
     headers: &HeaderMap,
+    origin: &Origin,
     allow_session: bool,
 ) -> Result<Option<String>, ApiError> {
     if let Some(token) = bearer(headers)? {
-        return token_user(service, token).await.map(Some);
+        return token_user(service, token, origin).await.map(Some);
     }
     if allow_session {
         return Ok(session_login(service, headers).await?.map(|l| l.user));

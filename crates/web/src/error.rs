@@ -15,7 +15,8 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
             StatusCode::BAD_REQUEST
         }
         ErrorCode::UnknownCommand | ErrorCode::UnknownUser | ErrorCode::UnknownBoard => StatusCode::NOT_FOUND,
-        ErrorCode::WrongPassword => StatusCode::UNAUTHORIZED,
+        ErrorCode::WrongPassword | ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
+        ErrorCode::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
         ErrorCode::NotAPlayer => StatusCode::FORBIDDEN,
         ErrorCode::NotYourTurn
         | ErrorCode::IllegalMove
@@ -38,12 +39,14 @@ pub struct ApiError {
     pub code: &'static str,
     /// What went wrong, for people.
     pub message: String,
+    /// Seconds to wait before trying again (`Retry-After`), for 429 and 503.
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
     /// An error with an HTTP-only code.
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status, code, message: message.into() }
+        ApiError { status, code, message: message.into(), retry_after: None }
     }
 
     /// No such resource (`not_found`).
@@ -69,13 +72,27 @@ impl ApiError {
 
 impl From<CommandError> for ApiError {
     fn from(e: CommandError) -> Self {
-        ApiError { status: status_of(e.code), code: e.code.as_str(), message: e.message }
+        ApiError {
+            status: status_of(e.code),
+            code: e.code.as_str(),
+            message: e.message,
+            retry_after: e.retry_after,
+        }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(self.body())).into_response()
+        let mut response = (self.status, Json(self.body())).into_response();
+        retry_after(&mut response, self.retry_after);
+        response
+    }
+}
+
+/// Set `Retry-After` when there is a wait to tell.
+fn retry_after(response: &mut Response, seconds: Option<u64>) {
+    if let Some(v) = seconds.and_then(|s| axum::http::HeaderValue::from_str(&s.to_string()).ok()) {
+        response.headers_mut().insert(axum::http::header::RETRY_AFTER, v);
     }
 }
 
@@ -86,12 +103,14 @@ pub struct PageError {
     pub status: StatusCode,
     /// What went wrong, for people.
     pub message: String,
+    /// Seconds to wait before trying again (`Retry-After`).
+    pub retry_after: Option<u64>,
 }
 
 impl PageError {
     /// An error page with `status`.
     pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
-        PageError { status, message: message.into() }
+        PageError { status, message: message.into(), retry_after: None }
     }
 
     /// A page that does not exist.
@@ -102,13 +121,15 @@ impl PageError {
 
 impl From<CommandError> for PageError {
     fn from(e: CommandError) -> Self {
-        PageError { status: status_of(e.code), message: e.message }
+        PageError { status: status_of(e.code), message: e.message, retry_after: e.retry_after }
     }
 }
 
 impl IntoResponse for PageError {
     fn into_response(self) -> Response {
         let html = crate::templates::render_error(self.status, &self.message);
-        (self.status, Html(html)).into_response()
+        let mut response = (self.status, Html(html)).into_response();
+        retry_after(&mut response, self.retry_after);
+        response
     }
 }

@@ -31,6 +31,7 @@ use tokio::sync::broadcast::error::RecvError;
 use crate::Web;
 use crate::api::{board_id, snapshot_json};
 use crate::auth::{api_user, token_user};
+use crate::client::ClientAddress;
 use crate::error::ApiError;
 
 /// How often a comment is sent on a quiet stream, so proxies keep it open
@@ -67,6 +68,7 @@ struct Listener {
 /// The event stream handler.
 pub async fn game_events(
     State(web): State<Web>,
+    client: ClientAddress,
     Path(id): Path<String>,
     headers: HeaderMap,
     q: Result<Query<EventsQuery>, QueryRejection>,
@@ -74,10 +76,11 @@ pub async fn game_events(
     let board = board_id(&id)?;
     let Query(q) =
         q.map_err(|e| ApiError::bad_request(format!("bad query parameters: {}", e.body_text())))?;
-    let user = match api_user(&web.service, &headers, true).await? {
+    let origin = client.origin();
+    let user = match api_user(&web.service, &headers, &origin, true).await? {
         Some(u) => Some(u),
         None => match q.token.as_deref().filter(|t| !t.is_empty()) {
-            Some(token) => Some(token_user(&web.service, token).await?),
+            Some(token) => Some(token_user(&web.service, token, &origin).await?),
             None => None,
         },
     };

@@ -20,9 +20,9 @@
 pub mod api;
 pub mod auth;
 pub mod boards;
+pub mod client;
 mod error;
 pub mod events;
-pub mod limit;
 mod openapi;
 pub mod pages;
 mod server_bots;
@@ -55,8 +55,8 @@ pub const MAX_BODY: usize = 64 * 1024;
 pub struct Web {
     /// The service every request is answered by.
     pub service: Arc<Service>,
-    /// Failed logins per network address.
-    pub limiter: Arc<limit::AddressLimiter>,
+    /// The proxies whose word on a client's address is taken.
+    pub proxies: Arc<client::TrustedProxies>,
     stopping: watch::Receiver<bool>,
     // Kept so that `stopping` stays open while the application lives.
     _stop: Arc<watch::Sender<bool>>,
@@ -65,7 +65,7 @@ pub struct Web {
 /// The application: every route, ready to serve or to test in-process.
 pub fn app(service: Arc<Service>) -> Router {
     let (stop, stopping) = watch::channel(false);
-    router(Web { service, limiter: Arc::default(), stopping, _stop: Arc::new(stop) })
+    router(Web { service, proxies: Arc::default(), stopping, _stop: Arc::new(stop) })
 }
 
 fn router(web: Web) -> Router {
@@ -78,10 +78,17 @@ fn router(web: Web) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(middleware::from_fn_with_state(web.clone(), limit::limit_addresses))
+        .layer(middleware::from_fn_with_state(web.clone(), client::client_address))
         .layer(middleware::from_fn(security_headers))
         .layer(middleware::from_fn(log_request))
         .with_state(web)
+}
+
+/// How the server takes connections.
+#[derive(Clone, Debug, Default)]
+pub struct ServeOptions {
+    /// Proxies whose `Forwarded` or `X-Forwarded-For` names the client.
+    pub trust_proxy: Vec<client::Cidr>,
 }
 
 /// Serve `app` on `listen` until `shutdown` completes, then end the event
@@ -89,6 +96,7 @@ fn router(web: Web) -> Router {
 pub async fn serve(
     service: Arc<Service>,
     listen: SocketAddr,
+    options: ServeOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     serve_on(service, tokio::net::TcpListener::bind(listen).await?, shutdown).await
@@ -104,7 +112,8 @@ pub async fn serve_on(
     tracing::info!(address = %listener.local_addr()?, "serving");
     let (stop, stopping) = watch::channel(false);
     let stop = Arc::new(stop);
-    let app = router(Web { service, limiter: Arc::default(), stopping, _stop: stop.clone() });
+    let proxies = Arc::new(client::TrustedProxies(options.trust_proxy));
+    let app = router(Web { service, proxies, stopping, _stop: stop.clone() });
     let signal = async move {
         shutdown.await;
         // Event streams never end by themselves: tell them to, or the

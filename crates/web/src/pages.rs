@@ -19,12 +19,13 @@ use serde_json::Value;
 use tabula_model::{GameInfo, OptionKind};
 use tabula_service::auth::Login;
 use tabula_service::store::{GameFilter, GameStatus, GameSummary};
-use tabula_service::{Caller, Command, CommandError, ErrorCode, GameCommand, GameUpdate};
+use tabula_service::{Caller, Command, CommandError, Context, ErrorCode, GameCommand, GameUpdate};
 
 use crate::Web;
 use crate::api::{GamesQuery, game_filter, public_user};
 use crate::auth::{self, FORM_COOKIE, SESSION_COOKIE};
 use crate::boards::{ClickMap, click_map};
+use crate::client::ClientAddress;
 use crate::error::PageError;
 use crate::templates::{APP_CSS, APP_JS, ICON_SVG, render};
 
@@ -488,6 +489,7 @@ struct MoveFormData {
 /// through the command language as `GAME move BOARD USER - TEXT#MOVENO`.
 async fn move_form(
     State(web): State<Web>,
+    client: ClientAddress,
     headers: HeaderMap,
     Path(id): Path<String>,
     f: Result<Form<MoveFormData>, FormRejection>,
@@ -521,7 +523,7 @@ async fn move_form(
         _ => String::new(),
     };
     let line = format!("{kind} move {board} {} - {text}{guard}", login.user);
-    match web.service.execute(&line, &Caller::User(login.user.clone())).await {
+    match web.service.execute(&line, Context::new(Caller::User(login.user.clone()), client.origin())).await {
         Ok(_) => Ok(Redirect::to(&format!("/games/{board}")).into_response()),
         Err(e) => {
             let r = refuse(crate::error::status_of(e.code), e.message);
@@ -547,6 +549,7 @@ struct ChatFormData {
 /// the command language as `GAME chat BOARD USER - TEXT`.
 async fn chat_form(
     State(web): State<Web>,
+    client: ClientAddress,
     headers: HeaderMap,
     Path(id): Path<String>,
     f: Result<Form<ChatFormData>, FormRejection>,
@@ -578,7 +581,7 @@ async fn chat_form(
     // Parsed already: the text goes as typed, its spaces kept.
     let auth = tabula_service::Credentials { user: login.user.clone(), password: "-".into() };
     let command = Command::Game { kind, command: GameCommand::Chat { board, auth, text } };
-    match web.service.run(command, &Caller::User(login.user.clone())).await {
+    match web.service.run(command, Context::new(Caller::User(login.user.clone()), client.origin())).await {
         Ok(_) => Ok(Redirect::to(&format!("/games/{board}#chat")).into_response()),
         Err(e) => {
             let r = refuse(crate::error::status_of(e.code), e.message);
@@ -598,6 +601,7 @@ struct AnswerForm {
 /// `POST /games/{id}/answer`: accept or reject a challenge.
 async fn answer_form(
     State(web): State<Web>,
+    client: ClientAddress,
     headers: HeaderMap,
     Path(id): Path<String>,
     f: Result<Form<AnswerForm>, FormRejection>,
@@ -616,7 +620,7 @@ async fn answer_form(
     };
     let kind = board_kind(&web, board).await?;
     let line = format!("{kind} {verb} {board} {} -", login.user);
-    match web.service.execute(&line, &Caller::User(login.user.clone())).await {
+    match web.service.execute(&line, Context::new(Caller::User(login.user.clone()), client.origin())).await {
         Ok(reply) => {
             if let Some(g) = &reply.game {
                 web.service.announce(GameUpdate { board, version: g.version as i64 });
@@ -817,6 +821,7 @@ fn option_words(info: &GameInfo, sent: &[(String, String)]) -> Result<Vec<String
 /// `POST /challenge/{kind}`: start the game.
 async fn challenge_form(
     State(web): State<Web>,
+    client: ClientAddress,
     headers: HeaderMap,
     Path(kind): Path<String>,
     f: Result<Form<Vec<(String, String)>>, FormRejection>,
@@ -865,7 +870,7 @@ async fn challenge_form(
     };
     let command =
         Command::Game { kind: info.kind.to_string(), command: GameCommand::Challenge { players, options } };
-    match web.service.run(command, &Caller::User(login.user.clone())).await {
+    match web.service.run(command, Context::new(Caller::User(login.user.clone()), client.origin())).await {
         Ok(reply) => match reply.game {
             Some(g) => Ok(Redirect::to(&format!("/games/{}", g.id)).into_response()),
             None => Ok(Redirect::to("/").into_response()),
@@ -977,6 +982,7 @@ const EXPIRED_FORM: &str = "This form has expired or did not come from this site
 /// `POST /login`.
 async fn login_form(
     State(web): State<Web>,
+    client: ClientAddress,
     headers: HeaderMap,
     f: Result<Form<LoginForm>, FormRejection>,
 ) -> Result<Response, PageError> {
@@ -986,15 +992,13 @@ async fn login_form(
         let (s, e) = (StatusCode::FORBIDDEN, Some(EXPIRED_FORM.to_string()));
         return account_form("login.html", &headers, s, &next, &f.user, "", e);
     }
-    match web.service.login(f.user.trim(), &f.password).await {
+    match web.service.login(f.user.trim(), &f.password, &client.origin()).await {
         Ok(login) => Ok(logged_in(&login, web.service.now(), &headers, &next)),
         Err(e) => {
             let status = crate::error::status_of(e.code);
             let message = match e.code {
                 // One answer for a wrong id and a wrong password.
-                ErrorCode::UnknownUser | ErrorCode::WrongPassword if !e.message.starts_with("too many") => {
-                    "Wrong user id or password.".to_string()
-                }
+                ErrorCode::UnknownUser | ErrorCode::WrongPassword => "Wrong user id or password.".to_string(),
                 _ => e.message,
             };
             let status = if status == StatusCode::NOT_FOUND { StatusCode::UNAUTHORIZED } else { status };
@@ -1006,6 +1010,7 @@ async fn login_form(
 /// `POST /signup`: make the account and log in.
 async fn signup_form(
     State(web): State<Web>,
+    client: ClientAddress,
     headers: HeaderMap,
     f: Result<Form<LoginForm>, FormRejection>,
 ) -> Result<Response, PageError> {
@@ -1025,7 +1030,7 @@ async fn signup_form(
         Ok(id) => id,
         Err(e) => return again(crate::error::status_of(e.code), e.message),
     };
-    match web.service.login(&id, &f.password).await {
+    match web.service.login(&id, &f.password, &client.origin()).await {
         Ok(login) => Ok(logged_in(&login, web.service.now(), &headers, &next)),
         Err(e) => Err(e.into()),
     }
@@ -1096,6 +1101,7 @@ struct TokenForm {
 /// `POST /account/tokens`: a new API token, shown once.
 async fn token_form(
     State(web): State<Web>,
+    client: ClientAddress,
     headers: HeaderMap,
     f: Result<Form<TokenForm>, FormRejection>,
 ) -> Result<Response, PageError> {
@@ -1105,7 +1111,7 @@ async fn token_form(
     };
     let f = form(f)?;
     check_csrf(&login, &f.csrf)?;
-    match web.service.create_token(&login.user, &f.password, f.name.trim()).await {
+    match web.service.create_token(&login.user, &f.password, f.name.trim(), &client.origin()).await {
         Ok((secret, _)) => account_view(&web, &login, StatusCode::OK, Some(secret), None).await,
         Err(e) => account_view(&web, &login, crate::error::status_of(e.code), None, Some(e.message)).await,
     }

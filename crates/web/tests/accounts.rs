@@ -9,6 +9,8 @@ mod common;
 use axum::http::{Method, StatusCode};
 use common::{Site, input_value, site, site_with_clock};
 use serde_json::json;
+use std::sync::Arc;
+
 use tabula_service::Clock;
 use tabula_service::auth::SESSION_LIFETIME_MS;
 use tabula_service::store::GameFilter;
@@ -81,20 +83,21 @@ async fn passwords_are_argon2id_hashes_and_never_stored_or_echoed() {
 }
 
 #[tokio::test]
-async fn wrong_passwords_are_slowed_down_per_user_id() {
+async fn wrong_passwords_are_slowed_down_per_user_and_address() {
     // A fixed clock: no wait ever passes.
     let s = site_with_clock(Clock::Fixed(1_800_000_000_000)).await;
     s.ok("signup ned pw-ned").await;
     s.ok("signup ted pw-ted").await;
-    for _ in 0..5 {
+    for _ in 0..tabula_service::throttle::PAIR_FREE {
         let p = s.command("notify ned wrong off", None).await;
         assert_eq!(p.status, StatusCode::UNAUTHORIZED);
         assert!(p.json()["error"]["message"].as_str().unwrap().contains("wrong password"), "{}", p.body);
     }
-    // Now even the right password waits, in every front end.
+    // From this address, even the right password waits, in every front end.
     let p = s.command("notify ned pw-ned off", None).await;
-    assert_eq!(p.status, StatusCode::UNAUTHORIZED);
-    assert!(p.body.contains("too many wrong passwords for ned: wait"), "{}", p.body);
+    assert_eq!(p.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(p.body.contains("too many wrong passwords for ned from your address: wait"), "{}", p.body);
+    assert!(p.headers.get("retry-after").is_some());
     let p = s.post_json("/api/v1/tokens", &[], &json!({"user": "Ned", "password": "pw-ned"})).await;
     assert!(p.body.contains("too many wrong passwords for ned"), "{}", p.body);
     let form = s.get("/login", &[]).await;
@@ -103,39 +106,48 @@ async fn wrong_passwords_are_slowed_down_per_user_id() {
     let p = s
         .post_form("/login", &cookie, &[("form_token", &token), ("user", "ned"), ("password", "pw-ned")])
         .await;
-    assert_eq!(p.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(p.status, StatusCode::TOO_MANY_REQUESTS);
     assert!(p.body.contains("too many wrong passwords for ned"), "{}", p.body);
     assert!(p.cookie("tabula_session").is_none());
-    // Another user is not slowed down by ned's failures.
+    // Another user is not slowed down by ned's failures...
     s.ok("notify ted pw-ted off").await;
-    // A later service (time has passed) lets ned in again, and a success resets the count.
+    // ...nor is ned from anywhere else (here the command line).
+    s.service.execute("notify ned pw-ned off", &tabula_service::Caller::Anonymous).await.unwrap();
+    // A later service (time has passed) lets ned in from this address
+    // again, and the success ends the count.
     let later = Clock::Fixed(1_800_000_000_000 + 3_600_000);
-    let service = tabula_service::Service::new(s.service.store().clone(), later);
-    service.execute("notify ned pw-ned off", &tabula_service::Caller::Anonymous).await.unwrap();
-    assert_eq!(s.service.store().user("ned").await.unwrap().unwrap().failed_logins, 0);
+    let service = Arc::new(tabula_service::Service::new(s.service.store().clone(), later));
+    let again =
+        Site { dir: tempfile::tempdir().unwrap(), service: service.clone(), app: tabula_web::app(service) };
+    again.ok("notify ned pw-ned on").await;
+    assert_eq!(s.service.store().limit("login:ned:ip:0.0.0.0").await.unwrap(), None);
 }
 
 #[tokio::test]
 async fn wrong_passwords_from_one_address_are_refused_for_a_while() {
     let s = site().await;
-    for u in ["amy", "bob", "cat", "dan"] {
+    let users = ["amy", "bob", "cat", "dan", "eve"];
+    for u in users.iter().chain(&["fay"]) {
         s.ok(&format!("signup {u} pw-{u}")).await;
     }
     // Guesses spread over several user ids, each below its own limit.
-    let users = ["amy", "bob", "cat"];
-    for i in 0..tabula_web::limit::FREE_FAILURES as usize {
-        let p = s.command(&format!("notify {} guess{i} off", users[i % 3]), None).await;
+    for i in 0..tabula_service::throttle::ORIGIN_FREE as usize {
+        let p = s.command(&format!("notify {} guess{i} off", users[i % users.len()]), None).await;
         assert_eq!(p.status, StatusCode::UNAUTHORIZED, "{}", p.body);
     }
     // The address must wait now, even with a right password for a fresh user.
-    let p = s.command("notify dan pw-dan off", None).await;
+    let p = s.command("notify fay pw-fay off", None).await;
     assert_eq!(p.status, StatusCode::TOO_MANY_REQUESTS, "{}", p.body);
     assert_eq!(p.json()["error"]["code"], "too_many_requests");
     assert!(p.headers.get("retry-after").is_some());
-    assert!(s.service.store().user("dan").await.unwrap().unwrap().notify, "nothing was done");
-    let p = s.post_json("/api/v1/tokens", &[], &json!({"user": "dan", "password": "pw-dan"})).await;
+    assert!(s.service.store().user("fay").await.unwrap().unwrap().notify, "nothing was done");
+    let p = s.post_json("/api/v1/tokens", &[], &json!({"user": "fay", "password": "pw-fay"})).await;
     assert_eq!(p.status, StatusCode::TOO_MANY_REQUESTS);
-    let login = s.post_form("/login", "", &[("user", "dan"), ("password", "pw-dan")]).await;
+    let form = s.get("/login", &[]).await;
+    let cookie = format!("tabula_form={}", form.cookie("tabula_form").unwrap());
+    let token = input_value(&form.body, "form_token").unwrap();
+    let fields = [("form_token", token.as_str()), ("user", "fay"), ("password", "pw-fay")];
+    let login = s.post_form("/login", &cookie, &fields).await;
     assert_eq!(login.status, StatusCode::TOO_MANY_REQUESTS);
     assert!(login.body.contains("too many wrong passwords from your address"), "{}", login.body);
     // Reading is not refused.
@@ -160,7 +172,7 @@ async fn every_form_needs_the_session_csrf_token() {
     s.ok("signup ned pw-ned").await;
     s.ok("signup ted pw-ted").await;
     s.ok("policy ned pw-ned ask").await;
-    let board = s.ok("intervalo challenge ted ned").await["game"]["id"].as_i64().unwrap();
+    let board = s.challenge("intervalo challenge ted ned").await["game"]["id"].as_i64().unwrap();
     let token = s.post_json("/api/v1/tokens", &[], &json!({"user": "ned", "password": "pw-ned"})).await;
     let token_id = token.json()["id"].as_i64().unwrap();
     let ned = s.browser("ned", "pw-ned").await;
@@ -221,7 +233,7 @@ async fn revoked_tokens_and_expired_sessions_are_refused() {
     let s = site_with_clock(Clock::Fixed(t0)).await;
     s.ok("signup ned pw-ned").await;
     s.ok("signup ted pw-ted").await;
-    s.ok("intervalo challenge ned ted").await;
+    s.challenge("intervalo challenge ned ted").await;
     let token = s.token("ned", "pw-ned").await;
     let ted_token = s.token("ted", "pw-ted").await;
     let auth = format!("Bearer {token}");
@@ -288,7 +300,7 @@ async fn user_ids_differ_only_in_case_are_one_account() {
     let fields =
         [("form_token", token.as_str()), ("user", "NeD"), ("password", "pw-x"), ("password2", "pw-x")];
     assert_eq!(s.post_form("/signup", &cookie, &fields).await.status, StatusCode::CONFLICT);
-    let board = s.ok("intervalo challenge NED Ted -cells=6").await["game"]["id"].as_i64().unwrap();
+    let board = s.challenge("intervalo challenge NED Ted -cells=6").await["game"]["id"].as_i64().unwrap();
     assert_eq!(s.ok(&format!("intervalo show {board}")).await["game"]["players"], json!(["ned", "ted"]));
     // Moves in either case act for the same seat.
     s.ok(&format!("intervalo move {board} NED pw-ned 1")).await;
@@ -343,9 +355,9 @@ async fn no_command_acts_for_another_user() {
     for u in ["ned", "ted", "eve"] {
         s.ok(&format!("signup {u} pw-{u} {u}@example.org")).await;
     }
-    let board = s.ok("intervalo challenge ned ted -cells=8").await["game"]["id"].as_i64().unwrap();
+    let board = s.challenge("intervalo challenge ned ted -cells=8").await["game"]["id"].as_i64().unwrap();
     s.ok("policy ned pw-ned ask").await;
-    let waiting = s.ok("intervalo challenge ted ned -cells=8").await["game"]["id"].as_i64().unwrap();
+    let waiting = s.challenge("intervalo challenge ted ned -cells=8").await["game"]["id"].as_i64().unwrap();
     s.ok(&format!("intervalo move {board} ted pw-ted 7")).await;
     let eve = s.token("eve", "pw-eve").await;
     let ted_token = s.token("ted", "pw-ted").await;
@@ -354,12 +366,7 @@ async fn no_command_acts_for_another_user() {
         async move {
             let mut all = Vec::new();
             for u in ["ned", "ted"] {
-                // The count of wrong passwords is expected to grow: it is
-                // the one thing a refused command changes.
-                let mut row = store.user(u).await.unwrap().unwrap();
-                row.failed_logins = 0;
-                row.last_failed_login = None;
-                all.push(format!("{row:?}"));
+                all.push(format!("{:?}", store.user(u).await.unwrap().unwrap()));
             }
             for b in [board, waiting] {
                 let g = store.game(b).await.unwrap().unwrap();
@@ -372,14 +379,15 @@ async fn no_command_acts_for_another_user() {
         }
     };
     let before = snapshot(&s).await;
-    // Each refusal counts against ned; clearing the count before every try
-    // keeps each refusal a check of the password or token, not of the
-    // per-user slow-down.
+    // Each refusal counts against ned from this address, and against the
+    // address; clearing the counts before every try keeps each refusal a
+    // check of the password or token, not of the slow-downs.
     let refused = |line: String, token: Option<&str>| {
         let s = &s;
         let token = token.map(str::to_string);
         async move {
-            s.service.store().record_login("ned", false, 1).await.unwrap();
+            s.service.store().clear_limit("login:ned:ip:0.0.0.0").await.unwrap();
+            s.service.store().clear_limit("origin:ip:0.0.0.0").await.unwrap();
             let p = fresh(s).command(&line, token.as_deref()).await;
             assert_eq!(p.status, StatusCode::UNAUTHORIZED, "{line} (token {token:?}): {}", p.body);
             assert!(!p.body.contains("\"ok\":true"), "{}", p.body);

@@ -120,7 +120,16 @@ async fn every_command_answers_as_the_command_line_does() {
     let cli = Arc::new(Service::new(Arc::new(store), Clock::Fixed(NOW)));
     let mut failures = Vec::new();
     for (line, expect) in SCRIPT {
-        let page = api.command(line, None).await;
+        // Over the network a challenge comes from its first player, logged
+        // in; the command line is the operator's.
+        let challenger = line
+            .split_once(" challenge ")
+            .and_then(|(_, rest)| rest.split_whitespace().find(|w| !w.starts_with('-')).map(str::to_string));
+        let token = match challenger {
+            Some(user) => Some(api.token(&user, &format!("pw-{user}")).await),
+            None => None,
+        };
+        let page = api.command(line, token.as_deref()).await;
         let got = page.json();
         let (want, exit) = cli_json(&cli, line).await;
         if got != want {
@@ -150,7 +159,7 @@ async fn the_answers_carry_the_game_and_the_secret_stays_with_its_owner() {
     let api = site_with_clock(Clock::Fixed(NOW)).await;
     api.ok("signup ned pw-ned").await;
     api.ok("signup ted pw-ted").await;
-    let challenge = api.ok("dna challenge -length=6 -manual ned ted").await;
+    let challenge = api.challenge("dna challenge -length=6 -manual ned ted").await;
     assert_eq!(challenge["subject"], "DNA Board 1 ned ted");
     assert_eq!(challenge["game"]["id"], 1);
     assert_eq!(challenge["game"]["options"], json!(["-length=6", "-manual"]));
@@ -168,7 +177,7 @@ async fn a_bearer_token_stands_for_the_password() {
     let api = site_with_clock(Clock::Fixed(NOW)).await;
     api.ok("signup ned pw-ned").await;
     api.ok("signup ted pw-ted").await;
-    api.ok("intervalo challenge ned ted -cells=4").await;
+    api.challenge("intervalo challenge ned ted -cells=4").await;
     let token = api.token("ned", "pw-ned").await;
     let moved = api.command("intervalo move 1 ned - 2", Some(&token)).await;
     assert_eq!(moved.status, 200, "{}", moved.body);

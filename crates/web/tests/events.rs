@@ -23,7 +23,7 @@ async fn a_listener_receives_a_move_made_by_another_client() {
     let s = site().await;
     s.ok("signup ann pw-ann").await;
     s.ok("signup bob pw-bob").await;
-    let board = s.ok("dna challenge -manual -length=6 ann bob").await["game"]["id"].as_i64().unwrap();
+    let board = s.challenge("dna challenge -manual -length=6 ann bob").await["game"]["id"].as_i64().unwrap();
     s.ok(&format!("dna move {board} ann pw-ann AAACCC")).await;
     s.ok(&format!("dna move {board} bob pw-bob AAAGGG")).await;
 
@@ -56,7 +56,7 @@ async fn observers_and_browsers_get_streams_too() {
     let s = site().await;
     s.ok("signup ann pw-ann").await;
     s.ok("signup bob pw-bob").await;
-    let board = s.ok("intervalo challenge ann bob -cells=6").await["game"]["id"].as_i64().unwrap();
+    let board = s.challenge("intervalo challenge ann bob -cells=6").await["game"]["id"].as_i64().unwrap();
     let mut observer = s.events(&format!("/api/v1/games/{board}/events"), &[]).await;
     let ann = s.browser("ann", "pw-ann").await;
     let mut browser = s.events(&format!("/api/v1/games/{board}/events"), &[("cookie", &ann.cookie)]).await;
@@ -74,7 +74,7 @@ async fn a_stream_refuses_a_bad_token_and_an_unknown_board() {
     let s = site().await;
     s.ok("signup ann pw-ann").await;
     s.ok("signup bob pw-bob").await;
-    s.ok("intervalo challenge ann bob").await;
+    s.challenge("intervalo challenge ann bob").await;
     let bad = s.get("/api/v1/games/1/events?token=tbl_nothing", &[]).await;
     assert_eq!(bad.status, 401);
     assert_eq!(bad.json()["error"]["code"], "wrong_password");
@@ -101,7 +101,7 @@ async fn shutting_down_ends_open_streams() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(tabula_web::serve(service.clone(), addr, async move {
+    let server = tokio::spawn(tabula_web::serve(service.clone(), addr, Default::default(), async move {
         let _ = stopped.await;
     }));
     let mut conn = None;

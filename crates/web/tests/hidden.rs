@@ -66,7 +66,7 @@ async fn dna_manual_sequences_stay_hidden_until_all_are_set() {
     s.ok("signup ned pw-ned").await;
     s.ok("signup ted pw-ted").await;
     s.ok("signup zed pw-zed").await;
-    let board = s.ok("dna challenge -manual -length=14 ned ted").await["game"]["id"].as_i64().unwrap();
+    let board = s.challenge("dna challenge -manual -length=14 ned ted").await["game"]["id"].as_i64().unwrap();
     let ted_token = s.token("ted", "pw-ted").await;
     let ned_token = s.token("ned", "pw-ned").await;
     let ted = s.browser("ted", "pw-ted").await;
@@ -121,7 +121,7 @@ async fn an_intervalo_choice_stays_hidden_until_both_have_chosen() {
     let s = site().await;
     s.ok("signup ann pw-ann").await;
     s.ok("signup bob pw-bob").await;
-    let board = s.ok("intervalo challenge ann bob -cells=20").await["game"]["id"].as_i64().unwrap();
+    let board = s.challenge("intervalo challenge ann bob -cells=20").await["game"]["id"].as_i64().unwrap();
     let bob_token = s.token("bob", "pw-bob").await;
     let bob = s.browser("bob", "pw-bob").await;
     let auth = format!("Bearer {bob_token}");
@@ -186,7 +186,7 @@ async fn a_rewrite_goal_is_shown_to_its_owner_only_until_the_end() {
     let s = site().await;
     s.ok("signup ann pw-ann").await;
     s.ok("signup bob pw-bob").await;
-    let board = s.ok("rewrite challenge ann bob -rounds=1").await["game"]["id"].as_i64().unwrap();
+    let board = s.challenge("rewrite challenge ann bob -rounds=1").await["game"]["id"].as_i64().unwrap();
     let goal = "ttg";
     let bob_token = s.token("bob", "pw-bob").await;
     let ann_token = s.token("ann", "pw-ann").await;

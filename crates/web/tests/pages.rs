@@ -148,7 +148,7 @@ async fn a_challenge_form_comes_from_the_option_table_and_starts_the_game() {
 async fn the_move_form_plays_for_the_player_to_move_only() {
     let s = site().await;
     two_players(&s).await;
-    s.ok("intervalo challenge ned ted -cells=8").await;
+    s.challenge("intervalo challenge ned ted -cells=8").await;
     let ned = s.browser("ned", "pw-ned").await;
     let page = s.get("/games/1", &[("cookie", &ned.cookie)]).await;
     assert!(page.body.contains("id=\"move-form\" method=\"post\" action=\"/games/1/move\">"), "shown");
@@ -185,7 +185,7 @@ async fn the_move_form_plays_for_the_player_to_move_only() {
 async fn a_form_shown_before_the_board_moved_on_is_refused() {
     let s = site().await;
     two_players(&s).await;
-    s.ok("dna challenge -manual -length=9 ned ted").await;
+    s.challenge("dna challenge -manual -length=9 ned ted").await;
     let ned = s.browser("ned", "pw-ned").await;
     let setup = s.get("/games/1", &[("cookie", &ned.cookie)]).await;
     assert_eq!(input_value(&setup.body, "moveno").as_deref(), Some(""), "both set up at once: no guard");
@@ -208,7 +208,7 @@ async fn challenges_that_wait_are_answered_on_the_page() {
     let s = site().await;
     two_players(&s).await;
     s.ok("policy ted pw-ted ask").await;
-    s.ok("intervalo challenge ned ted").await;
+    s.challenge("intervalo challenge ned ted").await;
     let ted = s.browser("ted", "pw-ted").await;
     let page = s.get("/games/1", &[("cookie", &ted.cookie)]).await;
     assert!(page.body.contains("You are challenged to this game."));
@@ -228,8 +228,8 @@ async fn challenges_that_wait_are_answered_on_the_page() {
 async fn lists_and_user_pages() {
     let s = site().await;
     two_players(&s).await;
-    s.ok("intervalo challenge ned ted -cells=4").await;
-    s.ok("dna challenge -manual -length=6 ted ned").await;
+    s.challenge("intervalo challenge ned ted -cells=4").await;
+    s.challenge("dna challenge -manual -length=6 ted ned").await;
     let ned = s.browser("ned", "pw-ned").await;
     let all = s.get("/", &[("cookie", &ned.cookie)]).await;
     assert!(all.body.contains("href=\"/games/1\"") && all.body.contains("href=\"/games/2\""));
@@ -354,7 +354,7 @@ async fn errors_limits_assets_and_headers() {
 async fn replay_shows_past_positions_as_an_observer_saw_them() {
     let s = site().await;
     two_players(&s).await;
-    s.ok("dna challenge -manual -length=6 ned ted").await;
+    s.challenge("dna challenge -manual -length=6 ned ted").await;
     s.ok("dna move 1 ned pw-ned AAACCC").await;
     s.ok("dna move 1 ted pw-ted AAAGGT").await;
     s.ok("dna move 1 ned pw-ned AAA").await;

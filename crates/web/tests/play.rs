@@ -100,7 +100,7 @@ async fn chat_lines_reach_the_other_players_live() {
     s.ok("signup ned pw-ned").await;
     s.ok("signup ted pw-ted").await;
     s.ok("signup amy pw-amy").await;
-    let board = s.ok("intervalo challenge ned ted").await["game"]["id"].as_i64().unwrap();
+    let board = s.challenge("intervalo challenge ned ted").await["game"]["id"].as_i64().unwrap();
     let ned = s.browser("ned", "pw-ned").await;
     let ted = s.browser("ted", "pw-ted").await;
     let amy = s.browser("amy", "pw-amy").await;
@@ -172,9 +172,10 @@ async fn real_time_life_players_move_from_the_page_at_any_time() {
     let s = site().await;
     s.ok("signup ned pw-ned").await;
     s.ok("signup ted pw-ted").await;
-    let board = s.ok("rtlife challenge ned ted -width=12 -height=8 -start_cells=3").await["game"]["id"]
-        .as_i64()
-        .unwrap();
+    let board =
+        s.challenge("rtlife challenge ned ted -width=12 -height=8 -start_cells=3").await["game"]["id"]
+            .as_i64()
+            .unwrap();
     let ned = s.browser("ned", "pw-ned").await;
     let page = s.get(&format!("/games/{board}"), &[("cookie", &ned.cookie)]).await;
     // No turns, yet the form is there and the field is clickable.
@@ -226,9 +227,10 @@ async fn the_games_list_pages_newest_first() {
     s.ok("signup ted pw-ted").await;
     let mut boards = Vec::new();
     for _ in 0..53 {
-        boards.push(s.ok("intervalo challenge ned ted -cells=4").await["game"]["id"].as_i64().unwrap());
+        boards
+            .push(s.challenge("intervalo challenge ned ted -cells=4").await["game"]["id"].as_i64().unwrap());
     }
-    s.ok("dna challenge ted ned").await;
+    s.challenge("dna challenge ted ned").await;
     // The API: pages of 20 following `next`.
     let mut seen = Vec::new();
     let mut uri = "/api/v1/games?kind=intervalo&limit=20".to_string();
@@ -258,7 +260,7 @@ async fn the_games_list_pages_newest_first() {
 async fn a_bot_on_the_clock_places_and_stays_in_the_game() {
     let s = site_with_bots().await;
     s.ok("signup ned pw-ned").await;
-    let g = s.ok("rtlife challenge ned bot:random -width=20 -height=12 -start_cells=3").await;
+    let g = s.challenge("rtlife challenge ned bot:random -width=20 -height=12 -start_cells=3").await;
     let board = g["game"]["id"].as_i64().unwrap();
     let g = s.get(&format!("/api/v1/games/{board}"), &[]).await.json();
     let lines = g["game"]["history"].to_string();

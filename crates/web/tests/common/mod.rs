@@ -139,6 +139,18 @@ impl Site {
         page.json()
     }
 
+    /// A challenge that must succeed, made as the operator makes it at the
+    /// command line on the site's database (over the network a challenge
+    /// needs one of its players logged in); the reply as the API gives it.
+    pub async fn challenge(&self, line: &str) -> Value {
+        let reply = self
+            .service
+            .execute(line, &tabula_service::Caller::Anonymous)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        tabula_web::api::reply_json(&reply).unwrap()
+    }
+
     pub async fn post_form(&self, uri: &str, cookie: &str, fields: &[(&str, &str)]) -> Page {
         let mut h = vec![("content-type", "application/x-www-form-urlencoded")];
         if !cookie.is_empty() {
