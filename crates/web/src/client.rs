@@ -8,15 +8,17 @@
 //!
 //! Requests served in-process (no connection) all come from `0.0.0.0`.
 
+use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::str::FromStr;
+use std::sync::{Arc, Mutex};
 
 use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
 use axum::middleware::Next;
 use axum::response::Response;
-use tabula_service::Origin;
+use tabula_service::{CommandError, Origin};
 
 use crate::Web;
 
@@ -75,7 +77,8 @@ impl Cidr {
 pub struct TrustedProxies(pub Vec<Cidr>);
 
 impl TrustedProxies {
-    fn trusts(&self, ip: IpAddr) -> bool {
+    /// Whether `ip` is one of the trusted proxies.
+    pub fn trusts(&self, ip: IpAddr) -> bool {
         self.0.iter().any(|c| c.contains(ip))
     }
 
@@ -157,6 +160,55 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
         Ok(parts.extensions.get::<ClientAddress>().copied().unwrap_or(IN_PROCESS))
+    }
+}
+
+/// Views a client may have prepared at once (each a replay or a long
+/// view on the blocking pool): more are refused at once rather than queued,
+/// so one client cannot take every turn of the pool.
+pub const HEAVY_PER_CLIENT: usize = 2;
+
+/// The views being prepared, per client address.
+#[derive(Default)]
+pub struct HeavyReads(Mutex<HashMap<IpAddr, usize>>);
+
+/// A view being prepared for one client; its place is given back on drop.
+pub struct HeavyRead {
+    reads: Arc<HeavyReads>,
+    client: IpAddr,
+}
+
+impl HeavyReads {
+    /// A place for one more view for `client`, unless it has
+    /// [`HEAVY_PER_CLIENT`] being prepared already.
+    ///
+    /// # Errors
+    /// `too_many_requests`, to try again in a second.
+    pub fn enter(self: &Arc<Self>, client: ClientAddress) -> Result<HeavyRead, CommandError> {
+        let mut running = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let n = running.entry(client.0).or_default();
+        if *n >= HEAVY_PER_CLIENT {
+            return Err(CommandError::too_many(
+                format!(
+                    "{HEAVY_PER_CLIENT} boards are being prepared for your address already: wait for them"
+                ),
+                1,
+            ));
+        }
+        *n += 1;
+        Ok(HeavyRead { reads: self.clone(), client: client.0 })
+    }
+}
+
+impl Drop for HeavyRead {
+    fn drop(&mut self) {
+        let mut running = self.reads.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = running.get_mut(&self.client) {
+            *n -= 1;
+            if *n == 0 {
+                running.remove(&self.client);
+            }
+        }
     }
 }
 

@@ -21,6 +21,7 @@ pub mod api;
 pub mod auth;
 pub mod boards;
 pub mod client;
+pub mod connections;
 mod error;
 pub mod events;
 mod openapi;
@@ -57,6 +58,8 @@ pub struct Web {
     pub service: Arc<Service>,
     /// The proxies whose word on a client's address is taken.
     pub proxies: Arc<client::TrustedProxies>,
+    /// Views being prepared per client (see [`client::HeavyReads`]).
+    pub heavy: Arc<client::HeavyReads>,
     stopping: watch::Receiver<bool>,
     // Kept so that `stopping` stays open while the application lives.
     _stop: Arc<watch::Sender<bool>>,
@@ -65,10 +68,12 @@ pub struct Web {
 /// The application: every route, ready to serve or to test in-process.
 pub fn app(service: Arc<Service>) -> Router {
     let (stop, stopping) = watch::channel(false);
-    router(Web { service, proxies: Arc::default(), stopping, _stop: Arc::new(stop) })
+    let web =
+        Web { service, proxies: Arc::default(), heavy: Arc::default(), stopping, _stop: Arc::new(stop) };
+    router(web, &connections::Limits::default())
 }
 
-fn router(web: Web) -> Router {
+fn router(web: Web, limits: &connections::Limits) -> Router {
     Router::new()
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
@@ -78,6 +83,10 @@ fn router(web: Web) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn_with_state(
+            connections::ReadTimeout(limits.read_timeout),
+            connections::read_body,
+        ))
         .layer(middleware::from_fn_with_state(web.clone(), client::client_address))
         .layer(middleware::from_fn(security_headers))
         .layer(middleware::from_fn(log_request))
@@ -89,6 +98,8 @@ fn router(web: Web) -> Router {
 pub struct ServeOptions {
     /// Proxies whose `Forwarded` or `X-Forwarded-For` names the client.
     pub trust_proxy: Vec<client::Cidr>,
+    /// Connections taken, and how long they may take.
+    pub limits: connections::Limits,
 }
 
 /// Serve `app` on `listen` until `shutdown` completes, then end the event
@@ -113,16 +124,15 @@ pub async fn serve_on(
     let (stop, stopping) = watch::channel(false);
     let stop = Arc::new(stop);
     let proxies = Arc::new(client::TrustedProxies(options.trust_proxy));
-    let app = router(Web { service, proxies, stopping, _stop: stop.clone() });
+    let web = Web { service, proxies: proxies.clone(), heavy: Arc::default(), stopping, _stop: stop.clone() };
+    let app = router(web, &options.limits);
     let signal = async move {
         shutdown.await;
         // Event streams never end by themselves: tell them to, or the
         // graceful shutdown would wait for them forever.
         let _ = stop.send(true);
     };
-    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(signal)
-        .await
+    connections::serve(listener, app, options.limits, proxies, signal).await
 }
 
 /// How long `/healthz` waits for the database before saying it is down.
