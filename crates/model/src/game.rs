@@ -253,6 +253,28 @@ impl Game {
         &self.record
     }
 
+    /// About how many bytes this game holds: its state, its record and its
+    /// history (what a cache of replayed games counts; see [`crate::Rules::memory`]).
+    pub fn memory(&self) -> usize {
+        use std::mem::size_of;
+        let event = |e: &Event| {
+            size_of::<Event>()
+                + match &e.action {
+                    EventAction::Move(text) => text.len(),
+                    EventAction::Join { user, text } => user.len() + text.len(),
+                    EventAction::Resign { reason } => reason.as_ref().map_or(0, String::len),
+                    _ => 0,
+                }
+        };
+        let line = |h: &HistoryEntry| size_of::<HistoryEntry>() + h.entry.text.len();
+        size_of::<Self>()
+            + self.state.memory()
+            + self.record.events.iter().map(event).sum::<usize>()
+            + self.history.iter().map(line).sum::<usize>()
+            + self.effective.len() * size_of::<usize>()
+            + self.players.iter().map(|p| size_of::<String>() + p.len()).sum::<usize>()
+    }
+
     /// The game kind.
     pub fn kind(&self) -> &'static dyn GameKind {
         self.kind

@@ -184,6 +184,13 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn join(&mut self, _user: &str) -> Result<Seat, MoveError> {
         Err(MoveError::illegal(format!("{} games cannot be joined once started", Self::info().title)))
     }
+
+    /// About how many bytes this state holds, what it points to included:
+    /// what a cache of replayed games counts. Games whose state can grow
+    /// large (long strings, big boards) count what they keep.
+    fn memory(&self) -> usize {
+        std::mem::size_of::<Self>()
+    }
 }
 
 /// A game's state behind a trait object: what the service and front ends
@@ -230,6 +237,8 @@ pub trait DynState: Send + Sync {
     fn determinize(&self, seat: Seat, rng: &mut GameRng) -> Box<dyn DynState>;
     /// See [`Rules::without_others_pending`].
     fn without_others_pending(&self, seat: Seat) -> Box<dyn DynState>;
+    /// See [`Rules::memory`].
+    fn memory(&self) -> usize;
     /// The typed [`Rules`] state, for code that knows the game (bots, tests):
     /// `state.as_any().downcast_ref::<Dna>()`.
     fn as_any(&self) -> &dyn std::any::Any;
@@ -383,6 +392,10 @@ impl<R: Rules> DynState for Erased<R> {
 
     fn as_any(&self) -> &dyn std::any::Any {
         &self.0
+    }
+
+    fn memory(&self) -> usize {
+        self.0.memory()
     }
 
     fn determinize(&self, seat: Seat, rng: &mut GameRng) -> Box<dyn DynState> {

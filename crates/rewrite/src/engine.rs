@@ -438,6 +438,25 @@ impl<O> RuleSet<O> {
         &self.rules
     }
 
+    /// About how many bytes the compiled set holds, its rules and automata
+    /// included.
+    pub fn memory(&self) -> usize {
+        use std::mem::size_of;
+        let rules: usize = self.rules.iter().map(|r| size_of::<Rule<O>>() + r.lhs.len() + r.rhs.len()).sum();
+        let search = match &self.strategy {
+            Search::Empty => 0,
+            Search::Blocks(table, sparse) => {
+                let trans = match &table.trans {
+                    Trans::Wide(t) => t.len() * size_of::<u64>(),
+                    Trans::Narrow(t) => t.len() * size_of::<u32>(),
+                };
+                size_of::<ReverseTable>() + trans + sparse.as_ref().map_or(0, |s| s.automaton.memory_usage())
+            }
+            Search::Leftmost(automaton) => automaton.memory_usage(),
+        };
+        size_of::<Self>() + rules + self.patterns.len() * size_of::<Pattern>() + search
+    }
+
     /// Run one pass over `input`, writing the output to `out` (its previous
     /// contents are replaced; its allocation is reused) and calling
     /// `on_apply` for every application in scan order. The output never

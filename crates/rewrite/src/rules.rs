@@ -142,7 +142,7 @@ enum Phase {
 /// further right compare greater).
 type Stamp = (u64, u64);
 
-/// A table string with how it came about.
+/// The table string, with how it came about.
 #[derive(Clone, Debug)]
 pub(crate) struct Table {
     pub(crate) text: Arc<str>,
@@ -159,8 +159,12 @@ pub struct Rewrite {
     goals: Vec<Option<Goal>>,
     pending: Vec<Option<(String, String)>>,
     sets: Vec<Arc<RuleSet<Seat>>>,
-    /// The start string, then the string after each round.
-    tables: Vec<Table>,
+    /// The start string, then the string after each round, as views show
+    /// them: a string can grow to `-max_length` each round, so only the
+    /// current one is kept whole (in `table`).
+    tables: Vec<view::TableView>,
+    /// The current table string.
+    table: Table,
     last_round: Option<RoundTrace>,
     last_applied: Vec<Option<Stamp>>,
     passes_run: u64,
@@ -176,12 +180,13 @@ impl Rewrite {
 
     /// The current table string.
     pub fn table(&self) -> &str {
-        self.tables.last().map_or("", |t| &t.text)
+        &self.table.text
     }
 
-    /// The table string after each round, the start string first.
+    /// The table string after each round, the start string first, each
+    /// abbreviated as views show it (only the current one is kept whole).
     pub fn tables(&self) -> Vec<&str> {
-        self.tables.iter().map(|t| &*t.text).collect()
+        self.tables.iter().map(|t| t.text.as_str()).collect()
     }
 
     /// The revealed rule sets, oldest first.
@@ -313,7 +318,7 @@ impl Rewrite {
         applied.reveals.push(round as u32);
         applied.push(LogEntry::public(None, format!("Round {round} rules: {}.", listed.join(", "))));
 
-        let start = self.tables.last().map(|t| t.text.clone()).unwrap_or_else(|| Arc::from(""));
+        let start = self.table.text.clone();
         let mut input: Vec<u8> = Vec::new();
         let mut output: Vec<u8> = Vec::new();
         let mut passes = Vec::new();
@@ -362,8 +367,19 @@ impl Rewrite {
             }
             std::mem::swap(&mut input, &mut output);
         }
-        let text: Arc<str> =
-            if passes.is_empty() { start } else { Arc::from(String::from_utf8_lossy(&input).into_owned()) };
+        // The last pass's input is not needed, and the output becomes the
+        // table without another copy but the one into the shared string:
+        // a round on a 16 MiB string holds the old table, the pass's input
+        // and its output at most.
+        drop(output);
+        let text: Arc<str> = if passes.is_empty() {
+            start
+        } else {
+            drop(start);
+            let text = String::from_utf8(input)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+            Arc::from(text)
+        };
         let summary: Vec<String> = passes
             .iter()
             .map(|p| {
@@ -376,7 +392,8 @@ impl Rewrite {
             })
             .collect();
         applied.push(LogEntry::public(None, format!("Round {round}: {}.", summary.join("; "))));
-        self.tables.push(Table { text, cut: cut_any });
+        self.table = Table { text, cut: cut_any };
+        self.tables.push(view::TableView::of(&self.table));
         self.last_round = Some(RoundTrace { round, passes });
         if round >= self.config.rounds {
             self.finish(applied, None);
@@ -524,7 +541,11 @@ impl Rules for Rewrite {
             goals: vec![None; n],
             pending: vec![None; n],
             sets: Vec::new(),
-            tables: vec![Table { text: Arc::from(config.alphabet.as_str()), cut: false }],
+            tables: vec![view::TableView::of(&Table {
+                text: Arc::from(config.alphabet.as_str()),
+                cut: false,
+            })],
+            table: Table { text: Arc::from(config.alphabet.as_str()), cut: false },
             last_round: None,
             last_applied: vec![None; n],
             passes_run: 0,
@@ -684,6 +705,38 @@ impl Rules for Rewrite {
         self.outcome.clone()
     }
 
+    fn memory(&self) -> usize {
+        use std::mem::size_of;
+        let strings = |v: &[String]| v.iter().map(|s| size_of::<String>() + s.len()).sum::<usize>();
+        let tables: usize =
+            self.tables.iter().map(|t| size_of::<view::TableView>() + t.text.len()).sum::<usize>();
+        let trace = self.last_round.as_ref().map_or(0, |r| {
+            r.passes
+                .iter()
+                .map(|p| {
+                    size_of::<PassTrace>()
+                        + p.input.len()
+                        + p.output.len()
+                        + p.steps
+                            .iter()
+                            .map(|s| size_of::<TraceStep>() + s.lhs.len() + s.rhs.len())
+                            .sum::<usize>()
+                })
+                .sum()
+        });
+        let pending: usize = self.pending.iter().flatten().map(|(l, r)| l.len() + r.len()).sum();
+        // A goal is a short text and its compiled matcher (a few KiB at most).
+        let goals = self.goals.iter().flatten().count() * 4096;
+        size_of::<Self>()
+            + strings(&self.players)
+            + self.table.text.len()
+            + tables
+            + self.sets.iter().map(|s| s.memory()).sum::<usize>()
+            + trace
+            + pending
+            + goals
+    }
+
     fn view(&self, viewer: Viewer, _now: Timestamp) -> RewriteView {
         let over = self.phase == Phase::Over;
         let me = viewer.seat().filter(|&s| s < self.players.len());
@@ -704,8 +757,8 @@ impl Rules for Rewrite {
             round: self.round(),
             active: self.active.clone(),
             waiting: self.waiting(),
-            table: self.tables.last().map(|t| t.text.clone()).unwrap_or_else(|| Arc::from("")),
-            tables: self.tables.iter().map(view::TableView::of).collect(),
+            table: self.table.text.clone(),
+            tables: self.tables.clone(),
             sets: self
                 .sets
                 .iter()

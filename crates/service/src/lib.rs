@@ -11,12 +11,14 @@ pub mod help;
 mod limits;
 pub mod metrics;
 mod password;
+mod replays;
 pub mod reply;
 mod service;
 pub mod store;
 pub mod text;
 pub mod throttle;
 pub mod users;
+pub mod views;
 
 pub use command::{Command, Credentials, GameCommand};
 pub use error::{CommandError, ErrorCode};

@@ -1,7 +1,6 @@
 //! The service: applies commands to the store. Every front end calls
 //! [`Service::execute`] with a command line and the caller's identity.
 
-use hashlink::LruCache;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -15,6 +14,7 @@ use tabula_model::{
 use crate::command::{Command, Credentials, GameCommand, GamesWhich, MoveKind};
 use crate::error::{CommandError, ErrorCode};
 use crate::help;
+use crate::replays::Replays;
 use crate::reply::{self, BoardText};
 use crate::store::{
     GameFilter, GameHead, GameStatus, GameSummary, NewGame, OutboxMessage, Recipient, SideEffect, Store,
@@ -110,8 +110,12 @@ pub struct GameReport {
     pub outcome: Option<Value>,
     /// The options as typed.
     pub options: Vec<String>,
-    /// The caller's view, in the game's JSON form.
+    /// The caller's view, in the game's JSON form, its long strings cut
+    /// (see [`crate::views`]).
     pub view: Value,
+    /// The strings of `view` that were cut, with their whole lengths.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cut: Vec<crate::views::CutText>,
     /// The history as the caller may see it.
     pub history: Vec<HistoryEntry>,
 }
@@ -126,8 +130,6 @@ const MAX_CHALLENGE_PLAYERS: usize = 26;
 const CONFLICT_RETRIES: usize = 8;
 /// Longest chat message.
 const MAX_CHAT: usize = 4000;
-/// Games kept replayed in memory.
-const CACHE_GAMES: usize = 4096;
 
 /// A game changed: sent to live listeners (the web's event streams), who
 /// then fetch the view they may see.
@@ -155,7 +157,9 @@ pub struct Service {
     bots: Option<Arc<dyn BotPlayer>>,
     /// Replayed games by board, with their versions; shared, so that a
     /// hit costs no copy under the lock.
-    cache: Mutex<LruCache<i64, (i64, Arc<Game>)>>,
+    cache: Mutex<Replays>,
+    /// Permits for CPU-heavy reads on the blocking pool (see [`Service::heavy`]).
+    heavy: tokio::sync::Semaphore,
     updates: tokio::sync::broadcast::Sender<GameUpdate>,
     /// Challenges naming someone else one user may send an hour over the
     /// network (0: no limit).
@@ -193,7 +197,10 @@ impl Service {
             store,
             clock,
             bots: None,
-            cache: Mutex::new(LruCache::new(CACHE_GAMES)),
+            cache: Mutex::new(Replays::new(crate::replays::DEFAULT_BUDGET)),
+            heavy: tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(2, |n| n.get()).max(2),
+            ),
             updates,
             challenge_rate: crate::throttle::DEFAULT_CHALLENGES_PER_HOUR,
         }
@@ -1170,8 +1177,8 @@ impl Service {
     /// cached meanwhile.
     fn put_back(&self, board: i64, version: i64, game: Game) {
         let mut cache = self.cache.lock().expect("cache lock");
-        if cache.peek(&board).is_none_or(|(v, _)| *v < version) {
-            cache.insert(board, (version, Arc::new(game)));
+        if cache.version(board).is_none_or(|v| v < version) {
+            cache.insert(board, version, Arc::new(game));
         }
     }
 
@@ -1183,11 +1190,9 @@ impl Service {
         let mail = Mail::of(&mut head);
         let cached = {
             let mut cache = self.cache.lock().expect("cache lock");
-            let current = cache.get(&board).is_some_and(|(v, _)| *v == head.summary.version);
-            match (current, take) {
-                (true, true) => cache.remove(&board).map(|(_, g)| g),
-                (true, false) => cache.peek(&board).map(|(_, g)| g.clone()),
-                (false, _) => None,
+            match (cache.current(board, head.summary.version).cloned(), take) {
+                (Some(_), true) => cache.remove(board),
+                (game, _) => game,
             }
         };
         let (mut game, stored) = match cached {
@@ -1218,7 +1223,7 @@ impl Service {
                     created: stored.created,
                     events: stored.events.clone(),
                 };
-                let g = Game::replay(kind, record).map_err(|e| internal(&e))?;
+                let g = self.heavy(move || Game::replay(kind, record).map_err(|e| internal(&e))).await?;
                 self.remember(board, stored.summary.version, Arc::new(g.clone()));
                 (g, stored)
             }
@@ -1293,11 +1298,11 @@ impl Service {
         // Not an arbitrary game: with more games stored than the cache
         // holds, the games being played were then dropped as often as the
         // idle ones, and replayed from their events again and again.
-        self.cache.lock().expect("cache lock").insert(board, (version, game));
+        self.cache.lock().expect("cache lock").insert(board, version, game);
     }
 
     fn forget(&self, board: i64) {
-        self.cache.lock().expect("cache lock").remove(&board);
+        self.cache.lock().expect("cache lock").remove(board);
     }
 
     fn board_text(&self, game: &Game, stored: &StoredGame, viewer: Viewer) -> BoardText {
@@ -1312,58 +1317,12 @@ impl Service {
     }
 
     fn board_text_reply(&self, game: &Game, stored: &StoredGame, viewer: Viewer) -> Reply {
-        let history = game.history_for(viewer);
-        let t = reply::board_text_with(
-            game,
-            stored.summary.id,
-            stored.summary.status,
-            viewer,
-            self.now(),
-            &waiting_for(stored),
-            &history,
-        );
-        Reply {
-            subject: t.heading,
-            text: t.body,
-            game: Some(self.report_with(game, stored, viewer, history)),
-            data: Value::Null,
-        }
+        board_text_reply(game, stored, viewer, self.now())
     }
 
     fn board_reply(&self, game: &Game, stored: &StoredGame, user: Option<&str>) -> Reply {
         let viewer = user.and_then(|u| game.seat_of(u)).map(Viewer::Player).unwrap_or(Viewer::Observer);
         self.board_text_reply(game, stored, viewer)
-    }
-
-    fn report_with(
-        &self,
-        game: &Game,
-        stored: &StoredGame,
-        viewer: Viewer,
-        history: Vec<HistoryEntry>,
-    ) -> GameReport {
-        GameReport {
-            id: stored.summary.id,
-            kind: stored.summary.kind.clone(),
-            players: game.players().to_vec(),
-            status: stored.summary.status,
-            to_move: reply::to_move_users(game),
-            moves: game.moves(),
-            version: game.record().events.len(),
-            outcome: game.outcome().map(|o| {
-                json!({
-                    "winners": o.winners.iter().map(|&s| game.players()[s].clone()).collect::<Vec<_>>(),
-                    "draw": o.winners.len() > 1,
-                    "reason": o.reason,
-                    // Exact (`61/3`), and as shown (`20.33`).
-                    "scores": o.scores,
-                    "scores_text": o.scores.iter().map(|s| s.decimal()).collect::<Vec<_>>(),
-                })
-            }),
-            options: game.record().options.given().to_vec(),
-            view: game.view_json(viewer, self.now()),
-            history,
-        }
     }
 
     /// Live notice of every change to any game (listeners filter by board).
@@ -1388,20 +1347,58 @@ impl Service {
         at: Option<usize>,
     ) -> Result<Snapshot, CommandError> {
         let loaded = self.load(board).await?;
-        let viewer =
-            user.and_then(|u| loaded.game.seat_of(u)).map(Viewer::Player).unwrap_or(Viewer::Observer);
-        let game = match at {
-            Some(n) if n < loaded.game.moves() => {
-                let kind = loaded.game.kind();
-                Game::replay_prefix(kind, loaded.game.record().clone(), n).map_err(|e| internal(&e))?
+        let Loaded { game, stored, .. } = loaded;
+        let now = self.now();
+        let (past, viewer) = position(&game, user, at);
+        // Replaying and rendering take the longest of any read (a long
+        // Rewrite string is copied into the view): off the async workers.
+        self.heavy(move || {
+            let game = replayed(game, past)?;
+            let reply = board_text_reply(&game, &stored, viewer, now);
+            let svg = game.render_svg(viewer, now);
+            Ok(Snapshot { reply, svg })
+        })
+        .await
+    }
+
+    /// One string of a board's view as `user` may see it (see
+    /// [`Service::snapshot`] for `user` and `at`), whole, by its JSON
+    /// `pointer` in the view (`/table`): what a report cut (see
+    /// [`crate::views`]).
+    pub async fn view_text(
+        &self,
+        board: i64,
+        user: Option<&str>,
+        at: Option<usize>,
+        pointer: &str,
+    ) -> Result<String, CommandError> {
+        let Loaded { game, .. } = self.load(board).await?;
+        let now = self.now();
+        let (past, viewer) = position(&game, user, at);
+        let pointer = pointer.to_string();
+        self.heavy(move || {
+            let game = replayed(game, past)?;
+            let mut view = game.view_json(viewer, now);
+            match view.pointer_mut(&pointer) {
+                Some(Value::String(text)) => Ok(std::mem::take(text)),
+                _ => Err(CommandError::new(
+                    ErrorCode::BadValue,
+                    format!("the view of board {board} has no text at {pointer:?}"),
+                )),
             }
-            _ => loaded.game.clone(),
-        };
-        // A past position is shown as an observer saw it then, so replay never reveals a secret early.
-        let viewer = if at.is_some_and(|n| n < loaded.game.moves()) { Viewer::Observer } else { viewer };
-        let reply = self.board_text_reply(&game, &loaded.stored, viewer);
-        let svg = game.render_svg(viewer, self.now());
-        Ok(Snapshot { reply, svg })
+        })
+        .await
+    }
+
+    /// Run CPU-heavy `work` (a replay, a long view) on the blocking pool,
+    /// at most as many at once as there are processors, so that the async
+    /// workers stay free to answer everyone else.
+    async fn heavy<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> Result<T, CommandError> + Send + 'static,
+    ) -> Result<T, CommandError> {
+        let _permit = self.heavy.acquire().await.map_err(|e| internal(&e))?;
+        tokio::task::spawn_blocking(work).await.map_err(|e| internal(&e))?
     }
 
     /// The replayed game and its version (for the scheduler).
@@ -1683,6 +1680,80 @@ fn not_a_player(user: &str, board: i64) -> CommandError {
 
 fn wrong_kind(board: i64, kind: &str) -> CommandError {
     CommandError::new(ErrorCode::UnknownBoard, format!("board {board} is a {kind} game"))
+}
+
+/// A board's reply for `viewer` at `now`: its text and its report.
+fn board_text_reply(game: &Game, stored: &StoredGame, viewer: Viewer, now: Timestamp) -> Reply {
+    let history = game.history_for(viewer);
+    let t = reply::board_text_with(
+        game,
+        stored.summary.id,
+        stored.summary.status,
+        viewer,
+        now,
+        &waiting_for(stored),
+        &history,
+    );
+    Reply {
+        subject: t.heading,
+        text: t.body,
+        game: Some(report_at(game, stored, viewer, history, now)),
+        data: Value::Null,
+    }
+}
+
+/// A game's report for `viewer` at `now`, with the history lines given.
+fn report_at(
+    game: &Game,
+    stored: &StoredGame,
+    viewer: Viewer,
+    history: Vec<HistoryEntry>,
+    now: Timestamp,
+) -> GameReport {
+    let mut view = game.view_json(viewer, now);
+    GameReport {
+        id: stored.summary.id,
+        kind: stored.summary.kind.clone(),
+        players: game.players().to_vec(),
+        status: stored.summary.status,
+        to_move: reply::to_move_users(game),
+        moves: game.moves(),
+        version: game.record().events.len(),
+        outcome: game.outcome().map(|o| {
+            json!({
+                "winners": o.winners.iter().map(|&s| game.players()[s].clone()).collect::<Vec<_>>(),
+                "draw": o.winners.len() > 1,
+                "reason": o.reason,
+                // Exact (`61/3`), and as shown (`20.33`).
+                "scores": o.scores,
+                "scores_text": o.scores.iter().map(|s| s.decimal()).collect::<Vec<_>>(),
+            })
+        }),
+        options: game.record().options.given().to_vec(),
+        cut: crate::views::window(&mut view),
+        view,
+        history,
+    }
+}
+
+/// The position `user` asks for with `at` (the moves made then, if not the
+/// current one) and the viewer it is shown to: a past position is shown as
+/// an observer saw it then, so replay never reveals a secret early.
+fn position(game: &Game, user: Option<&str>, at: Option<usize>) -> (Option<usize>, Viewer) {
+    let past = at.filter(|&n| n < game.moves());
+    let viewer = match (past, user.and_then(|u| game.seat_of(u))) {
+        (None, Some(seat)) => Viewer::Player(seat),
+        _ => Viewer::Observer,
+    };
+    (past, viewer)
+}
+
+/// `game` as it was after `past` moves, or as it is.
+fn replayed(game: Game, past: Option<usize>) -> Result<Game, CommandError> {
+    match past {
+        Some(n) => Game::replay_prefix(game.kind(), game.record().clone(), n).map_err(|e| internal(&e)),
+        None => Ok(game),
+    }
 }
 
 fn password_needed() -> CommandError {

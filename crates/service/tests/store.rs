@@ -521,7 +521,12 @@ async fn tokens_and_sessions() {
         assert_eq!(s.tokens("ann").await.unwrap()[1].revoked, Some(T0 + 9), "{}", b.name);
         assert!(s.session("s1", T0).await.unwrap().is_none() && s.session("s2", T0).await.unwrap().is_none());
         assert!(s.session("s3", T0).await.unwrap().is_some(), "{}: bob's session stays", b.name);
-        assert_eq!(s.token_account("h3", T0 + 10).await.unwrap().map(owner).as_deref(), Some("bob"), "{}", b.name);
+        assert_eq!(
+            s.token_account("h3", T0 + 10).await.unwrap().map(owner).as_deref(),
+            Some("bob"),
+            "{}",
+            b.name
+        );
         assert_eq!(s.tokens("bob").await.unwrap()[0].id, t3);
     }
 }

@@ -7,7 +7,8 @@
 mod common;
 mod net;
 
-use std::net::SocketAddr;
+use std::io::{Read, Write};
+use std::net::{IpAddr, SocketAddr, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -368,4 +369,268 @@ fn two_servers_on_one_database_limit_as_one() {
         assert_eq!(try_login(n, user, "guess", "10.2.0.1"), 401, "failure {}", n + 1);
     }
     assert_eq!(try_login(20, "u1", "pw-u1", "10.2.0.1"), 429, "the twenty-first waits");
+}
+
+/// Whether the server has closed `c` within `within` (its answer, if any, read).
+fn closed_within(c: &mut TcpStream, within: Duration) -> (bool, String) {
+    c.set_read_timeout(Some(within)).unwrap();
+    let mut got = Vec::new();
+    let closed = match c.read_to_end(&mut got) {
+        Ok(_) => true,
+        Err(e) => e.kind() == std::io::ErrorKind::ConnectionReset,
+    };
+    (closed, String::from_utf8_lossy(&got).into_owned())
+}
+
+/// Headers that never end, a body that never comes and connections that
+/// send nothing are all closed once the read timeout has passed; a body
+/// announced past the limit is refused before a byte of it is read.
+#[test]
+fn stalled_headers_bodies_and_idle_connections_are_closed_within_the_read_timeout() {
+    let t = world(&["ned"]);
+    let s = Server::start(&t, &["--read-timeout", "2"]);
+    let mut stalled = Vec::new();
+    for i in 0..30 {
+        let mut c = TcpStream::connect(s.addr).unwrap();
+        let sent: &[u8] = match i % 3 {
+            0 => b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ",
+            1 => {
+                b"POST /api/v1/commands HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+                   Content-Length: 60000\r\n\r\n{\"line\":"
+            }
+            _ => b"",
+        };
+        c.write_all(sent).unwrap();
+        stalled.push((i % 3, c));
+    }
+    let mut huge = TcpStream::connect(s.addr).unwrap();
+    huge.write_all(
+        b"POST /api/v1/commands HTTP/1.1\r\nHost: x\r\nContent-Length: 1073741824\r\n\r\n12345678",
+    )
+    .unwrap();
+    let (closed, answer) = closed_within(&mut huge, Duration::from_secs(1));
+    assert!(closed && answer.starts_with("HTTP/1.1 413"), "a 1 GiB body is waited for: {answer:?}");
+    let started = Instant::now();
+    for (kind, c) in &mut stalled {
+        let (closed, answer) = closed_within(c, Duration::from_secs(8));
+        assert!(closed, "a stalled connection (kind {kind}) is open after {:?}", started.elapsed());
+        if *kind == 1 {
+            assert!(answer.starts_with("HTTP/1.1 408"), "a stalled body: {answer:?}");
+        }
+    }
+    eprintln!("30 stalled connections all closed {:?} after the 1 GiB body's 413", started.elapsed());
+    // Everyone else was served all along, and still is.
+    assert_eq!(s.call("GET", "/healthz", &[], None).0, 200);
+}
+
+/// A connection to `addr` from the loopback address `from` (a client of
+/// its own, as the server counts them), with a receive buffer of
+/// `receive` bytes if given.
+async fn tokio_connect_from(
+    from: IpAddr,
+    addr: SocketAddr,
+    receive: Option<u32>,
+) -> std::io::Result<tokio::net::TcpStream> {
+    let socket = tokio::net::TcpSocket::new_v4()?;
+    if let Some(size) = receive {
+        socket.set_recv_buffer_size(size)?;
+    }
+    socket.bind(SocketAddr::new(from, 0))?;
+    tokio::time::timeout(Duration::from_secs(5), socket.connect(addr))
+        .await
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "connect"))?
+}
+
+/// [`tokio_connect_from`] as a blocking socket.
+async fn connect_from(from: IpAddr, addr: SocketAddr) -> std::io::Result<TcpStream> {
+    let stream = tokio_connect_from(from, addr, None).await?.into_std()?;
+    stream.set_nonblocking(false)?;
+    Ok(stream)
+}
+
+/// `GET path` from the loopback address `from`: the status and the body's length.
+async fn get_from(from: IpAddr, addr: SocketAddr, path: &str) -> std::io::Result<(u16, usize)> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio_connect_from(from, addr, None).await?;
+    stream
+        .write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes())
+        .await?;
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await?;
+    let status = std::str::from_utf8(raw.get(9..12).unwrap_or_default()).ok().and_then(|s| s.parse().ok());
+    Ok((status.unwrap_or(0), raw.len()))
+}
+
+/// A request for the event stream of `board`, sent on `c` and never read.
+fn open_events(c: &mut TcpStream, board: i64) {
+    let request =
+        format!("GET /api/v1/games/{board}/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n");
+    c.write_all(request.as_bytes()).unwrap();
+}
+
+/// The largest resident size `pid` has had, in bytes (`VmHWM`).
+fn peak_resident_of(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() * 1024
+}
+
+/// 2,000 idle connections from 40 addresses against a server allowed 512
+/// open files: the connections past the cap are told 503 at once, the
+/// database keeps the file descriptors it needs (a request on a connection
+/// taken before the flood is answered during it), and once the flood is
+/// gone moves are made as before, without a restart.
+#[test]
+fn a_flood_of_idle_connections_never_stops_the_moves() {
+    let t = world(&["ned", "ted"]);
+    t.ok("dna challenge -manual ned ted");
+    let s = Server::start_with(&t, &[], |command| {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: setrlimit is async-signal-safe; nothing else runs in the child yet.
+        unsafe {
+            command.pre_exec(|| {
+                let limit = libc::rlimit { rlim_cur: 512, rlim_max: 512 };
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    });
+    let ned = s.token("ned");
+    // A connection opened (and taken) before the flood, its request sent during it.
+    let mut early = TcpStream::connect(s.addr).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let flood: Vec<TcpStream> = rt.block_on(async {
+        let mut connects = tokio::task::JoinSet::new();
+        for i in 0..2000 {
+            connects.spawn(connect_from(IpAddr::from([127, 0, 1, (i % 40) as u8 + 1]), s.addr));
+        }
+        let mut made = Vec::new();
+        while let Some(done) = connects.join_next().await {
+            made.extend(done.ok().and_then(Result::ok));
+        }
+        made
+    });
+    assert!(flood.len() > 1500, "only {} connections made", flood.len());
+    std::thread::sleep(Duration::from_secs(1));
+    let body = json!({ "line": "dna chat 1 ned - during the flood" }).to_string();
+    let request = format!(
+        "POST /api/v1/commands HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer {ned}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    early.write_all(request.as_bytes()).unwrap();
+    let (closed, answer) = closed_within(&mut early, Duration::from_secs(10));
+    assert!(closed && answer.starts_with("HTTP/1.1 200"), "a write during the flood: {answer:?}");
+    let mut refused = 0;
+    for mut c in flood {
+        c.set_nonblocking(true).unwrap();
+        let mut buf = [0u8; 64];
+        if matches!(c.read(&mut buf), Ok(n) if buf[..n].starts_with(b"HTTP/1.1 503")) {
+            refused += 1;
+        }
+    }
+    assert!(refused > 1000, "the connections past the cap were not refused ({refused} told 503)");
+    eprintln!("{} connections made, {refused} told 503 at once; a write during the flood answered 200", 2000);
+    // The flood is gone (its sockets dropped above): moves go on, no restart.
+    std::thread::sleep(Duration::from_millis(500));
+    let (status, v) =
+        s.command(&format!("dna move 1 ned - {}", "TCGCATGTACAAAGTTTTCAATCTTCGCCTTGAGAG"), Some(&ned));
+    assert_eq!(status, 200, "{v}\n{}", s.log_text());
+    let (status, v) = s.command("dna chat 1 ned - after the flood", Some(&ned));
+    assert_eq!(status, 200, "{v}");
+}
+
+/// An event stream whose client reads nothing is dropped once what the
+/// server has for it no longer fits in the socket (after the write
+/// timeout), instead of the server keeping every update for it.
+#[test]
+fn an_event_stream_nobody_reads_is_dropped_once_its_buffer_is_full() {
+    let t = world(&["ned", "ted"]);
+    t.ok("dna challenge -manual ned ted");
+    let s = Server::start(&t, &["--write-timeout", "2"]);
+    let ned = s.token("ned");
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let mut stalled = rt
+        .block_on(tokio_connect_from(IpAddr::from([127, 0, 0, 7]), s.addr, Some(4096)))
+        .unwrap()
+        .into_std()
+        .unwrap();
+    stalled.set_nonblocking(false).unwrap();
+    open_events(&mut stalled, 1);
+    // Chat lines of 4,000 letters, each one an event for the stream: more
+    // than the largest socket buffer the kernel gives (4 MiB).
+    let line = "x".repeat(4000);
+    for _ in 0..1200 {
+        let (status, v) = s.command(&format!("dna chat 1 ned - {line}"), Some(&ned));
+        assert_eq!(status, 200, "{v}");
+    }
+    // Past the write timeout, then read: the server has closed the stream
+    // (reading sooner would make room, and the stream would go on).
+    std::thread::sleep(Duration::from_secs(4));
+    let (closed, _) = closed_within(&mut stalled, Duration::from_secs(15));
+    assert!(closed, "a stream nobody read is still open");
+    assert_eq!(s.call("GET", "/healthz", &[], None).0, 200);
+}
+
+/// A Rewrite game whose string reached `-max_length` (16 MiB, by round 3
+/// with `-max_rhs=64`): its views are cut to a window that states the
+/// length, the whole string is one request away, and with 30 event streams
+/// nobody reads and 12 replays at once the server stays small and keeps
+/// answering. The figures are in docs/reliability.md ("Abuse").
+#[test]
+fn a_sixteen_mebibyte_rewrite_game_keeps_the_server_small() {
+    let t = world(&["ann", "bob"]);
+    t.ok("rewrite challenge ann bob -rounds=4 -max_rhs=64");
+    t.ok("rewrite move 1 ann pw-ann goal ttt");
+    t.ok("rewrite move 1 bob pw-bob goal ggg");
+    let (a, c) = ("a".repeat(64), "c".repeat(64));
+    for _ in 0..4 {
+        t.ok(&format!("rewrite move 1 ann pw-ann a=>{a}"));
+        t.ok(&format!("rewrite move 1 bob pw-bob c=>{c}"));
+    }
+    let s = Server::start(&t, &[]);
+    let r = request(s.addr, "GET", "/api/v1/games/1", &[], "").unwrap();
+    assert!(r.body.len() < 1 << 20, "a view of {} bytes", r.body.len());
+    let v = r.json();
+    assert_eq!(v["game"]["cut"][0]["pointer"], "/table", "{}", v["game"]["cut"]);
+    assert_eq!(v["game"]["cut"][0]["length"], 16 << 20);
+    let whole = request(s.addr, "GET", "/api/v1/games/1/text?pointer=/table", &[], "").unwrap();
+    assert_eq!((whole.status, whole.body.len()), (200, 16 << 20));
+    assert!(whole.body.starts_with(v["game"]["view"]["table"].as_str().unwrap()));
+
+    let mut streams: Vec<TcpStream> = (0..30).map(|_| TcpStream::connect(s.addr).unwrap()).collect();
+    for c in &mut streams {
+        open_events(c, 1);
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let addr = s.addr;
+    let replays: Vec<_> = (0..12)
+        .map(|i| rt.spawn(get_from(IpAddr::from([127, 0, 2, i as u8 + 1]), addr, "/api/v1/games/1?at=8")))
+        .collect();
+    let started = Instant::now();
+    let mut slowest = Duration::ZERO;
+    while replays.iter().any(|r| !r.is_finished()) {
+        let asked = Instant::now();
+        assert_eq!(request(s.addr, "GET", "/healthz", &[], "").unwrap().status, 200);
+        slowest = slowest.max(asked.elapsed());
+        assert!(started.elapsed() < Duration::from_secs(300), "the replays did not end");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for r in replays {
+        let (status, length) = rt.block_on(r).unwrap().unwrap();
+        assert_eq!(status, 200, "a replay");
+        assert!(length < 1 << 20, "a replayed view of {length} bytes");
+    }
+    let peak = peak_resident_of(s.child.id());
+    eprintln!(
+        "12 replays in {:?}; /healthz at most {slowest:?}; peak resident {} MB",
+        started.elapsed(),
+        peak / 1_000_000
+    );
+    assert!(peak < 200_000_000, "the server reached {peak} bytes resident");
+    // The async workers were never held up by a replay for long.
+    assert!(slowest < Duration::from_secs(1), "/healthz took {slowest:?}");
 }

@@ -37,6 +37,7 @@ pub fn routes() -> Router<Web> {
         .route("/api/v1/games", get(games))
         .route("/api/v1/games/{id}", get(game))
         .route("/api/v1/games/{id}/history", get(history))
+        .route("/api/v1/games/{id}/text", get(text))
         .route("/api/v1/games/{id}/events", get(events::game_events))
         .route("/api/v1/users/{id}", get(user))
         .route("/api/v1/me", get(me))
@@ -290,6 +291,7 @@ async fn game(
     let board = board_id(&id)?;
     let at = query(q)?.at;
     let user = api_user(&web.service, &headers, &client.origin(), true).await?;
+    let _turn = web.heavy.enter(client)?;
     let snapshot = web.service.snapshot(board, user.as_deref(), at).await?;
     if let (Some(n), Some(g)) = (at, &snapshot.reply.game)
         && n > g.moves
@@ -297,6 +299,30 @@ async fn game(
         return Err(ApiError::bad_request(format!("board {board} has only {} moves", g.moves)));
     }
     Ok(Json(snapshot_json(&snapshot)?).into_response())
+}
+
+#[derive(Deserialize)]
+struct TextQuery {
+    pointer: String,
+    at: Option<usize>,
+}
+
+/// `GET /api/v1/games/{id}/text?pointer=/table&at=N`: one string of the
+/// caller's view whole, as plain text: what a board's `cut` list names
+/// (a view shows long strings cut; see `tabula_service::views`).
+async fn text(
+    State(web): State<Web>,
+    client: ClientAddress,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    q: Result<Query<TextQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let board = board_id(&id)?;
+    let q = query(q)?;
+    let user = api_user(&web.service, &headers, &client.origin(), true).await?;
+    let _turn = web.heavy.enter(client)?;
+    let text = web.service.view_text(board, user.as_deref(), q.at, &q.pointer).await?;
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 
 /// `GET /api/v1/games/{id}/history`: every history line the caller may see.

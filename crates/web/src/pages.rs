@@ -344,6 +344,7 @@ fn status_lines(text: &str) -> Vec<&str> {
 /// `/games/{id}?at=N`: a game as the visitor may see it.
 async fn game_page(
     State(web): State<Web>,
+    client: ClientAddress,
     headers: HeaderMap,
     Path(id): Path<String>,
     q: Result<Query<AtQuery>, QueryRejection>,
@@ -351,6 +352,7 @@ async fn game_page(
     let login = visitor(&web, &headers).await?;
     let board = board_number(&id)?;
     let at = query(q)?.at;
+    let _turn = web.heavy.enter(client)?;
     game_view(&web, login.as_ref(), board, at, None).await
 }
 

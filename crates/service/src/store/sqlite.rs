@@ -432,7 +432,9 @@ impl Accounts for SqliteStore {
         self.writer
             .write(move |c| {
                 let mut q = c.prepare_cached(sql)?;
-                Ok(q.query_row(params_from_iter(&args), |r| Ok(LimitCount { hits: r.get(0)?, last_at: r.get(1)? }))?)
+                Ok(q.query_row(params_from_iter(&args), |r| {
+                    Ok(LimitCount { hits: r.get(0)?, last_at: r.get(1)? })
+                })?)
             })
             .await
     }
