@@ -906,5 +906,7 @@ async fn a_sqlite_database_migrated_by_sqlx_opens_and_keeps_working() {
         .unwrap()
         .pragma_query_value(None, "user_version", |r| r.get(0))
         .unwrap();
-    assert_eq!(version, names.len() as i64, "the migrations are recorded where the store now looks");
+    // The carried-over record, and the migrations made since on opening.
+    let all = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/sqlite")).unwrap().count();
+    assert_eq!(version, all as i64, "the migrations are recorded where the store now looks");
 }

@@ -291,7 +291,8 @@ async fn game(
     let board = board_id(&id)?;
     let at = query(q)?.at;
     let user = api_user(&web.service, &headers, &client.origin(), true).await?;
-    let _turn = web.heavy.enter(client)?;
+    // A past position is replayed from the start: counted per client.
+    let _turn = at.map(|_| web.heavy.enter(client)).transpose()?;
     let snapshot = web.service.snapshot(board, user.as_deref(), at).await?;
     if let (Some(n), Some(g)) = (at, &snapshot.reply.game)
         && n > g.moves

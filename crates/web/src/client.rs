@@ -163,12 +163,12 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
     }
 }
 
-/// Views a client may have prepared at once (each a replay or a long
-/// view on the blocking pool): more are refused at once rather than queued,
-/// so one client cannot take every turn of the pool.
+/// Replays a client may have prepared at once (a past position, or a view's
+/// whole text, each on the blocking pool): more are refused at once rather
+/// than queued, so one client cannot take every turn of the pool.
 pub const HEAVY_PER_CLIENT: usize = 2;
 
-/// The views being prepared, per client address.
+/// The replays being prepared, per client address.
 #[derive(Default)]
 pub struct HeavyReads(Mutex<HashMap<IpAddr, usize>>);
 
@@ -190,7 +190,7 @@ impl HeavyReads {
         if *n >= HEAVY_PER_CLIENT {
             return Err(CommandError::too_many(
                 format!(
-                    "{HEAVY_PER_CLIENT} boards are being prepared for your address already: wait for them"
+                    "{HEAVY_PER_CLIENT} replays are being prepared for your address already: wait for them"
                 ),
                 1,
             ));

@@ -58,7 +58,7 @@ pub struct Web {
     pub service: Arc<Service>,
     /// The proxies whose word on a client's address is taken.
     pub proxies: Arc<client::TrustedProxies>,
-    /// Views being prepared per client (see [`client::HeavyReads`]).
+    /// Replays being prepared per client (see [`client::HeavyReads`]).
     pub heavy: Arc<client::HeavyReads>,
     stopping: watch::Receiver<bool>,
     // Kept so that `stopping` stays open while the application lives.

@@ -352,7 +352,8 @@ async fn game_page(
     let login = visitor(&web, &headers).await?;
     let board = board_number(&id)?;
     let at = query(q)?.at;
-    let _turn = web.heavy.enter(client)?;
+    // A past position is replayed from the start: counted per client.
+    let _turn = at.map(|_| web.heavy.enter(client)).transpose()?;
     game_view(&web, login.as_ref(), board, at, None).await
 }
 
