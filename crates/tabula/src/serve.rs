@@ -36,6 +36,32 @@ pub struct ServeArgs {
     /// How log lines are written: text, or json (one object a line, for log collectors)
     #[arg(long, value_name = "FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
+    /// Take the client's address from Forwarded or X-Forwarded-For when the
+    /// connection comes from this network (a load balancer, a reverse proxy),
+    /// e.g. 127.0.0.1/32 or 10.0.0.0/8; repeatable. Failed logins are counted
+    /// per client address: without it, every client behind the proxy shares
+    /// the proxy's count
+    #[arg(long, value_name = "CIDR")]
+    trust_proxy: Vec<tabula_web::client::Cidr>,
+    /// Challenges naming someone else one user may send in an hour over the
+    /// network (0: no limit)
+    #[arg(long, value_name = "N", default_value_t = tabula_service::throttle::DEFAULT_CHALLENGES_PER_HOUR)]
+    challenges_per_hour: u32,
+    /// Open connections taken at most; past it new ones are answered 503
+    /// [default: 10000, or fewer when the open-files limit is lower]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_connections: Option<u64>,
+    /// Open connections taken from one client address
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
+    max_connections_per_address: u64,
+    /// Seconds a request's headers, its body, or the next request on a
+    /// kept-alive connection may take
+    #[arg(long, value_name = "SECONDS", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+    read_timeout: u64,
+    /// Seconds a client may read nothing of an answer or an event stream
+    /// before it is disconnected
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    write_timeout: u64,
 }
 
 /// An SMTP relay's host and port.
@@ -80,7 +106,7 @@ pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
     let rt =
         tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     rt.block_on(async {
-        let service = Arc::new(open_service(global).await?);
+        let service = Arc::new(open_service(global).await?.with_challenge_rate(args.challenges_per_hour));
         tracing::info!(db = %crate::cli::db_name(&global.db), "database open");
         // Other servers sharing the database: their commits reach this one's live listeners.
         let relay_changes = match service.store().changes().await.context("listening for changes")? {
@@ -174,7 +200,17 @@ pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
         let mut out = std::io::stdout().lock();
         out.write_all(banner.as_bytes()).and_then(|()| out.flush()).context("writing to standard output")?;
         drop(out);
-        let result = tabula_web::serve_on(service, listener, shutdown_signal()).await;
+        let mut limits = tabula_web::connections::Limits {
+            per_address: args.max_connections_per_address as usize,
+            read_timeout: Duration::from_secs(args.read_timeout),
+            write_timeout: Duration::from_secs(args.write_timeout),
+            ..Default::default()
+        };
+        if let Some(n) = args.max_connections {
+            limits.max_connections = n as usize;
+        }
+        let options = tabula_web::ServeOptions { trust_proxy: args.trust_proxy.clone(), limits };
+        let result = tabula_web::serve_on(service, listener, options, shutdown_signal()).await;
         let _ = stop_tx.send(true);
         for t in mail_tasks {
             let _ = t.await;

@@ -262,7 +262,11 @@ fn metrics_in_the_prometheus_text_format_move_with_a_load() {
 
     // A Real-Time Life game ticks every second: the scheduler's clock events.
     ok(server.addr, None, "signup cy pw-cy");
-    ok(server.addr, None, "rtlife challenge -tick=1s -gen_ticks=1 cy");
+    // A challenge over the network comes from one of its players.
+    let body = json!({"user": "cy", "password": "pw-cy", "name": "clock"});
+    let (status, v) = http(server.addr, "POST", "/api/v1/tokens", None, Some(&body)).expect("a token");
+    assert_eq!(status, 201, "{v}");
+    ok(server.addr, v["token"].as_str(), "rtlife challenge -tick=1s -gen_ticks=1 cy");
     let load = Load::start(server.addr, 3);
     wait_for_moves(&load, 200);
     // Messages queued a second ago are a second old.

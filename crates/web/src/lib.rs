@@ -110,7 +110,7 @@ pub async fn serve(
     options: ServeOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    serve_on(service, tokio::net::TcpListener::bind(listen).await?, shutdown).await
+    serve_on(service, tokio::net::TcpListener::bind(listen).await?, options, shutdown).await
 }
 
 /// [`serve`] on a bound `listener`, for a caller that tells the address
@@ -118,6 +118,7 @@ pub async fn serve(
 pub async fn serve_on(
     service: Arc<Service>,
     listener: tokio::net::TcpListener,
+    options: ServeOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     tracing::info!(address = %listener.local_addr()?, "serving");
