@@ -118,15 +118,7 @@ fn best_next_point(model: &Model, cells: &[Cell]) -> f64 {
         return 0.0;
     }
     let p = model.probabilities(&cell_features(cells, &empties, Side::Theirs));
-    let mut lead = vec![0i32; cells.len() + 1];
-    for (i, c) in cells.iter().enumerate() {
-        lead[i + 1] = lead[i]
-            + match c {
-                Cell::Mine => 1,
-                Cell::Theirs => -1,
-                _ => 0,
-            };
-    }
+    let lead = lead_prefix(cells);
     empties
         .iter()
         .map(|&a| {
@@ -143,11 +135,9 @@ fn best_next_point(model: &Model, cells: &[Cell]) -> f64 {
         .fold(f64::NEG_INFINITY, f64::max)
 }
 
-/// The turn's payoff for the bot, `m * a + b` for its choice `a` and the
-/// opponent's `b` (indices into `empties`).
-fn payoffs(cells: &[Cell], empties: &[usize]) -> Vec<f64> {
-    let m = empties.len();
-    // lead[i]: own pieces less the opponent's among cells 0..i.
+/// `lead[i]`: the bot's pieces less the opponent's among cells `0..i`, so the
+/// lead between two cells is a difference of two entries.
+fn lead_prefix(cells: &[Cell]) -> Vec<i32> {
     let mut lead = vec![0i32; cells.len() + 1];
     for (i, c) in cells.iter().enumerate() {
         lead[i + 1] = lead[i]
@@ -157,6 +147,14 @@ fn payoffs(cells: &[Cell], empties: &[usize]) -> Vec<f64> {
                 _ => 0,
             };
     }
+    lead
+}
+
+/// The turn's payoff for the bot, `m * a + b` for its choice `a` and the
+/// opponent's `b` (indices into `empties`).
+fn payoffs(cells: &[Cell], empties: &[usize]) -> Vec<f64> {
+    let m = empties.len();
+    let lead = lead_prefix(cells);
     // between[i * m + j] (i < j): the lead strictly between empties i and j.
     let mut between = vec![0i32; m * m];
     for i in 0..m {
