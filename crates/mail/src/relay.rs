@@ -49,7 +49,9 @@ pub struct RelayConfig {
     pub security: RelaySecurity,
     /// User name and password, if the relay wants them.
     pub credentials: Option<(String, String)>,
-    /// Longest wait for each SMTP exchange.
+    /// Longest time one message's whole SMTP exchange may take, from
+    /// connecting to the relay's last answer; past it the attempt fails and
+    /// counts as one.
     pub timeout: Duration,
     /// The name given in `EHLO`.
     pub hello_name: String,
@@ -78,9 +80,12 @@ pub enum RelayError {
     /// Refused for now (a 4xx answer).
     #[error("deferred by the relay: {0}")]
     Transient(String),
-    /// No answer: the connection failed or timed out.
+    /// No answer: the connection failed.
     #[error("the relay cannot be reached: {0}")]
     Unreachable(String),
+    /// The relay took the connection but did not finish the exchange in time.
+    #[error("the relay did not answer within {} s", .0.as_secs_f64())]
+    TimedOut(Duration),
 }
 
 impl From<lettre::transport::smtp::Error> for RelayError {
@@ -99,6 +104,10 @@ impl From<lettre::transport::smtp::Error> for RelayError {
 /// An SMTP relay that outgoing mail is handed to.
 pub struct SmtpRelay {
     transport: AsyncSmtpTransport<Tokio1Executor>,
+    /// Bound of one whole exchange: the transport's own timeout covers the
+    /// connection only, and a relay that accepts and then says nothing
+    /// would hold the sender for ever.
+    timeout: Duration,
     /// One drain at a time per relay, so two drains never pick the same rows.
     draining: tokio::sync::Mutex<()>,
 }
@@ -129,7 +138,11 @@ impl SmtpRelay {
         if let Some((user, password)) = &config.credentials {
             builder = builder.credentials(Credentials::new(user.clone(), password.clone()));
         }
-        Ok(SmtpRelay { transport: builder.build(), draining: tokio::sync::Mutex::new(()) })
+        Ok(SmtpRelay {
+            transport: builder.build(),
+            timeout: config.timeout,
+            draining: tokio::sync::Mutex::new(()),
+        })
     }
 
     /// A relay from a URL: `smtp://host:25` (plain), `smtp://host:587?tls=required`
@@ -141,8 +154,10 @@ impl SmtpRelay {
     pub fn from_url(url: &str) -> Result<Self, MailError> {
         let builder = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
             .map_err(|e| MailError::Relay(format!("{url:?}: {e}")))?;
+        let timeout = Duration::from_secs(30);
         Ok(SmtpRelay {
-            transport: builder.timeout(Some(Duration::from_secs(30))).build(),
+            transport: builder.timeout(Some(timeout)).build(),
+            timeout,
             draining: tokio::sync::Mutex::new(()),
         })
     }
@@ -153,10 +168,11 @@ impl SmtpRelay {
     ///
     /// Why it could not be reached or refused the connection.
     pub async fn check(&self) -> Result<(), RelayError> {
-        match self.transport.test_connection().await {
-            Ok(true) => Ok(()),
-            Ok(false) => Err(RelayError::Unreachable("the relay did not answer EHLO".into())),
-            Err(e) => Err(e.into()),
+        match tokio::time::timeout(self.timeout, self.transport.test_connection()).await {
+            Err(_) => Err(RelayError::TimedOut(self.timeout)),
+            Ok(Ok(true)) => Ok(()),
+            Ok(Ok(false)) => Err(RelayError::Unreachable("the relay did not answer EHLO".into())),
+            Ok(Err(e)) => Err(e.into()),
         }
     }
 
@@ -177,8 +193,16 @@ impl SmtpRelay {
             auto_submitted: "auto-replied",
         };
         let message = build_message(&draft, from).map_err(|e| RelayError::Permanent(e.to_string()))?;
-        self.transport.send(message).await?;
-        Ok(())
+        self.send(message).await
+    }
+
+    /// Hand one message to the relay, the whole exchange bounded by the
+    /// configured timeout (dropping the exchange closes its connection).
+    async fn send(&self, message: lettre::Message) -> Result<(), RelayError> {
+        match tokio::time::timeout(self.timeout, self.transport.send(message)).await {
+            Err(_) => Err(RelayError::TimedOut(self.timeout)),
+            Ok(result) => result.map(drop).map_err(RelayError::from),
+        }
     }
 }
 
@@ -217,8 +241,8 @@ pub struct DrainReport {
     pub deferred: usize,
     /// Messages given up (refused for good, or failed too often).
     pub given_up: usize,
-    /// The relay could not be reached: the drain stopped early and the
-    /// remaining messages wait for the next one.
+    /// The relay could not be reached or did not answer in time: the drain
+    /// stopped early and the remaining messages wait for the next one.
     pub relay_unreachable: bool,
     /// The errors, one per failed message (`#id: error`).
     pub errors: Vec<String>,
@@ -235,8 +259,12 @@ pub struct DrainReport {
 /// ([`MailConfig::retry_base`] doubled per attempt, at most
 /// [`MailConfig::retry_max`]); one refused for good, or failed
 /// [`MailConfig::max_attempts`] times, is given up with its error kept on
-/// the row. When the relay cannot be reached the drain stops and leaves the
-/// rest for the next call. At most [`MailConfig::drain_max`] are sent per call.
+/// the row. When the relay cannot be reached or does not answer in time
+/// (each exchange is bounded by [`RelayConfig::timeout`]; a timed-out attempt
+/// counts like any other) the drain stops and hands the rest of its batch
+/// back at once, so they are not held behind the failed one: the next call
+/// tries them while the failed one waits out its back-off. At most
+/// [`MailConfig::drain_max`] are sent per call.
 ///
 /// Each message's `Message-ID` is derived from its outbox key; replies
 /// (`reply:<id>` keys) carry `In-Reply-To` and `References` to the message
@@ -261,14 +289,15 @@ pub async fn drain_outbox(
         // Claimed, so that several servers draining one database never send a message twice.
         let now = service.now();
         let lease = config.claim_lease.as_millis().min(i64::MAX as u128) as i64;
-        let rows = service.store().claim_outbox(now, now.saturating_add(lease.max(1)), batch as i64).await?;
+        let held_until = now.saturating_add(lease.max(1));
+        let rows = service.store().claim_outbox(now, held_until, batch as i64).await?;
         if rows.is_empty() {
             break;
         }
-        for row in rows {
+        for (index, row) in rows.iter().enumerate() {
             handled += 1;
-            let result = match outbox_message(&row, config, &from) {
-                Ok(message) => relay.transport.send(message).await.map(|_| ()).map_err(RelayError::from),
+            let result = match outbox_message(row, config, &from) {
+                Ok(message) => relay.send(message).await,
                 Err(e) => Err(RelayError::Permanent(e.to_string())),
             };
             match result {
@@ -292,8 +321,12 @@ pub async fn drain_outbox(
                         service.store().outbox_failed(row.id, &error.to_string(), retry_at).await?;
                         report.deferred += 1;
                     }
-                    if matches!(error, RelayError::Unreachable(_)) {
+                    if matches!(error, RelayError::Unreachable(_) | RelayError::TimedOut(_)) {
                         report.relay_unreachable = true;
+                        let untried: Vec<i64> = rows[index + 1..].iter().map(|r| r.id).collect();
+                        if !untried.is_empty() {
+                            service.store().move_outbox_claim(&untried, held_until, service.now()).await?;
+                        }
                         return Ok(report);
                     }
                 }

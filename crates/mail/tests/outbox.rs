@@ -318,3 +318,75 @@ async fn two_senders_on_one_database_send_each_message_once() {
     assert_eq!(got, want, "each message exactly once");
     server.stop().await;
 }
+
+/// A relay that takes connections and never says a word (not even its
+/// greeting), keeping every connection open until dropped.
+struct SilentRelay {
+    port: u16,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl SilentRelay {
+    async fn start() -> SilentRelay {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let port = listener.local_addr().unwrap().port();
+        let task = tokio::spawn(async move {
+            let mut held = Vec::new();
+            while let Ok((socket, _)) = listener.accept().await {
+                held.push(socket);
+            }
+        });
+        SilentRelay { port, task }
+    }
+}
+
+impl Drop for SilentRelay {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+#[tokio::test]
+async fn a_relay_that_never_answers_times_out_counts_the_attempt_and_holds_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tabula.db");
+    let service = open(&db, Clock::Fixed(T0)).await;
+    let batch = messages(5);
+    let keys: Vec<String> = batch.iter().map(|m| m.key.clone()).collect();
+    service.store().enqueue(&batch, T0).await.unwrap();
+
+    let silent = SilentRelay::start().await;
+    let mut c = RelayConfig::plain("127.0.0.1", silent.port);
+    c.timeout = Duration::from_millis(300);
+    let stuck = SmtpRelay::new(&c).expect("relay");
+    // Unbounded, the drain would wait for ever; the guard only turns that into a failure.
+    let report = tokio::time::timeout(Duration::from_secs(60), drain_outbox(&service, &stuck, &config()))
+        .await
+        .expect("the drain ends although the relay never answers")
+        .unwrap();
+    assert_eq!((report.sent, report.deferred, report.given_up), (0, 1, 0), "{report:?}");
+    assert!(report.relay_unreachable);
+    assert_eq!(report.errors, vec!["#1: the relay did not answer within 0.3 s".to_string()]);
+    let rows = service.store().outbox(10).await.unwrap();
+    let first = rows.iter().find(|r| r.message.key == keys[0]).unwrap();
+    assert_eq!(first.attempts, 1, "a timed-out attempt counts");
+    assert_eq!(first.last_error.as_deref(), Some("the relay did not answer within 0.3 s"));
+    // The rest of the batch is not held behind it: due now, the first after its back-off.
+    let due: Vec<String> =
+        service.store().outbox_due(T0, 10).await.unwrap().into_iter().map(|r| r.message.key).collect();
+    assert_eq!(due, keys[1..].to_vec());
+    assert_eq!(service.store().outbox_due(T0 + 60_000, 10).await.unwrap().len(), 5);
+
+    // Another relay that answers delivers them all, the timed-out one once its back-off is over.
+    let recorder = Recorder::new();
+    let server = Server::start(recorder.clone(), config()).await;
+    let report = drain_outbox(&service, &relay(server.addr.port()), &config()).await.unwrap();
+    assert_eq!((report.sent, report.deferred), (4, 0), "{report:?}");
+    let later = open(&db, Clock::Fixed(T0 + 60_000)).await;
+    let report = drain_outbox(&later, &relay(server.addr.port()), &config()).await.unwrap();
+    assert_eq!((report.sent, report.deferred), (1, 0), "{report:?}");
+    let mut got = received_keys(&recorder, &keys);
+    got.sort();
+    assert_eq!(got, keys, "every message, once");
+    server.stop().await;
+}

@@ -845,6 +845,17 @@ pub trait Mail: Send + Sync {
         lease_until: Timestamp,
         limit: i64,
     ) -> StoreResult<Vec<OutboxRow>>;
+    /// Move the claim on the messages `ids` that a sender holds until
+    /// `held_until` to `until`, and return how many it still held: a later
+    /// `until` keeps them while the sender is alive and working (its
+    /// heartbeat), `now` hands back those it will not try. Rows sent, given
+    /// up, or claimed by another sender since are left alone.
+    async fn move_outbox_claim(
+        &self,
+        ids: &[i64],
+        held_until: Timestamp,
+        until: Timestamp,
+    ) -> StoreResult<u64>;
     /// Every outbox row (newest first), for inspection.
     async fn outbox(&self, limit: i64) -> StoreResult<Vec<OutboxRow>>;
     /// How many messages wait to be sent (neither sent nor given up), and

@@ -630,6 +630,17 @@ impl Mail for PostgresStore {
         Ok(claimed)
     }
 
+    async fn move_outbox_claim(
+        &self,
+        ids: &[i64],
+        held_until: Timestamp,
+        until: Timestamp,
+    ) -> StoreResult<u64> {
+        let sql = "UPDATE outbox SET next_attempt = $1 WHERE id = ANY($2) AND next_attempt = $3 \
+                   AND sent_at IS NULL AND gave_up_at IS NULL";
+        self.execute(sql, args![until, ids.to_vec(), held_until]).await
+    }
+
     async fn outbox(&self, limit: i64) -> StoreResult<Vec<OutboxRow>> {
         self.rows("SELECT * FROM outbox ORDER BY id DESC LIMIT $1", args![limit]).await
     }

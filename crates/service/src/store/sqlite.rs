@@ -649,6 +649,25 @@ impl Mail for SqliteStore {
         Ok(claimed)
     }
 
+    async fn move_outbox_claim(
+        &self,
+        ids: &[i64],
+        held_until: Timestamp,
+        until: Timestamp,
+    ) -> StoreResult<u64> {
+        const SQL: &str = "UPDATE outbox SET next_attempt = ?1 WHERE id = ?2 AND next_attempt = ?3 \
+                           AND sent_at IS NULL AND gave_up_at IS NULL";
+        let ids = ids.to_vec();
+        self.writer
+            .write(move |c| {
+                let mut statement = c.prepare_cached(SQL)?;
+                ids.iter().try_fold(0u64, |moved, id| {
+                    Ok(moved + statement.execute((until, id, held_until))? as u64)
+                })
+            })
+            .await
+    }
+
     async fn outbox(&self, limit: i64) -> StoreResult<Vec<OutboxRow>> {
         const SQL: &str = concat!("SELECT ", outbox!(), " FROM outbox ORDER BY id DESC LIMIT ?1");
         self.rows(SQL, args![limit]).await
