@@ -171,6 +171,19 @@ export async function kinds() {
   return body.kinds.map((k) => k.kind);
 }
 
+/** A bearer token for `user`, as a program gets one: writes such as a
+ * challenge must come from one of the players. */
+export async function token(user, password) {
+  const r = await fetch(`${BASE}/api/v1/tokens`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ user, password, name: "browser tests" }),
+  });
+  const body = await r.json();
+  assert.equal(r.status, 201, JSON.stringify(body));
+  return body.token;
+}
+
 /** A command through the API, as a program would send it. */
 export async function command(line, token) {
   const headers = { "content-type": "application/json" };

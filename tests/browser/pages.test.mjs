@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import {
-  BASE, launch, newPage, uniqueUser, signUp, challenge, clickCell, screenshot, kinds, command,
+  BASE, launch, newPage, uniqueUser, signUp, challenge, clickCell, screenshot, kinds, command, token,
 } from "./lib.mjs";
 
 const run = promisify(execFile);
@@ -31,7 +31,7 @@ test("every game's page shows its board, on a desk and on a phone", async () => 
     const desk = await newPage(browser);
     const phone = await newPage(browser, { phone: true });
     for (const kind of offered) {
-      const r = await command(`${kind} challenge ${a} ${b}`);
+      const r = await command(`${kind} challenge ${a} ${b}`, await token(a, `pw-${a}`));
       assert.equal(r.ok, true, `${kind}: ${JSON.stringify(r)}`);
       const board = r.game.id;
       for (const page of [desk, phone]) {
@@ -100,7 +100,8 @@ test("zooming keeps a click on the cell under the pointer", async () => {
 
 test("the command line and the API answer alike on the same database", { skip: !process.env.TABULA_BIN && "TABULA_BIN not set" }, async () => {
   const [a, b] = await twoUsers();
-  const made = await command(`dna challenge -manual -length=6 ${a} ${b}`);
+  const made = await command(`dna challenge -manual -length=6 ${a} ${b}`, await token(a, `pw-${a}`));
+  assert.equal(made.ok, true, JSON.stringify(made));
   const board = made.game.id;
   await command(`dna move ${board} ${a} pw-${a} AAACCC`);
   for (const line of ["list", "help dna", `dna show ${board}`, `dna history ${board}`, `dna games ${a} all`, `dna showas ${board} ${b} pw-${b}`]) {

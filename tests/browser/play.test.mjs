@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   launch, newPage, uniqueUser, signUp, waitLive, markNoReload, assertNotReloaded, clickCell, sendMove,
-  screenshot, command,
+  screenshot, command, token,
 } from "./lib.mjs";
 
 const run = promisify(execFile);
@@ -64,7 +64,7 @@ test("Real-Time Life: cells placed by clicking the field, seen live by the other
     await signUp(ann, annId, "pw-hana-1");
     await signUp(bob, bobId, "pw-ivan-1");
     // The default field, 72 by 36: big enough to need zoom.
-    const r = await command(`rtlife challenge ${annId} ${bobId} -start_cells=3`);
+    const r = await command(`rtlife challenge ${annId} ${bobId} -start_cells=3`, await token(annId, "pw-hana-1"));
     assert.equal(r.ok, true, JSON.stringify(r));
     const board = r.game.id;
     await ann.goto(`/games/${board}`);
@@ -121,7 +121,7 @@ test("a chat line appears live for the other player", async () => {
     const annId = uniqueUser("jo"), bobId = uniqueUser("kim");
     await signUp(ann, annId, "pw-jo-1");
     await signUp(bob, bobId, "pw-kim-1");
-    const r = await command(`dna challenge ${annId} ${bobId}`);
+    const r = await command(`dna challenge ${annId} ${bobId}`, await token(annId, "pw-jo-1"));
     assert.equal(r.ok, true, JSON.stringify(r));
     const board = r.game.id;
     await ann.goto(`/games/${board}`);
@@ -159,7 +159,7 @@ test("a tournament's page shows its standings, matrix and charts", async () => {
     await run(process.env.TABULA_BIN, [
       "--db", process.env.TABULA_DB, "tournament", "--game", "intervalo", "--games-per-pair", "6", "--seed", "11",
       "--bot", "random", "--bot", "greedy", "--bot", "center", "--option=-cells=16", "--threads", "1", "--quiet",
-      "--json", json,
+      "--json-file", json,
     ]);
     const report = JSON.parse(readFileSync(json, "utf8"));
     const desk = await newPage(browser);
