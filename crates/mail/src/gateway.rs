@@ -134,7 +134,24 @@ pub async fn handle_message(
     } else {
         run_commands(service, &incoming, config).await
     };
-    Ok(Some(reply_mail(&incoming, to, subject, body, config)))
+    let reply = reply_mail(&incoming, to, subject, body, config);
+    if relay::is_error_reply(&reply.key, &reply.subject) {
+        // Error replies are what a program that answers everything keeps
+        // asking for: each address gets a few an hour, then silence.
+        let since = now.saturating_sub(3_600_000);
+        let sent = service.store().count_outbox_to(&reply.to, "reply:", " error", since).await?;
+        if sent >= i64::from(config.error_replies_per_hour) {
+            tracing::warn!(
+                to = %reply.to,
+                sent,
+                budget = config.error_replies_per_hour,
+                "error reply not sent: the address had its error replies for the hour"
+            );
+            service.store().finish_incoming(&key, service.now()).await?;
+            return Ok(None);
+        }
+    }
+    Ok(Some(reply))
 }
 
 /// Queue `mail` in the service's outbox (key [`OutgoingMail::key`]: a reply
@@ -198,11 +215,11 @@ fn reply_mail(
     }
     OutgoingMail {
         to,
+        message_id: relay::message_id_for(&key, &subject, config.domain()),
         subject,
         in_reply_to: parent.map(str::to_string),
         references,
         body,
-        message_id: relay::message_id_for_key(&key, config.domain()),
         key,
     }
 }

@@ -60,7 +60,7 @@ pub use html::html_to_text;
 pub use message::{Ignored, Incoming, read_message};
 pub use relay::{
     DrainReport, RelayConfig, RelayError, RelaySecurity, SmtpRelay, board_thread_id, drain_outbox,
-    message_id_for_key, send_loop,
+    message_id_for, message_id_for_key, send_loop,
 };
 pub use smtp::{Envelope, GatewaySink, MessageSink, SinkError, serve_smtp, serve_smtp_on};
 pub use text::looks_like_command;
@@ -78,6 +78,10 @@ pub struct MailConfig {
     pub max_message_bytes: usize,
     /// Most command lines run from one message; more and none is run.
     pub max_commands: usize,
+    /// Most error replies one address is sent in an hour; past it, messages
+    /// that would get one are handled without an answer (so a program that
+    /// answers every mail cannot keep a loop going).
+    pub error_replies_per_hour: u32,
     /// Commands that act for a user are accepted only from one of that
     /// user's registered addresses (and a challenge only from one of its
     /// players'). The password is checked as well.
@@ -145,6 +149,7 @@ impl Default for MailConfig {
             name: "Tabula".into(),
             max_message_bytes: 256 * 1024,
             max_commands: 20,
+            error_replies_per_hour: 10,
             require_registered_sender: true,
             retry_base: Duration::from_secs(60),
             retry_max: Duration::from_secs(6 * 3600),

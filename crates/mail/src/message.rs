@@ -17,8 +17,12 @@ pub enum Ignored {
     /// `Precedence: bulk`, `junk` or `list`.
     Precedence(String),
     /// An auto-reply marker of a mail program (`X-Auto-Response-Suppress`,
-    /// `X-Autoreply`, `X-Autorespond`, `X-Auto-Reply`); the header's name.
+    /// `X-Autoreply`, `X-Autorespond`, `X-Auto-Reply`, Exchange's
+    /// `X-MS-Exchange-Generated-Message-Source`); the header's name.
     AutoReplyHeader(String),
+    /// The subject of an out-of-office or other automatic answer
+    /// (`Out of Office: …`, `Automatic reply: …`); the phrase found.
+    AutoReplySubject(String),
     /// A bounce or delivery report (empty return path, mailer daemon or
     /// postmaster sender, `multipart/report`); why it is one.
     Bounce(String),
@@ -28,8 +32,9 @@ pub enum Ignored {
     FromGateway,
     /// No `From` or `Reply-To` address an answer could go to.
     NoReplyAddress,
-    /// A reply to an error reply that holds no command: answering it could
-    /// start a loop with a program that answers everything.
+    /// An answer to one of the gateway's error replies that holds no
+    /// command: answering it could start a loop with a program that answers
+    /// everything.
     ErrorReplyWithoutCommand,
     /// No command, and not an answer to the gateway's mail: most likely
     /// spam, whose forged sender must not receive an error reply.
@@ -42,6 +47,7 @@ impl std::fmt::Display for Ignored {
             Ignored::AutoSubmitted(v) => write!(f, "Auto-Submitted: {v}"),
             Ignored::Precedence(v) => write!(f, "Precedence: {v}"),
             Ignored::AutoReplyHeader(h) => write!(f, "auto-reply header {h}"),
+            Ignored::AutoReplySubject(p) => write!(f, "auto-reply subject ({p})"),
             Ignored::Bounce(why) => write!(f, "bounce ({why})"),
             Ignored::MailingList => f.write_str("mailing list mail"),
             Ignored::FromGateway => f.write_str("mail from the gateway itself"),
@@ -112,11 +118,15 @@ pub fn read_message(raw: &[u8], config: &MailConfig) -> Result<Incoming, MailErr
         _ => Vec::new(),
     };
     let references = ids(message.references());
-    // Whether the message answers mail of the gateway (whose ids are `tabula.…@domain`).
-    let answers_gateway = ids(message.in_reply_to())
-        .iter()
-        .chain(&references)
-        .any(|id| id.starts_with("tabula.") && id.ends_with(&format!("@{}", config.domain())));
+    // Whether the message answers mail of the gateway (whose ids are
+    // `tabula.…@domain`), and whether one of its error replies (`tabula.error.…`).
+    let gateway_ids: Vec<String> = ids(message.in_reply_to())
+        .into_iter()
+        .chain(references.iter().cloned())
+        .filter(|id| id.starts_with("tabula.") && id.ends_with(&format!("@{}", config.domain())))
+        .collect();
+    let answers_gateway = !gateway_ids.is_empty();
+    let answers_error = gateway_ids.iter().any(|id| id.starts_with(crate::relay::ERROR_ID_PREFIX));
 
     let mut incoming = Incoming {
         from: from.clone(),
@@ -158,7 +168,7 @@ pub fn read_message(raw: &[u8], config: &MailConfig) -> Result<Incoming, MailErr
     incoming.commands = commands;
     incoming.comment = comment;
     if incoming.commands.is_empty() {
-        if is_error_subject(subject, &titles) {
+        if answers_error || is_error_subject(subject, &titles) {
             incoming.ignored = Some(Ignored::ErrorReplyWithoutCommand);
         } else if !answers_gateway {
             incoming.ignored = Some(Ignored::NoCommand);
@@ -230,7 +240,16 @@ fn loop_marker(
             return Some(Ignored::Precedence(value));
         }
     }
-    for name in ["X-Auto-Response-Suppress", "X-Autoreply", "X-Autorespond", "X-Auto-Reply"] {
+    for name in [
+        "X-Auto-Response-Suppress",
+        "X-Autoreply",
+        "X-Autorespond",
+        "X-Auto-Reply",
+        "X-Autoreply-From",
+        "X-Mail-Autoreply",
+        "X-MS-Exchange-Generated-Message-Source",
+        "X-MS-Exchange-Inbox-Rules-Loop",
+    ] {
         if message.header_raw(name).is_some() {
             return Some(Ignored::AutoReplyHeader(name.to_string()));
         }
@@ -238,7 +257,62 @@ fn loop_marker(
     if message.header_raw("List-Id").is_some() {
         return Some(Ignored::MailingList);
     }
-    None
+    auto_reply_subject(message.subject().unwrap_or("")).map(|p| Ignored::AutoReplySubject(p.to_string()))
+}
+
+/// Subjects that out-of-office and other answering programs start theirs
+/// with, in the languages of the common mail programs (lower case).
+const AUTO_REPLY_PHRASES: &[&str] = &[
+    "out of office",
+    "out of the office",
+    "automatic reply",
+    "auto reply",
+    "auto-reply",
+    "autoreply",
+    "auto response",
+    "auto-response",
+    "autoresponse",
+    "auto",
+    "away",
+    "on vacation",
+    "vacation",
+    "on leave",
+    "absence",
+    "abwesenheit",
+    "abwesenheitsnotiz",
+    "abwesend",
+    "automatische antwort",
+    "réponse automatique",
+    "reponse automatique",
+    "absent",
+    "respuesta automática",
+    "respuesta automatica",
+    "fuera de la oficina",
+    "risposta automatica",
+    "fuori ufficio",
+    "resposta automática",
+    "resposta automatica",
+    "ausente",
+    "automatisch antwoord",
+    "afwezig",
+    "autosvar",
+    "automaattinen vastaus",
+    "automatyczna odpowiedź",
+    "nieobecność",
+];
+
+/// The phrase of an auto-reply subject: one of [`AUTO_REPLY_PHRASES`],
+/// after any reply prefixes (`AW: Abwesend: …`), followed by a colon or
+/// making up the whole subject. The colon keeps commands (`vacation ned PASSWORD 7`) and
+/// sentences that merely start with such a word apart.
+fn auto_reply_subject(subject: &str) -> Option<&'static str> {
+    let lower = text::strip_subject_prefixes(subject).to_lowercase();
+    AUTO_REPLY_PHRASES.iter().copied().find(|p| {
+        lower.strip_prefix(*p).is_some_and(|after| {
+            let after = after.trim_start();
+            after.is_empty() || after.starts_with(':')
+        })
+    })
 }
 
 /// The body as plain text: the text/plain parts, or the HTML converted

@@ -217,6 +217,25 @@ pub fn message_id_for_key(key: &str, domain: &str) -> String {
     format!("tabula.{}@{domain}", &hex(&digest)[..32])
 }
 
+/// How the `Message-ID`s of the gateway's error replies start: an answer to
+/// one of them without a command is never answered (no mail loop with a
+/// program that answers everything).
+pub(crate) const ERROR_ID_PREFIX: &str = "tabula.error.";
+
+/// Whether a message with outbox key `key` and subject `subject` is an error
+/// reply of the gateway (`DNA error`, `Tabula error`).
+pub(crate) fn is_error_reply(key: &str, subject: &str) -> bool {
+    key.starts_with("reply:") && subject.ends_with(" error")
+}
+
+/// The `Message-ID` (without angle brackets) of the outbox message with
+/// key `key` and subject `subject`: [`message_id_for_key`], marked as an
+/// error reply's when it is one, so that answers to it can be told apart.
+pub fn message_id_for(key: &str, subject: &str, domain: &str) -> String {
+    let id = message_id_for_key(key, domain);
+    if is_error_reply(key, subject) { id.replacen("tabula.", ERROR_ID_PREFIX, 1) } else { id }
+}
+
 /// The `Message-ID` (without angle brackets) that the mails about `board`
 /// name in `References`, so mail programs show them as one thread.
 pub fn board_thread_id(board: i64, domain: &str) -> String {
@@ -353,7 +372,7 @@ fn outbox_message(row: &OutboxRow, config: &MailConfig, from: &str) -> Result<le
         (None, Some(board)) => vec![board_thread_id(board, config.domain())],
         (None, None) => Vec::new(),
     };
-    let message_id = message_id_for_key(key, config.domain());
+    let message_id = message_id_for(key, &row.message.subject, config.domain());
     let draft = Draft {
         to: &row.message.recipient,
         subject: &row.message.subject,

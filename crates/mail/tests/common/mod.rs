@@ -234,3 +234,203 @@ pub fn header(data: &[u8], name: &str) -> Option<String> {
     let m = mail_parser::MessageParser::default().parse(data)?;
     m.header_raw(name).map(|v| v.trim().to_string())
 }
+
+/// The mail server outside Tabula that its relay hands mail to: Python's
+/// `aiosmtpd` writing a maildir when python3 can import it (required when
+/// `TABULA_REQUIRE_SMTP` is set), else this crate's own listener with a
+/// recording mailbox.
+pub enum Outside {
+    Aiosmtpd {
+        child: std::process::Child,
+        port: u16,
+        _dir: tempfile::TempDir,
+        seen: std::collections::HashSet<String>,
+    },
+    Own {
+        server: Server,
+        recorder: Arc<Recorder>,
+        seen: usize,
+    },
+}
+
+impl Outside {
+    pub async fn start() -> Outside {
+        use std::process::{Command, Stdio};
+        let importable = Command::new("python3")
+            .args(["-c", "import aiosmtpd"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !importable {
+            assert!(
+                std::env::var_os("TABULA_REQUIRE_SMTP").is_none(),
+                "TABULA_REQUIRE_SMTP is set but python3 cannot import aiosmtpd"
+            );
+            let recorder = Recorder::new();
+            let server = Server::start(recorder.clone(), config()).await;
+            return Outside::Own { server, recorder, seen: 0 };
+        }
+        let dir = tempfile::tempdir().expect("temp dir");
+        let port =
+            std::net::TcpListener::bind("127.0.0.1:0").expect("a free port").local_addr().unwrap().port();
+        let child = Command::new("python3")
+            .args([
+                "-m",
+                "aiosmtpd",
+                "-n",
+                "-l",
+                &format!("127.0.0.1:{port}"),
+                "-c",
+                "aiosmtpd.handlers.Mailbox",
+            ])
+            .arg(dir.path().join("maildir"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start aiosmtpd");
+        // Owned first, so that it is stopped (on drop) whatever happens next.
+        let outside = Outside::Aiosmtpd { child, port, _dir: dir, seen: Default::default() };
+        for _ in 0..600 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return outside;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("aiosmtpd did not start listening on port {port}");
+    }
+
+    pub fn port(&self) -> u16 {
+        match self {
+            Outside::Aiosmtpd { port, .. } => *port,
+            Outside::Own { server, .. } => server.addr.port(),
+        }
+    }
+
+    /// The messages that arrived since the last call, in order of arrival.
+    pub fn take_new(&mut self) -> Vec<Vec<u8>> {
+        match self {
+            Outside::Own { recorder, seen, .. } => {
+                let all = recorder.received();
+                let new = all[*seen..].iter().map(|r| r.data.clone()).collect();
+                *seen = all.len();
+                new
+            }
+            Outside::Aiosmtpd { _dir, seen, .. } => {
+                let dir = _dir.path().join("maildir").join("new");
+                let Ok(entries) = std::fs::read_dir(&dir) else { return Vec::new() };
+                let mut files: Vec<(std::time::SystemTime, String)> = entries
+                    .map(|e| {
+                        let e = e.expect("entry");
+                        (
+                            e.metadata().and_then(|m| m.modified()).expect("mtime"),
+                            e.file_name().to_string_lossy().into_owned(),
+                        )
+                    })
+                    .filter(|(_, name)| !seen.contains(name))
+                    .collect();
+                files.sort();
+                files
+                    .into_iter()
+                    .map(|(_, name)| {
+                        seen.insert(name.clone());
+                        std::fs::read(dir.join(&name)).expect("read mail")
+                    })
+                    .collect()
+            }
+        }
+    }
+}
+
+impl Drop for Outside {
+    fn drop(&mut self) {
+        if let Outside::Aiosmtpd { child, .. } = self {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// A received mail, parsed.
+#[derive(Clone, Debug)]
+pub struct Got {
+    pub to: String,
+    pub subject: String,
+    pub message_id: String,
+    pub in_reply_to: Option<String>,
+    pub body: String,
+}
+
+pub fn parse_got(raw: &[u8]) -> Got {
+    let m = mail_parser::MessageParser::default().parse(raw).expect("a message");
+    Got {
+        to: m.to().and_then(|a| a.first()).and_then(|a| a.address()).expect("To").to_string(),
+        subject: m.subject().expect("Subject").to_string(),
+        message_id: m.message_id().expect("Message-ID").to_string(),
+        in_reply_to: m.in_reply_to().as_text().map(str::to_string),
+        body: m.body_text(0).map(|b| b.replace("\r\n", "\n")).unwrap_or_default(),
+    }
+}
+
+/// Tabula with its SMTP listener, its relay, and the outside mail server
+/// the relay delivers to.
+pub struct Gateway {
+    pub world: World,
+    pub tabula: Server,
+    pub outside: Outside,
+    smtp: lettre::AsyncSmtpTransport<lettre::Tokio1Executor>,
+    relay: tabula_mail::SmtpRelay,
+}
+
+impl Gateway {
+    pub async fn start() -> Gateway {
+        let world = World::new().await;
+        let sink = Arc::new(tabula_mail::GatewaySink::new(world.service.clone(), config()));
+        let tabula = Server::start(sink, config()).await;
+        let smtp = lettre::AsyncSmtpTransport::<lettre::Tokio1Executor>::builder_dangerous("127.0.0.1")
+            .port(tabula.addr.port())
+            .timeout(Some(std::time::Duration::from_secs(30)))
+            .build();
+        let outside = Outside::start().await;
+        let relay =
+            tabula_mail::SmtpRelay::new(&tabula_mail::RelayConfig::plain("127.0.0.1", outside.port()))
+                .expect("relay");
+        Gateway { world, tabula, outside, smtp, relay }
+    }
+
+    /// Hand raw message bytes to Tabula's SMTP listener.
+    pub async fn send_raw(&self, from: &str, raw: Vec<u8>) {
+        use lettre::AsyncTransport;
+        let envelope = lettre::address::Envelope::new(
+            Some(from.parse().expect("an address")),
+            vec!["tabula@example.org".parse().unwrap()],
+        )
+        .unwrap();
+        self.smtp.send_raw(&envelope, &raw).await.expect("Tabula's SMTP listener takes it");
+    }
+
+    /// Send the outbox through the relay; what arrived outside.
+    pub async fn deliver(&mut self) -> Vec<Got> {
+        let report =
+            tabula_mail::drain_outbox(&self.world.service, &self.relay, &config()).await.expect("drained");
+        assert!(report.errors.is_empty(), "{report:?}");
+        let got: Vec<Got> = self.outside.take_new().iter().map(|raw| parse_got(raw)).collect();
+        assert_eq!(got.len(), report.sent, "every message sent arrived, and nothing else");
+        got
+    }
+}
+
+/// A message as a mail program writes it, with the headers given on top.
+pub fn mail_with(headers: &str, from: &str, subject: &str, in_reply_to: Option<&str>, body: &str) -> Vec<u8> {
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let threading =
+        in_reply_to.map(|id| format!("In-Reply-To: <{id}>\r\nReferences: <{id}>\r\n")).unwrap_or_default();
+    let body = body.replace("\r\n", "\n").replace('\n', "\r\n");
+    format!(
+        "{headers}From: {from}\r\nTo: Tabula <tabula@example.org>\r\nSubject: {subject}\r\n{threading}\
+         Date: Mon, 01 Jan 2024 10:00:00 +0000\r\nMessage-ID: <t-{n}-{}@example.org>\r\n\
+         MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}",
+        std::process::id()
+    )
+    .into_bytes()
+}

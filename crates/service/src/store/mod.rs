@@ -856,6 +856,17 @@ pub trait Mail: Send + Sync {
         held_until: Timestamp,
         until: Timestamp,
     ) -> StoreResult<u64>;
+    /// How many messages were queued to `recipient` (compared without
+    /// case) since `since` whose key starts with `key_prefix` and whose
+    /// subject ends with `subject_suffix`: the budget of error replies an
+    /// address may receive.
+    async fn count_outbox_to(
+        &self,
+        recipient: &str,
+        key_prefix: &str,
+        subject_suffix: &str,
+        since: Timestamp,
+    ) -> StoreResult<i64>;
     /// Every outbox row (newest first), for inspection.
     async fn outbox(&self, limit: i64) -> StoreResult<Vec<OutboxRow>>;
     /// How many messages wait to be sent (neither sent nor given up), and

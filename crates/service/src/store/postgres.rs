@@ -641,6 +641,22 @@ impl Mail for PostgresStore {
         self.execute(sql, args![until, ids.to_vec(), held_until]).await
     }
 
+    async fn count_outbox_to(
+        &self,
+        recipient: &str,
+        key_prefix: &str,
+        subject_suffix: &str,
+        since: Timestamp,
+    ) -> StoreResult<i64> {
+        // left/right rather than LIKE: the prefix and suffix are matched as they are, wildcards and all.
+        let sql = "SELECT COUNT(*) FROM outbox WHERE lower(recipient) = lower($1) AND created >= $2 \
+                   AND left(key, length($3)) = $3 AND right(subject, length($4)) = $4";
+        let (count,): (i64,) = sqlx::query_as_with(sql, args![recipient, since, key_prefix, subject_suffix])
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(count)
+    }
+
     async fn outbox(&self, limit: i64) -> StoreResult<Vec<OutboxRow>> {
         self.rows("SELECT * FROM outbox ORDER BY id DESC LIMIT $1", args![limit]).await
     }

@@ -668,6 +668,21 @@ impl Mail for SqliteStore {
             .await
     }
 
+    async fn count_outbox_to(
+        &self,
+        recipient: &str,
+        key_prefix: &str,
+        subject_suffix: &str,
+        since: Timestamp,
+    ) -> StoreResult<i64> {
+        // substr rather than LIKE: the prefix and suffix are matched as they are, wildcards and all.
+        const SQL: &str = "SELECT COUNT(*) FROM outbox WHERE lower(recipient) = lower(?1) AND created >= ?2 \
+                           AND substr(key, 1, length(?3)) = ?3 \
+                           AND substr(subject, length(subject) - length(?4) + 1) = ?4";
+        let args = args![recipient.to_string(), since, key_prefix.to_string(), subject_suffix.to_string()];
+        self.read(move |c| Ok(c.query_row(SQL, params_from_iter(&args), |r| r.get(0))?)).await
+    }
+
     async fn outbox(&self, limit: i64) -> StoreResult<Vec<OutboxRow>> {
         const SQL: &str = concat!("SELECT ", outbox!(), " FROM outbox ORDER BY id DESC LIMIT ?1");
         self.rows(SQL, args![limit]).await
