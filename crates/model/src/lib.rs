@@ -10,6 +10,50 @@
 //! agreements, the move history with hidden entries, and replay. Hidden
 //! information leaves a game only through [`Rules::view`], and rendering is a
 //! function of the view, so nothing a viewer may not see can be drawn.
+//!
+//! # Glossary: one name per concept
+//!
+//! Every crate uses these words in these senses only.
+//!
+//! - **kind**: which game something is (DNA, Rewrite, ...). In code a
+//!   [`GameKind`] (the registry holds one per game), named by its **game
+//!   word**, the lower-case command word `dna` ([`GameInfo::kind`],
+//!   [`Record::kind`]). Other things that come in sorts are not kinds:
+//!   what an event does is its *action* ([`EventAction`]), a proposal is a
+//!   draw or an undo ([`ProposalKind`] names which), an option's value type
+//!   is its [`OptionKind`].
+//! - **info**: a kind's static facts ([`GameInfo`]): title, rules, options,
+//!   player counts, dynamics.
+//! - **record**: everything that rebuilds one game exactly ([`Record`]):
+//!   kind, options, players, seed, events. It is what is stored; all the
+//!   rest is derived from it.
+//! - **event**: one entry of a record ([`Event`]): a move, a resignation, a
+//!   proposal and its answer, a clock step, a join.
+//! - **move**: what a player plays, as text (`AAG`, `a1,b2`); the games
+//!   parse it into their own typed move ([`Rules::Move`]).
+//! - **state**: a record replayed ([`DynState`]); a **game** is a state
+//!   with its record and what all games share ([`Game`]).
+//! - **board**: one game being played on a server, by its number (`dna show
+//!   12`); pbmserv's word, kept for the commands. Its stored forms are the
+//!   service's *summary* (the listing row), *head* (summary, acceptances and
+//!   mail recipients) and *stored game* (the record with its summary).
+//! - **version**: how many events a board has stored; a change is appended
+//!   only against the version it was computed from.
+//! - **player**: a user id at a **seat** ([`Seat`], the 0-based place in
+//!   turn order). A **user** is an account; a **bot** is a player named
+//!   `bot:NAME`.
+//! - **turn**: who must act now ([`Turn`]).
+//! - **viewer**: whose eyes ([`Viewer`]): a player's seat, or an observer.
+//! - **view**: what one viewer may see of a state ([`Rules::view`]), the only
+//!   way hidden information leaves a game; the **history** is the record's
+//!   moves as one viewer may see them ([`HistoryEntry`]).
+//! - **outcome**: how a game ended ([`Outcome`]); a seat's **result** is its
+//!   win, draw or loss ([`SeatResult`]).
+//! - **command**: one line of the command language (`dna move 12 ned pw
+//!   AAG`), parsed into the service's `Command`; its **credentials** are the
+//!   user id and password it carries. A command's answer is a **reply**
+//!   (heading, text, and for a board its **report**: the game as the caller
+//!   may see it, in JSON).
 
 pub mod coords;
 mod error;

@@ -103,9 +103,10 @@ pub enum GamesWhich {
     All,
 }
 
-/// What `move` asks for besides a game move.
+/// What a `move` command does: play a move, or one of the words every game
+/// takes (resign, draws and undos).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MoveKind {
+pub enum MoveAction {
     /// A move of the game (its text).
     Play(String),
     /// Resign.
@@ -137,7 +138,7 @@ pub enum GameCommand {
         /// Who.
         auth: Credentials,
         /// What.
-        kind: MoveKind,
+        action: MoveAction,
         /// The `#moveno` guard.
         guard: Option<usize>,
     },
@@ -476,15 +477,15 @@ fn parse_game_command(rest: &[&str]) -> Result<GameCommand, CommandError> {
             }
             let board = board_number(args[0], "move")?;
             let (text, guard) = split_guard(&joined(&args[3..]))?;
-            let kind = match text.to_ascii_lowercase().as_str() {
-                "resign" => MoveKind::Resign,
-                "propose" | "draw" => MoveKind::Propose,
-                "undo" => MoveKind::Undo,
-                "accept" => MoveKind::Accept,
-                "reject" => MoveKind::Reject,
-                _ => MoveKind::Play(text),
+            let action = match text.to_ascii_lowercase().as_str() {
+                "resign" => MoveAction::Resign,
+                "propose" | "draw" => MoveAction::Propose,
+                "undo" => MoveAction::Undo,
+                "accept" => MoveAction::Accept,
+                "reject" => MoveAction::Reject,
+                _ => MoveAction::Play(text),
             };
-            Ok(GameCommand::Move { board, auth: creds(args[1], args[2]), kind, guard })
+            Ok(GameCommand::Move { board, auth: creds(args[1], args[2]), action, guard })
         }
         "queue" | "submit" => {
             if args.len() < 4 {
@@ -611,24 +612,24 @@ mod tests {
                 }
             }
         );
-        let Command::Game { command: GameCommand::Move { board, auth, kind, guard }, .. } =
+        let Command::Game { command: GameCommand::Move { board, auth, action, guard }, .. } =
             p("conway move 4 alice pw a1,b2,c3#7").unwrap()
         else {
             panic!()
         };
         assert_eq!(
-            (board, auth.user.as_str(), kind, guard),
-            (4, "alice", MoveKind::Play("a1,b2,c3".into()), Some(7))
+            (board, auth.user.as_str(), action, guard),
+            (4, "alice", MoveAction::Play("a1,b2,c3".into()), Some(7))
         );
-        let Command::Game { command: GameCommand::Move { kind, .. }, .. } =
+        let Command::Game { command: GameCommand::Move { action, .. }, .. } =
             p("rewrite move 1 h pw goal aag").unwrap()
         else {
             panic!()
         };
-        assert_eq!(kind, MoveKind::Play("goal aag".into()));
+        assert_eq!(action, MoveAction::Play("goal aag".into()));
         assert!(matches!(
             p("dna move 1 ned pw resign").unwrap(),
-            Command::Game { command: GameCommand::Move { kind: MoveKind::Resign, .. }, .. }
+            Command::Game { command: GameCommand::Move { action: MoveAction::Resign, .. }, .. }
         ));
         assert!(matches!(
             p("dna show 3#2").unwrap(),

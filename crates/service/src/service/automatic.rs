@@ -1,0 +1,114 @@
+//! Moves nobody types: built-in bots, queued moves and due clocks.
+
+use tabula_model::{EventAction, Seat, Turn};
+
+use crate::error::CommandError;
+use crate::store::{GameStatus, OutboxMessage, SideEffect, StoreError, StoredGame};
+
+use super::{Loaded, Service};
+
+impl Service {
+    /// Play whatever is due without a person: bots' moves and queued
+    /// moves, each committed on its own.
+    pub async fn play_automatic(&self, board: i64) {
+        for _ in 0..10_000 {
+            let Ok(Loaded { game, stored, .. }) = self.load(board).await else { return };
+            if stored.summary.status != GameStatus::Active || game.is_over() {
+                return;
+            }
+            let mut acted = false;
+            let candidates: Vec<Seat> = match game.to_move() {
+                Turn::Player(p) => vec![p],
+                Turn::Simultaneous(set) => set.to_vec(),
+                Turn::Clock => (0..game.players().len()).collect(),
+                Turn::Over => return,
+            };
+            for seat in candidates {
+                let user = game.players()[seat].clone();
+                if let Some(bot) = user.strip_prefix("bot:") {
+                    if !game.state().is_active(seat) {
+                        continue;
+                    }
+                    let Some(bots) = &self.bots else { return };
+                    let choice = {
+                        let bots = bots.clone();
+                        let g = game.clone();
+                        let name = bot.to_string();
+                        tokio::task::spawn_blocking(move || bots.choose(&name, &g, seat)).await.ok().flatten()
+                    };
+                    let action = match choice {
+                        Some(text) => EventAction::Move(text),
+                        // On the clock a bot may simply have nothing worth doing now.
+                        None if matches!(game.to_move(), Turn::Clock) => continue,
+                        None => EventAction::Resign { reason: Some("the bot found no move".into()) },
+                    };
+                    if self.apply_event(board, &user, |_, s| Ok((action.clone(), s))).await.is_ok() {
+                        acted = true;
+                        break;
+                    }
+                } else if matches!(game.to_move(), Turn::Player(p) if p == seat) {
+                    let Ok(queued) = self.store.queued_moves(board).await else { return };
+                    if let Some(q) = queued.into_iter().find(|q| q.user == user) {
+                        let text = q.text.clone();
+                        let r = self
+                            .apply_event_with(
+                                board,
+                                &user,
+                                |_, s| Ok((EventAction::Move(text.clone()), s)),
+                                vec![SideEffect::DeleteQueued(q.id)],
+                                None,
+                            )
+                            .await;
+                        if r.is_err() {
+                            // An illegal queued move is dropped, and the player told.
+                            let _ = self.drop_queued(board, &user, q.id, &q.text, &stored).await;
+                        }
+                        acted = true;
+                        break;
+                    }
+                }
+            }
+            if !acted {
+                return;
+            }
+        }
+    }
+
+    pub(super) async fn drop_queued(
+        &self,
+        board: i64,
+        user: &str,
+        id: i64,
+        text: &str,
+        stored: &StoredGame,
+    ) -> Result<(), StoreError> {
+        let mut effects = vec![SideEffect::DeleteQueued(id)];
+        if let Some(addr) = self.mail_address(user).await? {
+            effects.push(SideEffect::Outbox(OutboxMessage {
+                key: format!("queue-drop:{board}:{id}"),
+                recipient: addr,
+                subject: format!("Board {board}: queued move dropped"),
+                body: format!("Your queued move {text} on board {board} was not legal when your turn came, so it was dropped.\n"),
+                game_id: Some(board),
+            }));
+        }
+        // An empty append (no events) keeps the version check and the outbox in one transaction.
+        self.store.append(stored.summary.version, &[], &stored.summary, &effects).await
+    }
+
+    /// Catch up the clocks of every game whose next clock event is due (the
+    /// scheduler calls this; commands catch up their own game anyway).
+    pub async fn run_due_clocks(&self) -> Result<usize, CommandError> {
+        let due = self.store.due_clocks(self.now(), 100).await?;
+        let mut n = 0;
+        for board in due {
+            // Another process sharing the database is on it: it catches up.
+            let Some(claim) = self.store.claim(crate::store::Work::Clock(board)).await? else { continue };
+            let loaded = self.load(board).await;
+            claim.release().await;
+            loaded?;
+            n += 1;
+        }
+        Ok(n)
+    }
+}

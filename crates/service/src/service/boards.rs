@@ -1,0 +1,213 @@
+//! A board as one reader sees it: the reply text, the report and the picture.
+
+use serde_json::{Value, json};
+use tabula_model::{Game, HistoryEntry, Seat, Timestamp, Viewer};
+
+use crate::error::{CommandError, ErrorCode};
+use crate::reply::{self, BoardText};
+use crate::store::{GameStatus, StoredGame};
+
+use super::{GameReport, Loaded, Reply, Service, Snapshot, internal};
+
+impl Service {
+    pub(super) fn seat(&self, loaded: &Loaded, user: &str) -> Result<Seat, CommandError> {
+        loaded.game.seat_of(user).ok_or_else(|| not_a_player(user, loaded.stored.summary.id))
+    }
+
+    /// The game after `seat`'s move `text`, not stored, and what the reply
+    /// says before the board (see [`Game::preview`]).
+    pub(super) fn preview(
+        &self,
+        loaded: &Loaded,
+        seat: Seat,
+        text: &str,
+    ) -> Result<(Game, &'static str), CommandError> {
+        let preview = loaded.game.preview(seat, text, self.now())?;
+        let note = if preview.completes_step {
+            "This move completes the step: the other players' secret moves are shown, and the step \
+             resolved, only once it is played. The board below shows your part alone, as if the \
+             others had not moved yet.\n"
+        } else {
+            ""
+        };
+        Ok((preview.game, note))
+    }
+
+    pub(super) fn board_text(&self, game: &Game, stored: &StoredGame, viewer: Viewer) -> BoardText {
+        reply::board_text(
+            game,
+            stored.summary.id,
+            stored.summary.status,
+            viewer,
+            self.now(),
+            &waiting_for(stored),
+        )
+    }
+
+    pub(super) fn board_text_reply(&self, game: &Game, stored: &StoredGame, viewer: Viewer) -> Reply {
+        board_text_reply(game, stored, viewer, self.now())
+    }
+
+    pub(super) fn board_reply(&self, game: &Game, stored: &StoredGame, user: Option<&str>) -> Reply {
+        let viewer = user.and_then(|u| game.seat_of(u)).map(Viewer::Player).unwrap_or(Viewer::Observer);
+        self.board_text_reply(game, stored, viewer)
+    }
+
+    /// A board as `user` may see it (an observer's view if `None` or not a
+    /// player), optionally as it was after `at` moves. `user` must be an
+    /// identity the front end has authenticated.
+    pub async fn snapshot(
+        &self,
+        board: i64,
+        user: Option<&str>,
+        at: Option<usize>,
+    ) -> Result<Snapshot, CommandError> {
+        let loaded = self.load(board).await?;
+        let Loaded { game, stored, .. } = loaded;
+        let now = self.now();
+        let (past, viewer) = position(&game, user, at);
+        // Replaying and rendering take the longest of any read (a long
+        // Rewrite string is copied into the view): off the async workers.
+        self.heavy(move || {
+            let game = replayed(game, past)?;
+            let reply = board_text_reply(&game, &stored, viewer, now);
+            let svg = game.render_svg(viewer, now);
+            Ok(Snapshot { reply, svg })
+        })
+        .await
+    }
+
+    /// One string of a board's view as `user` may see it (see
+    /// [`Service::snapshot`] for `user` and `at`), whole, by its JSON
+    /// `pointer` in the view (`/table`): what a report cut (see
+    /// [`crate::views`]).
+    pub async fn view_text(
+        &self,
+        board: i64,
+        user: Option<&str>,
+        at: Option<usize>,
+        pointer: &str,
+    ) -> Result<String, CommandError> {
+        let Loaded { game, .. } = self.load(board).await?;
+        let now = self.now();
+        let (past, viewer) = position(&game, user, at);
+        let pointer = pointer.to_string();
+        self.heavy(move || {
+            let game = replayed(game, past)?;
+            let mut view = game.view_json(viewer, now);
+            match view.pointer_mut(&pointer) {
+                Some(Value::String(text)) => Ok(std::mem::take(text)),
+                _ => Err(CommandError::new(
+                    ErrorCode::BadValue,
+                    format!("the view of board {board} has no text at {pointer:?}"),
+                )),
+            }
+        })
+        .await
+    }
+
+    /// The board text a reader gets by mail.
+    pub(crate) fn board_text_for(&self, game: &Game, board: i64, viewer: Viewer) -> String {
+        let t = reply::board_text(game, board, GameStatus::Active, viewer, self.now(), &[]);
+        format!("{}\n\n{}", t.heading, t.body)
+    }
+
+    /// A game's board for a reader: used by the web and mail front ends.
+    pub async fn board_for(&self, board: i64, user: Option<&str>) -> Result<Reply, CommandError> {
+        let loaded = self.load(board).await?;
+        Ok(self.board_reply(&loaded.game, &loaded.stored, user))
+    }
+}
+
+pub(super) fn waiting_for(stored: &StoredGame) -> Vec<String> {
+    stored
+        .summary
+        .players
+        .iter()
+        .zip(&stored.accepted)
+        .filter(|(_, a)| !**a)
+        .map(|(u, _)| u.clone())
+        .collect()
+}
+
+pub(super) fn not_a_player(user: &str, board: i64) -> CommandError {
+    CommandError::new(ErrorCode::NotAPlayer, format!("{user} is not a player of board {board}"))
+}
+
+pub(super) fn wrong_kind(board: i64, kind: &str) -> CommandError {
+    CommandError::new(ErrorCode::UnknownBoard, format!("board {board} is a {kind} game"))
+}
+
+/// A board's reply for `viewer` at `now`: its text and its report.
+pub(super) fn board_text_reply(game: &Game, stored: &StoredGame, viewer: Viewer, now: Timestamp) -> Reply {
+    let history = game.history_for(viewer);
+    let t = reply::board_text_with(
+        game,
+        stored.summary.id,
+        stored.summary.status,
+        viewer,
+        now,
+        &waiting_for(stored),
+        &history,
+    );
+    Reply {
+        subject: t.heading,
+        text: t.body,
+        game: Some(report_at(game, stored, viewer, history, now)),
+        data: Value::Null,
+    }
+}
+
+/// A game's report for `viewer` at `now`, with the history lines given.
+pub(super) fn report_at(
+    game: &Game,
+    stored: &StoredGame,
+    viewer: Viewer,
+    history: Vec<HistoryEntry>,
+    now: Timestamp,
+) -> GameReport {
+    let mut view = game.view_json(viewer, now);
+    GameReport {
+        id: stored.summary.id,
+        kind: stored.summary.kind.clone(),
+        players: game.players().to_vec(),
+        status: stored.summary.status,
+        to_move: reply::to_move_users(game),
+        moves: game.moves(),
+        version: game.record().events.len(),
+        outcome: game.outcome().map(|o| {
+            json!({
+                "winners": o.winners.iter().map(|&s| game.players()[s].clone()).collect::<Vec<_>>(),
+                "draw": o.winners.len() > 1,
+                "reason": o.reason,
+                // Exact (`61/3`), and as shown (`20.33`).
+                "scores": o.scores,
+                "scores_text": o.scores.iter().map(|s| s.decimal()).collect::<Vec<_>>(),
+            })
+        }),
+        options: game.record().options.given().to_vec(),
+        cut: crate::views::window(&mut view),
+        view,
+        history,
+    }
+}
+
+/// The position `user` asks for with `at` (the moves made then, if not the
+/// current one) and the viewer it is shown to: a past position is shown as
+/// an observer saw it then, so replay never reveals a secret early.
+pub(super) fn position(game: &Game, user: Option<&str>, at: Option<usize>) -> (Option<usize>, Viewer) {
+    let past = at.filter(|&n| n < game.moves());
+    let viewer = match (past, user.and_then(|u| game.seat_of(u))) {
+        (None, Some(seat)) => Viewer::Player(seat),
+        _ => Viewer::Observer,
+    };
+    (past, viewer)
+}
+
+/// `game` as it was after `past` moves, or as it is.
+pub(super) fn replayed(game: Game, past: Option<usize>) -> Result<Game, CommandError> {
+    match past {
+        Some(n) => Game::replay_prefix(game.kind(), game.record().clone(), n).map_err(|e| internal(&e)),
+        None => Ok(game),
+    }
+}

@@ -1,0 +1,224 @@
+//! Challenges: starting a game, accepting or refusing it, joining an open game.
+
+use tabula_model::{Event, EventAction, Game, GameKind, Options, Viewer};
+
+use crate::command::Credentials;
+use crate::command::MAX_ACTIVE_GAMES;
+use crate::error::{CommandError, ErrorCode};
+use crate::reply;
+use crate::store::{GameFilter, GameStatus, NewGame, OutboxMessage, StoreError};
+use crate::throttle::{Context, Origin};
+use crate::users;
+
+use super::{CONFLICT_RETRIES, Caller, GameUpdate, Loaded, MAX_CHALLENGE_PLAYERS, Reply, Service};
+
+impl Service {
+    pub(super) async fn challenge(
+        &self,
+        kind: &'static dyn GameKind,
+        players: &[String],
+        options: &[String],
+        context: &Context,
+    ) -> Result<Reply, CommandError> {
+        let info = kind.info();
+        if players.len() > MAX_CHALLENGE_PLAYERS {
+            return Err(CommandError::new(
+                ErrorCode::BadValue,
+                format!("at most {MAX_CHALLENGE_PLAYERS} players"),
+            ));
+        }
+        // Over the network a challenge comes from one of its players, proven:
+        // nobody starts games (and sends challenge mail) for others.
+        let challenger = match (&context.caller, &context.origin) {
+            (Caller::User(u), _) => Some(u.clone()),
+            (Caller::Account(a), _) => Some(a.id.clone()),
+            (Caller::Anonymous, Origin::Local) => None,
+            (Caller::Anonymous, _) => {
+                return Err(CommandError::new(
+                    ErrorCode::Unauthorized,
+                    "a challenge comes from one of its players: log in (or send a bearer token, or mail it from your registered address) and name yourself among the players",
+                ));
+            }
+        };
+        if let Some(me) = &challenger
+            && !players.iter().any(|p| users::canonical_user_id(p).is_ok_and(|id| &id == me))
+        {
+            return Err(CommandError::new(
+                ErrorCode::NotAPlayer,
+                format!("{me} is not among the players: a challenge names its challenger"),
+            ));
+        }
+        let mut ids = Vec::new();
+        let mut accepted = Vec::new();
+        for p in players {
+            let id = users::canonical_user_id(p).map_err(|m| CommandError::new(ErrorCode::UnknownUser, m))?;
+            if let Some(bot) = id.strip_prefix("bot:") {
+                match &self.bots {
+                    Some(b) if b.knows(bot, info.kind) => {}
+                    Some(b) => {
+                        let names: Vec<String> =
+                            b.names(info.kind).iter().map(|n| format!("bot:{n}")).collect();
+                        return Err(CommandError::new(
+                            ErrorCode::UnknownUser,
+                            format!(
+                                "there is no bot {id} for {}: the bots are {}",
+                                info.title,
+                                names.join(", ")
+                            ),
+                        ));
+                    }
+                    None => {
+                        return Err(CommandError::new(
+                            ErrorCode::UnknownUser,
+                            format!("there is no bot {id} on this server"),
+                        ));
+                    }
+                }
+                accepted.push(true);
+            } else {
+                let u = self.store.user(&id).await?.filter(|u| !u.signed_off).ok_or_else(|| {
+                    CommandError::new(ErrorCode::UnknownUser, format!("there is no user {id}"))
+                })?;
+                let running = self
+                    .store
+                    .count_games(&GameFilter {
+                        player: Some(id.clone()),
+                        statuses: vec![GameStatus::Active, GameStatus::Proposed],
+                        limit: MAX_ACTIVE_GAMES as i64 + 1,
+                        ..Default::default()
+                    })
+                    .await?;
+                let limit =
+                    u.game_limit.map(|l| l as usize).unwrap_or(MAX_ACTIVE_GAMES).min(MAX_ACTIVE_GAMES);
+                if running >= limit {
+                    return Err(CommandError::new(
+                        ErrorCode::Refused,
+                        format!("{id} is in {running} running games and accepts no more (limit {limit})"),
+                    ));
+                }
+                accepted.push(u.challenge_policy != "ask");
+            }
+            ids.push(id);
+        }
+        let options = Options::parse(info, options)
+            .map_err(|e| CommandError::new(ErrorCode::BadOption, e.to_string()))?;
+        if let Some(me) = &challenger
+            && ids.iter().any(|p| p != me && !p.starts_with("bot:"))
+        {
+            self.count_challenge(me, &context.origin).await?;
+        }
+        let now = self.now();
+        // `-seed=N` deals a known game (demos, tests); it is in the record's
+        // options as well as its seed.
+        let seed: u64 = options.int("seed").map_or_else(rand::random, |n| n.unsigned_abs());
+        let game = Game::create(kind, options.clone(), ids.clone(), seed, now)
+            .map_err(|e| CommandError::new(ErrorCode::BadOption, e.to_string()))?;
+        let status = if accepted.iter().all(|a| *a) { GameStatus::Active } else { GameStatus::Proposed };
+        let new = NewGame {
+            kind: info.kind.to_string(),
+            options,
+            players: ids.clone(),
+            seed,
+            created: now,
+            status,
+            to_move: reply::to_move_users(&game),
+            accepted: accepted.clone(),
+            next_clock: game.state().next_clock(),
+        };
+        let id = self.store.create_game(&new).await?;
+        let stored = self.load(id).await?.stored;
+        // Tell every named human about the new board.
+        let mut messages = Vec::new();
+        for (seat, user) in ids.iter().enumerate() {
+            if let Some(addr) = self.notify_address(user).await? {
+                let t = self.board_text(&game, &stored, Viewer::Player(seat));
+                let lead = if accepted[seat] {
+                    format!("You are challenged to {} board {id}.\n\n", info.title)
+                } else {
+                    format!(
+                        "You are challenged to {} board {id}. Accept with `{} accept {id} {user} PASSWORD` or refuse with `{} reject {id} {user} PASSWORD`.\n\n",
+                        info.title, info.kind, info.kind
+                    )
+                };
+                messages.push(OutboxMessage {
+                    key: format!("challenge:{id}:{user}"),
+                    recipient: addr,
+                    subject: t.heading,
+                    body: format!("{lead}{}", t.body),
+                    game_id: Some(id),
+                });
+            }
+        }
+        self.store.enqueue(&messages, now).await?;
+        if status == GameStatus::Active {
+            self.play_automatic(id).await;
+        }
+        let loaded = self.load(id).await?;
+        Ok(self.board_reply(&loaded.game, &loaded.stored, None))
+    }
+
+    pub(super) async fn answer(
+        &self,
+        kind: &'static dyn GameKind,
+        board: i64,
+        auth: &Credentials,
+        accept: bool,
+        caller: &Context,
+    ) -> Result<Reply, CommandError> {
+        let user = self.authenticate(auth, caller).await?;
+        let loaded = self.load_kind(kind, board).await?;
+        let seat = self.seat(&loaded, &user.id)?;
+        if loaded.stored.summary.status != GameStatus::Proposed {
+            return Err(CommandError::new(
+                ErrorCode::Refused,
+                format!("board {board} is not waiting for acceptance"),
+            ));
+        }
+        let mut acc = loaded.stored.accepted.clone();
+        acc[seat] = accept;
+        let status = if !accept {
+            GameStatus::Cancelled
+        } else if acc.iter().all(|a| *a) {
+            GameStatus::Active
+        } else {
+            GameStatus::Proposed
+        };
+        self.store.set_acceptance(board, seat, accept, status).await?;
+        self.forget(board);
+        let _ = self.updates.send(GameUpdate { board, version: loaded.stored.summary.version });
+        if status == GameStatus::Active {
+            self.play_automatic(board).await;
+        }
+        let loaded = self.load(board).await?;
+        Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id)))
+    }
+
+    /// `user` joins the open game `board` with the first move `text`.
+    pub(super) async fn join(&self, board: i64, user: &str, text: &str) -> Result<(), CommandError> {
+        for _ in 0..CONFLICT_RETRIES {
+            let Loaded { mut game, stored, mail } = self.load(board).await?;
+            if stored.summary.status != GameStatus::Active || game.is_over() {
+                return Err(CommandError::new(ErrorCode::GameOver, format!("board {board} is not running")));
+            }
+            let version = stored.summary.version;
+            let event = Event {
+                at: self.now(),
+                seat: None,
+                action: EventAction::Join { user: user.to_string(), text: text.to_string() },
+            };
+            let added = game.submit(event.clone())?;
+            match self
+                .commit(game, &stored, &mail, version, vec![event], &added, Some(user), Vec::new())
+                .await
+            {
+                Ok(_) => return Ok(()),
+                Err(StoreError::Conflict) => {
+                    self.forget(board);
+                    continue;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(StoreError::Conflict.into())
+    }
+}

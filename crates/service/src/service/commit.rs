@@ -1,0 +1,246 @@
+//! Committing a change: one event appended against the version read,
+//! with the mail it sends, and the live notice to listeners.
+
+use std::sync::Arc;
+
+use tabula_model::{Event, EventAction, Game, HistoryEntry, Seat, Timestamp, Viewer};
+
+use crate::error::{CommandError, ErrorCode};
+use crate::reply;
+use crate::store::{GameStatus, GameSummary, OutboxMessage, SideEffect, StoreError, StoredGame};
+
+use super::boards::{not_a_player, waiting_for};
+use super::{CONFLICT_RETRIES, GameUpdate, Loaded, Mail, Service};
+
+impl Service {
+    /// Apply the event `make(game, seat)` for `user` on `board`, retrying on
+    /// a concurrent change. Returns the game after the append.
+    pub(super) async fn apply_event<F>(
+        &self,
+        board: i64,
+        user: &str,
+        make: F,
+    ) -> Result<(Arc<Game>, StoredGame), CommandError>
+    where
+        F: Fn(&Game, Seat) -> Result<(EventAction, Seat), CommandError>,
+    {
+        self.apply_event_with(board, user, make, Vec::new(), None).await
+    }
+
+    pub(super) async fn apply_event_with<F>(
+        &self,
+        board: i64,
+        user: &str,
+        make: F,
+        effects: Vec<SideEffect>,
+        loaded: Option<Loaded>,
+    ) -> Result<(Arc<Game>, StoredGame), CommandError>
+    where
+        F: Fn(&Game, Seat) -> Result<(EventAction, Seat), CommandError>,
+    {
+        // The caller's fresh load serves the first attempt; a retry reloads.
+        let mut loaded = loaded;
+        for _ in 0..CONFLICT_RETRIES {
+            let Loaded { mut game, stored, mail } = match loaded.take() {
+                Some(l) => l,
+                None => self.load_to_change(board).await?,
+            };
+            let version = stored.summary.version;
+            let (action, seat) = match allowed(&game, &stored, user).and_then(|seat| make(&game, seat)) {
+                Ok(made) => made,
+                Err(e) => {
+                    self.put_back(board, version, game);
+                    return Err(e);
+                }
+            };
+            let event = Event { at: self.now(), seat: Some(seat), action };
+            let added = game.submit(event.clone())?;
+            match self
+                .commit(game, &stored, &mail, version, vec![event], &added, Some(user), effects.clone())
+                .await
+            {
+                Ok(done) => return Ok(done),
+                Err(StoreError::Conflict) => {
+                    self.forget(board);
+                    continue;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(StoreError::Conflict.into())
+    }
+
+    /// Store new events of `game` (already applied to it) with their
+    /// notifications, against `version`; the game is then the cached one.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn commit(
+        &self,
+        game: Game,
+        stored: &StoredGame,
+        mail: &Mail,
+        version: i64,
+        events: Vec<Event>,
+        added: &[HistoryEntry],
+        actor: Option<&str>,
+        mut effects: Vec<SideEffect>,
+    ) -> Result<(Arc<Game>, StoredGame), StoreError> {
+        let board = stored.summary.id;
+        let summary =
+            summarize(&game, board, version + events.len() as i64, self.now(), stored.summary.status);
+        let mut new_stored = stored.clone();
+        new_stored.summary = summary.clone();
+        new_stored.events.extend(events.iter().cloned());
+        // Moves notify the players and subscribers; clock events only when something was logged.
+        // Real-time games mail a daily digest instead (see `digest.rs`), and their end.
+        let notify = !added.is_empty()
+            && events.iter().any(|e| !matches!(e.action, EventAction::Clock))
+            && (!crate::digest::sends_digests(game.kind().info().dynamics) || game.is_over());
+        if notify {
+            for (reader, viewer) in readers(&game, &mail.subscribers) {
+                if Some(reader.as_str()) == actor {
+                    continue;
+                }
+                let address = match mail.recipients.iter().find(|r| r.user == reader) {
+                    Some(r) => r.address.clone(),
+                    // A reader the head did not list (a player who joined since).
+                    None => self.notify_address(&reader).await?,
+                };
+                if let Some(addr) = address {
+                    let t = self.board_text(&game, &new_stored, viewer);
+                    effects.push(SideEffect::Outbox(OutboxMessage {
+                        key: format!("game:{board}:v{}:{reader}", summary.version),
+                        recipient: addr,
+                        subject: t.heading,
+                        body: t.body,
+                        game_id: Some(board),
+                    }));
+                }
+            }
+        }
+        let started = std::time::Instant::now();
+        self.store.append(version, &events, &summary, &effects).await?;
+        let metrics = &*crate::metrics::METRICS;
+        metrics.commit_seconds.observe(started.elapsed().as_secs_f64());
+        metrics
+            .moves
+            .inc_by(events.iter().filter(|e| matches!(e.action, EventAction::Move(_))).count() as u64);
+        let game = Arc::new(game);
+        // Cached before the notice goes out, so that listeners reloading find it.
+        self.remember(board, summary.version, game.clone());
+        let _ = self.updates.send(GameUpdate { board, version: summary.version });
+        Ok((game, new_stored))
+    }
+
+    pub(super) async fn mail_address(&self, user: &str) -> Result<Option<String>, StoreError> {
+        if user.starts_with("bot:") {
+            return Ok(None);
+        }
+        Ok(self.store.user(user).await?.filter(|u| !u.signed_off).and_then(|u| u.emails.first().cloned()))
+    }
+
+    pub(crate) async fn notify_address(&self, user: &str) -> Result<Option<String>, StoreError> {
+        if user.starts_with("bot:") {
+            return Ok(None);
+        }
+        Ok(self
+            .store
+            .user(user)
+            .await?
+            .filter(|u| !u.signed_off && u.notify)
+            .and_then(|u| u.emails.first().cloned()))
+    }
+
+    /// Live notice of every change to any game (listeners filter by board).
+    pub fn updates(&self) -> tokio::sync::broadcast::Receiver<GameUpdate> {
+        self.updates.subscribe()
+    }
+
+    /// Announce a change made outside this service (another process's
+    /// commit, relayed by the store's notifications).
+    pub fn announce(&self, update: GameUpdate) {
+        self.forget(update.board);
+        let _ = self.updates.send(update);
+    }
+
+    /// Apply an event for `user` on `board` as the server (forfeits),
+    /// optionally only if the game is still at `version`.
+    pub(crate) async fn apply_event_public(
+        &self,
+        board: i64,
+        user: &str,
+        action: EventAction,
+        version: Option<i64>,
+    ) -> Result<(), CommandError> {
+        if let Some(v) = version
+            && self.store.game_version(board).await? != Some(v)
+        {
+            return Err(StoreError::Conflict.into());
+        }
+        self.apply_event(board, user, |_, seat| Ok((action.clone(), seat))).await?;
+        self.play_automatic(board).await;
+        Ok(())
+    }
+}
+
+pub(super) fn summarize(
+    game: &Game,
+    id: i64,
+    version: i64,
+    now: Timestamp,
+    status: GameStatus,
+) -> GameSummary {
+    let outcome = game.outcome();
+    let over = game.is_over();
+    let seat_results = (0..game.players().len())
+        .map(|s| outcome.as_ref().filter(|_| over).map(|o| o.result_for(s)))
+        .collect();
+    GameSummary {
+        id,
+        kind: game.kind().info().kind.to_string(),
+        players: game.players().to_vec(),
+        status: if over { GameStatus::Finished } else { status },
+        moves: game.moves() as i64,
+        to_move: reply::to_move_users(game),
+        version,
+        updated: now,
+        result: outcome.filter(|_| over).map(|o| reply::outcome_line(game, &o)),
+        seat_results,
+        next_clock: if over { None } else { game.state().next_clock() },
+    }
+}
+
+/// Who reads a game's changes: its players, then its other subscribers.
+pub(super) fn readers(game: &Game, subscribers: &[String]) -> Vec<(String, Viewer)> {
+    let mut out: Vec<(String, Viewer)> =
+        game.players().iter().enumerate().map(|(s, u)| (u.clone(), Viewer::Player(s))).collect();
+    for s in subscribers {
+        if !out.iter().any(|(u, _)| u == s) {
+            out.push((s.clone(), Viewer::Observer));
+        }
+    }
+    out
+}
+
+/// The seat `user` acts from on `game`, if the game takes a change from
+/// them now (accepted, not cancelled, not over).
+pub(super) fn allowed(game: &Game, stored: &StoredGame, user: &str) -> Result<Seat, CommandError> {
+    let board = stored.summary.id;
+    match stored.summary.status {
+        GameStatus::Proposed => {
+            let waiting = waiting_for(stored);
+            return Err(CommandError::new(
+                ErrorCode::Refused,
+                format!("board {board} waits for {} to accept the challenge", reply::and_list(&waiting)),
+            ));
+        }
+        GameStatus::Cancelled => {
+            return Err(CommandError::new(ErrorCode::GameOver, format!("board {board} was cancelled")));
+        }
+        _ => {}
+    }
+    let seat = game.seat_of(user).ok_or_else(|| not_a_player(user, board))?;
+    if game.is_over() {
+        return Err(CommandError::new(ErrorCode::GameOver, format!("board {board} is over")));
+    }
+    Ok(seat)
+}

@@ -1,0 +1,383 @@
+//! Parsing a command line and running the parsed command: the one
+//! entry every front end calls.
+
+use std::sync::Arc;
+
+use serde_json::json;
+use tabula_model::{EventAction, Game, GameKind, HistoryEntry, ProposalKind, Seat, Turn, Viewer};
+
+use crate::command::{Command, GameCommand, MoveAction};
+use crate::error::{CommandError, ErrorCode};
+use crate::help;
+use crate::reply;
+use crate::store::{OutboxMessage, SideEffect};
+use crate::throttle::Context;
+use crate::users;
+
+use super::accounts::check_emails;
+use super::boards::wrong_kind;
+use super::{GameUpdate, MAX_CHAT, Reply, Service, internal};
+
+impl Service {
+    /// Parse and run one command line for `context`: a [`Caller`] alone
+    /// (`&caller`) is one at the local command line.
+    pub async fn execute(&self, line: &str, context: impl Into<Context>) -> Result<Reply, CommandError> {
+        let command = Command::parse(line, &Self::game_words())?;
+        self.run(command, context).await
+    }
+
+    /// Run a parsed command for `context` (see [`Service::execute`]).
+    pub async fn run(&self, command: Command, context: impl Into<Context>) -> Result<Reply, CommandError> {
+        let context = context.into();
+        let caller = &context;
+        match command {
+            Command::Signup { user, password, emails } => self.signup(&user, &password, &emails).await,
+            Command::ChangePassword { auth, new_password } => {
+                let mut u = self.authenticate_password(&auth, caller).await?;
+                users::check_password(&new_password)
+                    .map_err(|m| CommandError::new(ErrorCode::BadValue, m))?;
+                u.password_hash = users::hash_password(&new_password);
+                self.store.update_user(&u).await?;
+                // Whoever had a token or a session of the account has them no more.
+                self.store.end_logins(&u.id, self.now()).await?;
+                Ok(Reply::plain(
+                    "Password changed",
+                    format!(
+                        "The password of {} is changed. Every token and login session of the account has ended.\n",
+                        u.id
+                    ),
+                ))
+            }
+            Command::ChangeAddress { auth, emails } => {
+                let mut u = self.authenticate_password(&auth, caller).await?;
+                u.emails = check_emails(&emails)?;
+                self.store.update_user(&u).await?;
+                Ok(Reply::plain(
+                    "Address changed",
+                    format!("Mail for {} now goes to {}.\n", u.id, u.emails.join(", ")),
+                ))
+            }
+            Command::Signoff { auth } => self.signoff(&auth, caller).await,
+            Command::Notify { auth, on } => {
+                let mut u = self.authenticate(&auth, caller).await?;
+                u.notify = on;
+                self.store.update_user(&u).await?;
+                let state = if on { "on" } else { "off" };
+                Ok(Reply::plain("Notifications", format!("Email notifications for {} are {state}.\n", u.id)))
+            }
+            Command::Vacation { auth, days } => {
+                let mut u = self.authenticate(&auth, caller).await?;
+                u.vacation_until = days.map(|d| self.now() + i64::from(d) * 86_400_000);
+                self.store.update_user(&u).await?;
+                let text = match days {
+                    Some(d) => format!(
+                        "{} is on vacation for {d} days: no reminders or forfeits until then.\n",
+                        u.id
+                    ),
+                    None => format!("{} is back from vacation.\n", u.id),
+                };
+                Ok(Reply::plain("Vacation", text))
+            }
+            Command::Limit { auth, limit } => {
+                let mut u = self.authenticate(&auth, caller).await?;
+                u.game_limit = limit.map(i64::from);
+                self.store.update_user(&u).await?;
+                let text = match limit {
+                    Some(n) => {
+                        format!("{} accepts challenges while in fewer than {n} running games.\n", u.id)
+                    }
+                    None => format!("{} has no limit on running games.\n", u.id),
+                };
+                Ok(Reply::plain("Limit", text))
+            }
+            Command::Policy { auth, ask } => {
+                let mut u = self.authenticate(&auth, caller).await?;
+                u.challenge_policy = if ask { "ask" } else { "open" }.into();
+                self.store.update_user(&u).await?;
+                let text = if ask {
+                    format!("Challenges naming {} now wait until {} accepts them.\n", u.id, u.id)
+                } else {
+                    format!("Challenges naming {} now start at once.\n", u.id)
+                };
+                Ok(Reply::plain("Challenge policy", text))
+            }
+            Command::Help { topic } => help::help(topic.as_deref()),
+            Command::List => Ok(help::list()),
+            Command::Game { kind, command } => {
+                let kind = tabula_games::find(&kind).ok_or_else(|| {
+                    CommandError::new(ErrorCode::UnknownCommand, format!("no game {kind:?}"))
+                })?;
+                let title = kind.info().kind;
+                self.game_command(kind, command, caller).await.map_err(|e| e.for_game(title))
+            }
+        }
+    }
+
+    pub(super) async fn game_command(
+        &self,
+        kind: &'static dyn GameKind,
+        command: GameCommand,
+        caller: &Context,
+    ) -> Result<Reply, CommandError> {
+        match command {
+            GameCommand::Help => help::help(Some(kind.info().kind)),
+            GameCommand::Challenge { players, options } => {
+                self.challenge(kind, &players, &options, caller).await
+            }
+            GameCommand::Move { board, auth, action: mv, guard } => {
+                let user = self.authenticate(&auth, caller).await?;
+                let loaded = self.load_to_change(board).await?;
+                if loaded.stored.summary.kind != kind.info().kind {
+                    let error = wrong_kind(board, &loaded.stored.summary.kind);
+                    self.put_back(board, loaded.stored.summary.version, loaded.game);
+                    return Err(error);
+                }
+                if loaded.game.seat_of(&user.id).is_none()
+                    && kind.info().open_join
+                    && let MoveAction::Play(text) = &mv
+                {
+                    self.put_back(board, loaded.stored.summary.version, loaded.game);
+                    self.join(board, &user.id, text).await?;
+                    let loaded = self.load(board).await?;
+                    return Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id)));
+                }
+                let action = |game: &Game, seat: Seat| -> Result<(EventAction, Seat), CommandError> {
+                    if let Some(n) = guard
+                        && n != game.moves() + 1
+                    {
+                        return Err(CommandError::new(
+                            ErrorCode::StaleMove,
+                            format!(
+                                "this move was meant as move {n}, but the board is at move {}: look at the board again",
+                                game.moves() + 1
+                            ),
+                        ));
+                    }
+                    let action = match &mv {
+                        MoveAction::Play(text) => EventAction::Move(text.clone()),
+                        MoveAction::Resign => EventAction::Resign { reason: None },
+                        MoveAction::Propose => EventAction::Propose(ProposalKind::Draw),
+                        MoveAction::Undo => EventAction::Propose(ProposalKind::Undo),
+                        MoveAction::Accept => EventAction::Accept,
+                        MoveAction::Reject => EventAction::Reject,
+                    };
+                    Ok((action, seat))
+                };
+                let (game, stored) =
+                    self.apply_event_with(board, &user.id, action, Vec::new(), Some(loaded)).await?;
+                // Only bots and queued moves (played in turn-based games) act
+                // by themselves; otherwise the committed game is the board.
+                let automatic = game.players().iter().any(|p| p.starts_with("bot:"))
+                    || matches!(game.to_move(), Turn::Player(_));
+                if !automatic {
+                    return Ok(self.board_reply(&game, &stored, Some(&user.id)));
+                }
+                self.play_automatic(board).await;
+                let (game, stored) = match self.load(board).await {
+                    Ok(l) => (Arc::new(l.game), l.stored),
+                    Err(_) => (game, stored),
+                };
+                Ok(self.board_reply(&game, &stored, Some(&user.id)))
+            }
+            GameCommand::Queue { board, auth, text } => {
+                let user = self.authenticate(&auth, caller).await?;
+                let loaded = self.load_kind(kind, board).await?;
+                let seat = self.seat(&loaded, &user.id)?;
+                if loaded.game.is_over() {
+                    return Err(CommandError::new(ErrorCode::GameOver, format!("board {board} is over")));
+                }
+                if !matches!(loaded.game.to_move(), Turn::Player(_)) {
+                    return Err(CommandError::new(
+                        ErrorCode::Refused,
+                        format!(
+                            "{} does not take queued moves: its moves are not made in turn",
+                            kind.info().title
+                        ),
+                    ));
+                }
+                if text.len() > 1000 {
+                    return Err(CommandError::new(
+                        ErrorCode::MalformedMove,
+                        "a queued move has at most 1000 characters",
+                    ));
+                }
+                if loaded.game.to_move() == Turn::Player(seat) {
+                    return Err(CommandError::new(
+                        ErrorCode::Refused,
+                        "it is your turn now: make the move instead",
+                    ));
+                }
+                if self.store.queued_moves(board).await?.iter().filter(|q| q.user == user.id).count() >= 20 {
+                    return Err(CommandError::new(ErrorCode::Refused, "at most 20 queued moves per board"));
+                }
+                self.store.queue_move(board, &user.id, &text, self.now()).await?;
+                let mut reply = self.board_reply(&loaded.game, &loaded.stored, Some(&user.id));
+                reply.text = format!(
+                    "Queued for your next turn: {text}\n(it is played then if it is legal then)\n\n{}",
+                    reply.text
+                );
+                Ok(reply)
+            }
+            GameCommand::Submit { board, auth, text } => {
+                let user = self.authenticate(&auth, caller).await?;
+                let loaded = self.load_kind(kind, board).await?;
+                let seat = self.seat(&loaded, &user.id)?;
+                let (preview, note) = self.preview(&loaded, seat, &text)?;
+                self.store.set_pending(board, &user.id, &text, self.now()).await?;
+                let mut reply = self.board_text_reply(&preview, &loaded.stored, Viewer::Player(seat));
+                reply.text = format!(
+                    "Submitted, not yet played: {text}\nThe board would then be as below. Send `{} confirm {board} {} PASSWORD` to play it.\n{note}\n{}",
+                    kind.info().kind,
+                    user.id,
+                    reply.text
+                );
+                Ok(reply)
+            }
+            GameCommand::Confirm { board, auth } => {
+                let user = self.authenticate(&auth, caller).await?;
+                self.check_kind(kind, board).await?;
+                let text = self.store.pending(board, &user.id).await?.ok_or_else(|| {
+                    CommandError::new(
+                        ErrorCode::Refused,
+                        format!("you have no submitted move on board {board}"),
+                    )
+                })?;
+                let (_, _) = self
+                    .apply_event_with(
+                        board,
+                        &user.id,
+                        |_, seat| Ok((EventAction::Move(text.clone()), seat)),
+                        vec![SideEffect::DeletePending { user: user.id.clone() }],
+                        None,
+                    )
+                    .await?;
+                self.play_automatic(board).await;
+                let loaded = self.load(board).await?;
+                Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id)))
+            }
+            GameCommand::Preview { board, auth, text } => {
+                let loaded = self.load_kind(kind, board).await?;
+                let (seat, viewer) = match &auth {
+                    Some(a) => {
+                        let u = self.authenticate(a, caller).await?;
+                        let s = self.seat(&loaded, &u.id)?;
+                        (s, Viewer::Player(s))
+                    }
+                    None => match loaded.game.to_move() {
+                        Turn::Player(p) => (p, Viewer::Observer),
+                        _ => {
+                            return Err(CommandError::usage(format!(
+                                "in {} give your user id and password: {}",
+                                kind.info().title,
+                                crate::command::syntax("preview")
+                            )));
+                        }
+                    },
+                };
+                let (preview, note) = self.preview(&loaded, seat, &text)?;
+                let mut reply = self.board_text_reply(&preview, &loaded.stored, viewer);
+                reply.text = format!("Preview (nothing is played): {text}\n{note}\n{}", reply.text);
+                Ok(reply)
+            }
+            GameCommand::Show { board, at } => {
+                let loaded = self.load_kind(kind, board).await?;
+                match at {
+                    None => Ok(self.board_reply(&loaded.game, &loaded.stored, None)),
+                    Some(n) => {
+                        if n > loaded.game.moves() {
+                            return Err(CommandError::new(
+                                ErrorCode::Usage,
+                                format!("board {board} has only {} moves", loaded.game.moves()),
+                            ));
+                        }
+                        let record = loaded.game.record().clone();
+                        let past = Game::replay_prefix(kind, record, n).map_err(|e| internal(&e))?;
+                        let mut reply = self.board_text_reply(&past, &loaded.stored, Viewer::Observer);
+                        reply.subject = format!("{} Board {board} at move {n}", kind.info().title);
+                        Ok(reply)
+                    }
+                }
+            }
+            GameCommand::ShowAs { board, auth } => {
+                let user = self.authenticate(&auth, caller).await?;
+                let loaded = self.load_kind(kind, board).await?;
+                self.seat(&loaded, &user.id)?;
+                Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id)))
+            }
+            GameCommand::History { board } => {
+                let loaded = self.load_kind(kind, board).await?;
+                let entries = loaded.game.history_for(Viewer::Observer);
+                let mut text = String::new();
+                let lines = entries.iter().map(HistoryEntry::line);
+                reply::write_move_list(&mut text, lines, usize::MAX);
+                for c in self.store.chats(board).await? {
+                    text.push_str(&format!("      [chat] {}: {}\n", c.user, c.text));
+                }
+                if text.is_empty() {
+                    text.push_str("No moves yet.\n");
+                }
+                let mut r = Reply::plain(format!("{} Board {board} history", kind.info().title), text);
+                r.data = json!(entries);
+                Ok(r)
+            }
+            GameCommand::Games { user, which } => self.games_list(kind, &user, which).await,
+            GameCommand::Standings => self.standings(kind).await,
+            GameCommand::Ratings => self.ratings(kind).await,
+            GameCommand::Chat { board, auth, text } => {
+                let user = self.authenticate(&auth, caller).await?;
+                let loaded = self.load_kind(kind, board).await?;
+                self.seat(&loaded, &user.id)?;
+                let text = crate::text::clean(&text);
+                if text.trim().is_empty() {
+                    return Err(CommandError::new(ErrorCode::BadValue, "a chat message needs some text"));
+                }
+                if text.chars().count() > MAX_CHAT {
+                    return Err(CommandError::new(
+                        ErrorCode::BadValue,
+                        format!("a chat message has at most {MAX_CHAT} characters"),
+                    ));
+                }
+                let now = self.now();
+                // One chat line is one transaction, never retried: a random tag keeps two
+                // lines sent in the same millisecond from sharing an outbox key.
+                let tag: u64 = rand::random();
+                let subject = format!("{} Board {board} chat from {}", kind.info().title, user.id);
+                let body = format!("{} writes on {} board {board}:\n\n{text}\n", user.id, kind.info().title);
+                let mut messages = Vec::new();
+                let mut readers: Vec<String> = loaded.game.players().to_vec();
+                readers.extend(self.store.subscribers(board).await?);
+                readers.sort();
+                readers.dedup();
+                for reader in readers.iter().filter(|r| **r != user.id) {
+                    if let Some(addr) = self.mail_address(reader).await? {
+                        messages.push(OutboxMessage {
+                            key: format!("chat:{board}:{now}:{tag:016x}:{}:{reader}", user.id),
+                            recipient: addr,
+                            subject: subject.clone(),
+                            body: body.clone(),
+                            game_id: Some(board),
+                        });
+                    }
+                }
+                self.store.chat(board, &user.id, now, &text, &messages).await?;
+                // Open pages show the line at once.
+                let _ = self.updates.send(GameUpdate { board, version: loaded.stored.summary.version });
+                Ok(Reply::plain(subject, format!("Sent to the other players of board {board}.\n")))
+            }
+            GameCommand::Subscribe { board, auth, on } => {
+                let user = self.authenticate(&auth, caller).await?;
+                self.load_kind(kind, board).await?;
+                self.store.subscribe(board, &user.id, on).await?;
+                let text = if on {
+                    format!("{} will receive the updates of board {board}.\n", user.id)
+                } else {
+                    format!("{} no longer receives the updates of board {board}.\n", user.id)
+                };
+                Ok(Reply::plain(format!("{} Board {board}", kind.info().title), text))
+            }
+            GameCommand::Answer { board, auth, accept } => {
+                self.answer(kind, board, &auth, accept, caller).await
+            }
+        }
+    }
+}

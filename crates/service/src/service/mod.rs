@@ -1,0 +1,258 @@
+//! The service: applies commands to the store. Every front end calls
+//! [`Service::execute`] with a command line and the caller's identity, or
+//! [`Service::run`] with a parsed [`Command`](crate::Command).
+//!
+//! One file per concern: `dispatch` (a command to the code that runs it),
+//! `accounts`, `challenges`, `commit` (an event appended with its mail and
+//! live notice), `automatic` (bots, queued moves, due clocks), `cache`
+//! (loading and the replay cache), `boards` (a board as a reader sees it)
+//! and `standings` (lists, standings, Elo).
+
+mod accounts;
+mod automatic;
+mod boards;
+mod cache;
+mod challenges;
+mod commit;
+mod dispatch;
+mod standings;
+
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+use serde_json::Value;
+use tabula_model::{Game, HistoryEntry, Seat, Timestamp};
+
+use crate::error::{CommandError, ErrorCode};
+use crate::replays::Replays;
+use crate::store::{GameHead, GameStatus, Recipient, Store, StoredGame, UserRow};
+
+/// The wall clock, or a fixed time (the CLI's `--now`, tests, replays).
+#[derive(Clone, Debug)]
+pub enum Clock {
+    /// Real time.
+    System,
+    /// Always this time.
+    Fixed(Timestamp),
+}
+
+impl Clock {
+    /// Now, in milliseconds since the epoch.
+    pub fn now(&self) -> Timestamp {
+        match self {
+            Clock::System => chrono::Utc::now().timestamp_millis(),
+            Clock::Fixed(t) => *t,
+        }
+    }
+}
+
+/// Who is calling, as established by the front end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Caller {
+    /// Unknown: commands authenticate with their password.
+    Anonymous,
+    /// Authenticated by the front end (bearer token, web session, or a
+    /// signed mail gateway): the password word may be `-`.
+    User(String),
+    /// Authenticated by a bearer token, with the owner's account as it was
+    /// read with the token: as [`Caller::User`], without reading the
+    /// account a second time.
+    Account(Box<UserRow>),
+}
+
+/// Plays the moves of built-in bots (`bot:NAME` players).
+pub trait BotPlayer: Send + Sync {
+    /// Whether `name` (without `bot:`) is a bot this server can run in
+    /// the game `kind`.
+    fn knows(&self, name: &str, kind: &str) -> bool;
+    /// The bot's move for `seat`, as text.
+    fn choose(&self, name: &str, game: &Game, seat: Seat) -> Option<String>;
+    /// The bots (names without `bot:`) that play the game `kind`, to offer
+    /// on challenge forms, strongest last.
+    fn names(&self, kind: &str) -> Vec<String>;
+}
+
+/// What a successful command returns.
+#[derive(Clone, Debug, Serialize)]
+pub struct Reply {
+    /// The heading (the mail subject).
+    pub subject: String,
+    /// The body text.
+    pub text: String,
+    /// The game the command was about, as the caller may see it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<GameReport>,
+    /// Command-specific data (lists, tables).
+    #[serde(skip_serializing_if = "Value::is_null")]
+    pub data: Value,
+}
+
+impl Reply {
+    fn plain(subject: impl Into<String>, text: impl Into<String>) -> Self {
+        Reply { subject: subject.into(), text: text.into(), game: None, data: Value::Null }
+    }
+}
+
+/// A game as the caller may see it (the `--json` form and the API's).
+#[derive(Clone, Debug, Serialize)]
+pub struct GameReport {
+    /// Board number.
+    pub id: i64,
+    /// Game kind.
+    pub kind: String,
+    /// Players in seat order.
+    pub players: Vec<String>,
+    /// Status.
+    pub status: GameStatus,
+    /// Users who must act now.
+    pub to_move: Vec<String>,
+    /// Moves made.
+    pub moves: usize,
+    /// Events stored (the version).
+    pub version: usize,
+    /// How it ended.
+    pub outcome: Option<Value>,
+    /// The options as typed.
+    pub options: Vec<String>,
+    /// The caller's view, in the game's JSON form, its long strings cut
+    /// (see [`crate::views`]).
+    pub view: Value,
+    /// The strings of `view` that were cut, with their whole lengths.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cut: Vec<crate::views::CutText>,
+    /// The history as the caller may see it.
+    pub history: Vec<HistoryEntry>,
+}
+
+/// Clock events applied per command at most (a long downtime is caught up
+/// over several commands and by the scheduler).
+const CLOCK_CATCH_UP: usize = 100_000;
+/// Most players named in one challenge.
+const MAX_CHALLENGE_PLAYERS: usize = 26;
+/// How many times a move is retried when another request changed the game at the same moment.
+const CONFLICT_RETRIES: usize = 8;
+/// Longest chat message.
+const MAX_CHAT: usize = 4000;
+
+/// A game changed: sent to live listeners (the web's event streams), who
+/// then fetch the view they may see.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameUpdate {
+    /// Board number.
+    pub board: i64,
+    /// Its new version.
+    pub version: i64,
+}
+
+/// A board as one reader sees it: the reply text and report, and the SVG picture.
+#[derive(Clone, Debug, Serialize)]
+pub struct Snapshot {
+    /// Heading, text and the game report.
+    pub reply: Reply,
+    /// The board as a standalone SVG document.
+    pub svg: String,
+}
+
+/// The service.
+pub struct Service {
+    store: Arc<dyn Store>,
+    clock: Clock,
+    bots: Option<Arc<dyn BotPlayer>>,
+    /// Replayed games by board, with their versions; shared, so that a
+    /// hit costs no copy under the lock.
+    cache: Mutex<Replays>,
+    /// Permits for CPU-heavy reads on the blocking pool (see [`Service::heavy`]).
+    heavy: tokio::sync::Semaphore,
+    updates: tokio::sync::broadcast::Sender<GameUpdate>,
+    /// Challenges naming someone else one user may send an hour over the
+    /// network (0: no limit).
+    challenge_rate: u32,
+}
+
+struct Loaded {
+    game: Game,
+    stored: StoredGame,
+    mail: Mail,
+}
+
+/// Who a game's changes are mailed to, read with its head (see
+/// [`GameHead`]), so that a move's notifications need no query per reader.
+#[derive(Clone, Debug, Default)]
+struct Mail {
+    subscribers: Vec<String>,
+    recipients: Vec<Recipient>,
+}
+
+impl Mail {
+    fn of(head: &mut GameHead) -> Mail {
+        Mail {
+            subscribers: std::mem::take(&mut head.subscribers),
+            recipients: std::mem::take(&mut head.recipients),
+        }
+    }
+}
+
+impl Service {
+    /// A service over `store`.
+    pub fn new(store: Arc<dyn Store>, clock: Clock) -> Self {
+        let (updates, _) = tokio::sync::broadcast::channel(1024);
+        Service {
+            store,
+            clock,
+            bots: None,
+            cache: Mutex::new(Replays::new(crate::replays::DEFAULT_BUDGET)),
+            heavy: tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(2, |n| n.get()).max(2),
+            ),
+            updates,
+            challenge_rate: crate::throttle::DEFAULT_CHALLENGES_PER_HOUR,
+        }
+    }
+
+    /// At most `per_hour` challenges naming someone else per user and hour
+    /// over the network (0: no limit); the local command line has none.
+    pub fn with_challenge_rate(mut self, per_hour: u32) -> Self {
+        self.challenge_rate = per_hour;
+        self
+    }
+
+    /// The challenges per user and hour taken over the network (0: no limit).
+    pub fn challenge_rate(&self) -> u32 {
+        self.challenge_rate
+    }
+
+    /// Let the service play built-in bots.
+    pub fn with_bots(mut self, bots: Arc<dyn BotPlayer>) -> Self {
+        self.bots = Some(bots);
+        self
+    }
+
+    /// The built-in bots offered for the game `kind`, as players' ids
+    /// (`bot:random`, `bot:mcts`, ...); none when this service runs no bots.
+    pub fn bot_names(&self, kind: &str) -> Vec<String> {
+        match &self.bots {
+            Some(b) => b.names(kind).into_iter().map(|n| format!("bot:{n}")).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
+    /// The current time.
+    pub fn now(&self) -> Timestamp {
+        self.clock.now()
+    }
+
+    /// The game words this service knows.
+    pub fn game_words() -> Vec<&'static str> {
+        tabula_games::all().iter().map(|k| k.info().kind).collect()
+    }
+}
+
+fn internal(e: &dyn std::fmt::Display) -> CommandError {
+    tracing::error!(error = %e, "internal error");
+    CommandError::new(ErrorCode::Internal, "internal error: the stored game does not replay")
+}
