@@ -50,6 +50,7 @@ impl<'a> Table<'a> {
             return Game::create(kind, options.clone(), ids, seed, 0).map(|game| Table::Full(Box::new(game)));
         }
         // As `Game::create` sets a game up.
+        tabula_model::check_seed(kind, options)?;
         let setup = Setup { options, players: &ids, start: 0 };
         let streams = GameStreams::new(seed);
         let mut rng = streams.stream(0);

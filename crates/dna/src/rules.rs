@@ -715,6 +715,12 @@ impl Rules for Dna {
         &INFO
     }
 
+    /// Only a `-manual` set-up hides anything: otherwise every sequence is
+    /// dealt face up.
+    fn hides_information(options: &Options) -> bool {
+        options.flag("manual")
+    }
+
     fn new(setup: &Setup<'_>, rng: &mut GameRng) -> Result<Self, SetupError> {
         let config = DnaConfig::from_options(setup.options)?;
         let n = setup.players.len();

@@ -193,6 +193,7 @@ impl Game {
         seed: u64,
         created: Timestamp,
     ) -> Result<Game, SetupError> {
+        check_seed(kind, &options)?;
         let record = Record {
             kind: kind.info().kind.to_string(),
             options,
@@ -700,6 +701,21 @@ impl Game {
             event,
         });
     }
+}
+
+/// Refuse a chosen `-seed` in a game that hides anything from its players.
+/// The seed is public (it is one of the options), and every draw of the
+/// game follows from it: a secret drawn at random would be no secret. Only
+/// new games are checked; replays of stored games do not pass here.
+pub fn check_seed(kind: &dyn GameKind, options: &Options) -> Result<(), SetupError> {
+    if options.int("seed").is_some() && kind.hides_information(options) {
+        return Err(SetupError::Contradiction(format!(
+            "-seed cannot be used here: a {} game with these options hides moves from its players, \
+             and anyone who knows the seed could work out its random draws; leave -seed out",
+            kind.info().title
+        )));
+    }
+    Ok(())
 }
 
 /// Whether an event takes a move number. A resignation does not: it is

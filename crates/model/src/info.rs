@@ -123,6 +123,7 @@ pub const COMMON_OPTIONS: &[OptionSpec] = &[
         kind: OptionKind::Int { min: 0, max: i64::MAX },
         default: None,
         help: "deal the game from this seed instead of a random one: the same seed deals the same game, \
-               for demos, tests and replays (anyone who knows it can work out the hidden draws)",
+               for demos and tests; refused in a game that hides moves from its players, since anyone \
+               who knows the seed could work out its random draws",
     },
 ];

@@ -68,7 +68,9 @@ pub mod svg;
 pub mod testing;
 
 pub use error::{MoveError, ReplayError, SetupError};
-pub use game::{Event, EventAction, Game, HistoryEntry, MoveLine, Preview, Proposal, ProposalKind, Record};
+pub use game::{
+    Event, EventAction, Game, HistoryEntry, MoveLine, Preview, Proposal, ProposalKind, Record, check_seed,
+};
 pub use info::{COMMON_OPTIONS, Dynamics, GameInfo, OptionKind, OptionSpec};
 pub use options::{OptionError, OptionValue, Options, format_duration, parse_duration};
 pub use rng::{GameRng, GameStreams, rng_for};

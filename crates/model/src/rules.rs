@@ -104,6 +104,15 @@ pub trait Rules: Clone + Send + Sync + 'static {
     /// refused here with a message naming them.
     fn new(setup: &Setup<'_>, rng: &mut GameRng) -> Result<Self, SetupError>;
 
+    /// Whether a game set up with `options` keeps anything from some player
+    /// (a secret move, a sequence drawn at random and not yet shown). Such a
+    /// game refuses a chosen `-seed`, from which anyone could work out its
+    /// hidden draws. By default, whether the game has hidden information at
+    /// all; a game whose secrets come only with some options says which.
+    fn hides_information(_options: &Options) -> bool {
+        Self::info().hidden_information
+    }
+
     /// Who must act now.
     fn to_move(&self) -> Turn;
 
@@ -257,6 +266,11 @@ pub trait GameKind: Send + Sync {
     fn info(&self) -> &'static GameInfo;
     /// A new state.
     fn new_state(&self, setup: &Setup<'_>, rng: &mut GameRng) -> Result<Box<dyn DynState>, SetupError>;
+    /// Whether a game set up with `options` keeps anything from some player
+    /// (see [`Rules::hides_information`]).
+    fn hides_information(&self, _options: &Options) -> bool {
+        self.info().hidden_information
+    }
 }
 
 /// Adapter from a [`Rules`] type to [`GameKind`] and [`DynState`].
@@ -278,6 +292,10 @@ impl<R> Default for Kind<R> {
 impl<R: Rules> GameKind for Kind<R> {
     fn info(&self) -> &'static GameInfo {
         R::info()
+    }
+
+    fn hides_information(&self, options: &Options) -> bool {
+        R::hides_information(options)
     }
 
     fn new_state(&self, setup: &Setup<'_>, rng: &mut GameRng) -> Result<Box<dyn DynState>, SetupError> {

@@ -603,3 +603,31 @@ fn a_seed_deals_the_same_game_and_is_kept_in_the_record() {
     let err = b.fails("dna challenge ned ted -seed=-1", 1);
     assert!(err.contains("-seed"), "{err}");
 }
+
+#[test]
+fn a_chosen_seed_is_refused_where_a_draw_would_be_hidden() {
+    let t = Tabula::new();
+    t.signup(&["ned", "ted"]);
+    // With a known seed, ted could work out the sequence ned has drawn with
+    // `random` before it is shown, or a bot's secret choice.
+    for line in [
+        "dna challenge ned ted -manual -seed=5",
+        "intervalo challenge ned ted -seed=5",
+        "rewrite challenge ned ted -seed=5",
+        "intervalo challenge ned bot:random -seed=5",
+    ] {
+        let err = t.fails(line, 1);
+        assert!(
+            err.contains("-seed cannot be used here") && err.contains("leave -seed out"),
+            "{line}: {err}"
+        );
+    }
+    // Games that deal everything face up keep their seed; the refused
+    // challenges made no game.
+    assert_eq!(t.json("dna challenge ned ted -seed=5")["game"]["id"], 1);
+    t.ok("conway challenge ned ted -seed=5");
+    t.ok("intervalo challenge ned ted");
+    // The option's help says what it does and where it is refused.
+    let help = t.ok("help dna");
+    assert!(help.contains("-seed") && help.contains("refused in a game that hides moves"), "{help}");
+}

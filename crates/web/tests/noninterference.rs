@@ -501,3 +501,49 @@ fn no_output_to_another_player_depends_on_a_secret() {
         assert!(BUILT[i].load(Ordering::Relaxed) > 0, "no pair could be built for {}", kind.info().kind);
     }
 }
+
+/// A seed the challenger chooses is public (it is listed with the game's
+/// options), and every random draw of the game follows from it: the hidden
+/// draws (a `random` DNA sequence, a bot's secret choice) could be worked
+/// out by anyone. So for every hidden-information game and option set
+/// under which a secret can be held (a pair can be built), a challenge with
+/// `-seed` is refused and makes no game; where nothing can be secret, it is
+/// accepted and deals the game it names.
+#[test]
+fn a_chosen_seed_never_deals_a_game_that_holds_a_secret() {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    let mut refused = 0;
+    for (kind, sets) in hidden_games() {
+        let info = kind.info();
+        let players = info.min_players.max(2).min(info.max_players);
+        for options in sets {
+            let secret = (0..50).any(|seed| scenario(kind, &options, players, seed, 0).is_some());
+            runtime.block_on(async {
+                let site = site_with_clock(Clock::Fixed(T0)).await;
+                let names = &["ann", "bob", "cid", "dee"][..players];
+                for p in names {
+                    must(&site, &format!("signup {p} {} {}", password(p), address(p))).await;
+                }
+                let k = info.kind;
+                let line = format!("{k} challenge {} {} -seed=7", names.join(" "), options.join(" "));
+                let out = run(&site, &line).await;
+                let board = run(&site, &format!("{k} show 1")).await;
+                if secret {
+                    let error = out.get("error").and_then(Value::as_str).unwrap_or_default();
+                    assert!(
+                        error.contains("-seed"),
+                        "{line}: a chosen seed deals a game with secrets: {out}"
+                    );
+                    assert!(
+                        board.get("error").is_some(),
+                        "{line}: the refused challenge made a game: {board}"
+                    );
+                    refused += 1;
+                } else {
+                    assert!(out.get("ok").is_some(), "{line}: {out}");
+                }
+            });
+        }
+    }
+    assert!(refused >= 3, "DNA -manual, Rewrite and Intervalo hold secrets");
+}
