@@ -70,8 +70,8 @@ pub enum Message {
         seat: usize,
         /// Number of players.
         players: usize,
-        /// A seed for bots that randomise: the game's own seed cut to its
-        /// low 53 bits (at most [`MAX_SEED`]).
+        /// A seed for bots that randomise, drawn for this seat from the
+        /// game's own seed (see [`seat_seed`]), at most [`MAX_SEED`].
         seed: u64,
     },
     /// The bot must move.
@@ -117,6 +117,20 @@ impl Message {
     }
 }
 
+/// The seed `seat` is sent: drawn from the game's seed, one per seat.
+/// Never the game's seed itself: every draw of the game follows from that,
+/// the referee's `random` set-ups and the built-in bots' secret choices
+/// among them, which a bot must not be able to work out. A ChaCha output
+/// does not give its key back, and each seat gets its own.
+pub fn seat_seed(game_seed: u64, seat: usize) -> u64 {
+    use rand::RngCore;
+    tabula_model::rng_for(game_seed, SEAT_SEED_STREAMS | seat as u64).next_u64() & MAX_SEED
+}
+
+/// The generator streams of the seats' seeds (far above the streams of the
+/// game's events and of the built-in bots' moves).
+const SEAT_SEED_STREAMS: u64 = 1 << 48;
+
 /// The `start` message for `seat` of `game`.
 pub fn start_message(game: &Game, seat: usize) -> Message {
     let info = game.kind().info();
@@ -133,7 +147,7 @@ pub fn start_message(game: &Game, seat: usize) -> Message {
         options: Value::Object(options),
         seat,
         players: game.players().len(),
-        seed: record.seed & MAX_SEED,
+        seed: seat_seed(record.seed, seat),
     }
 }
 

@@ -4,7 +4,9 @@
 use std::path::PathBuf;
 
 use serde_json::json;
-use tabula_bots::protocol::{Message, ViewMode, intervalo_view, start_message, turn_message};
+use tabula_bots::protocol::{
+    MAX_SEED, Message, ViewMode, intervalo_view, seat_seed, start_message, turn_message,
+};
 use tabula_bots::referee::{ExternalBot, Player, RefereeSettings, play_game};
 use tabula_bots::{BotSpec, BuiltinBot};
 use tabula_intervalo::{Intervalo, KIND};
@@ -68,10 +70,28 @@ fn the_static_view_is_exactly_the_strip() {
     let turn = turn_message(&game, 1, ViewMode::Static, 250).to_line();
     assert_eq!(turn, r#"{"type":"turn","view":{"strip":".o#.x."},"legal":["1","4","6"],"time_ms":250}"#);
     let start = start_message(&game, 1).to_line();
+    let seed = seat_seed(1, 1);
     assert_eq!(
         start,
-        r#"{"type":"start","protocol":1,"game":"intervalo","options":{"cells":6},"seat":1,"players":2,"seed":1}"#
+        format!(
+            r#"{{"type":"start","protocol":1,"game":"intervalo","options":{{"cells":6}},"seat":1,"players":2,"seed":{seed}}}"#
+        )
     );
+}
+
+#[test]
+fn a_bot_is_never_sent_the_games_own_seed() {
+    // Every draw of a game follows from its seed (a `random` DNA set-up, a
+    // built-in bot's secret choice): a bot gets a seed of its seat's own.
+    for game_seed in [0, 1, 42, MAX_SEED, u64::MAX] {
+        let seeds: Vec<u64> = (0..4).map(|seat| seat_seed(game_seed, seat)).collect();
+        for (seat, s) in seeds.iter().enumerate() {
+            assert!(*s <= MAX_SEED);
+            assert_ne!(*s, game_seed & MAX_SEED, "seat {seat} of game seed {game_seed}");
+            assert_eq!(*s, seat_seed(game_seed, seat), "the same game deals the same seeds");
+        }
+        assert!(seeds.iter().enumerate().all(|(i, s)| !seeds[..i].contains(s)), "one per seat: {seeds:?}");
+    }
 }
 
 #[test]
