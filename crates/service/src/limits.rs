@@ -97,8 +97,7 @@ impl Service {
             let idle = now - since;
             let title = game.kind().info().title;
             if idle >= forfeit {
-                let days = forfeit / DAY_MS;
-                let reason = format!("forfeited: no move in {days} days");
+                let reason = format!("forfeited: no move in {}", span(forfeit));
                 let r = self
                     .apply_event_public(
                         board,
@@ -114,36 +113,70 @@ impl Service {
             }
             let Some(addr) = row.emails.first().cloned().filter(|_| row.notify) else { continue };
             let board_text = self.board_text_for(&game, board, Viewer::Player(seat));
-            if idle >= forfeit - DAY_MS && forfeit > DAY_MS {
+            // The warning comes a day ahead, or halfway for limits of a day or less.
+            let warn_ahead = if forfeit > DAY_MS { DAY_MS } else { forfeit / 2 };
+            if idle >= forfeit - warn_ahead {
                 let msg = OutboxMessage {
                     key: format!("forfeit-warning:{board}:v{version}:{user}"),
                     recipient: addr.clone(),
-                    subject: format!("{title} Board {board} {user}: forfeit tomorrow"),
+                    subject: format!("{title} Board {board} {user}: forfeit in {}", span(forfeit - idle)),
                     body: format!(
-                        "You have not moved on {title} board {board} for {} days. If you do not move within a day, you forfeit the game.\n\n{}",
-                        idle / DAY_MS,
+                        "You have not moved on {title} board {board} for {}. If you do not move within {}, you forfeit the game.\n\n{}",
+                        span(idle),
+                        span(forfeit - idle),
                         board_text
                     ),
                     game_id: Some(board),
                 };
-                self.store().enqueue(&[msg], now).await?;
-                report.warnings += 1;
+                // Counted only when new: another run may have queued it already.
+                report.warnings += self.store().enqueue(&[msg], now).await?;
             } else if idle >= nag {
                 let msg = OutboxMessage {
                     key: format!("nag:{board}:v{version}:{user}"),
                     recipient: addr,
                     subject: format!("{title} Board {board} {user}: your move"),
                     body: format!(
-                        "Reminder: it has been {} days since the last move on {title} board {board}, and it is your move.\n\n{}",
-                        idle / DAY_MS,
+                        "Reminder: it has been {} since the last move on {title} board {board}, and it is your move.\n\n{}",
+                        span(idle),
                         board_text
                     ),
                     game_id: Some(board),
                 };
-                self.store().enqueue(&[msg], now).await?;
-                report.nags += 1;
+                report.nags += self.store().enqueue(&[msg], now).await?;
             }
         }
         Ok(())
+    }
+}
+
+/// A duration in the unit that fits it, rounded down: `3 days`, `1 day`,
+/// `5 hours`, `40 minutes` (limits may be set in hours, where a count of
+/// days would read `0 days`).
+fn span(ms: i64) -> String {
+    let minutes = ms.max(0) / 60_000;
+    let (n, unit) = if minutes >= 2 * 24 * 60 || (minutes >= 24 * 60 && minutes % (24 * 60) == 0) {
+        (minutes / (24 * 60), "day")
+    } else if minutes >= 60 {
+        (minutes / 60, "hour")
+    } else {
+        (minutes, "minute")
+    };
+    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::span;
+
+    #[test]
+    fn durations_read_in_the_unit_that_fits() {
+        let hour = 3_600_000;
+        assert_eq!(span(21 * 24 * hour), "21 days");
+        assert_eq!(span(24 * hour), "1 day");
+        assert_eq!(span(36 * hour), "36 hours");
+        assert_eq!(span(3 * hour + 59 * 60_000), "3 hours");
+        assert_eq!(span(hour), "1 hour");
+        assert_eq!(span(59 * 60_000), "59 minutes");
+        assert_eq!(span(-5), "0 minutes");
     }
 }

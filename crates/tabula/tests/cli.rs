@@ -318,7 +318,8 @@ fn reminders_warnings_and_forfeits_by_the_clock() {
     assert!(t.ok("cron").contains("0 reminders"));
     t.now = Some("2026-01-03T01:00:00Z".into());
     assert!(t.ok("cron").contains("1 reminders"));
-    t.ok("cron");
+    let again = t.ok("cron");
+    assert!(again.contains("0 reminders"), "a reminder queued already is not counted again: {again}");
     let outbox = t.ok("outbox");
     assert_eq!(
         outbox.matches("Subject: DNA Board 1 ned: your move").count(),
@@ -338,6 +339,18 @@ fn reminders_warnings_and_forfeits_by_the_clock() {
     assert!(board.contains("forfeited: no move in 5 days"), "{board}");
     let board2 = t.ok("dna show 2");
     assert!(board2.contains("It is jed's turn."), "jed on vacation keeps the game: {board2}");
+
+    // Limits in hours read in hours, not "0 days".
+    t.ok("dna challenge ted ned -forfeit=3h");
+    t.now = Some("2026-01-06T03:00:00Z".into());
+    assert!(t.ok("cron").contains("1 forfeit warnings"));
+    let outbox = t.ok("outbox");
+    assert!(outbox.contains("Subject: DNA Board 3 ted: forfeit in 1 hour"), "{outbox}");
+    assert!(outbox.contains("You have not moved on DNA board 3 for 2 hours."), "{outbox}");
+    t.now = Some("2026-01-06T04:00:00Z".into());
+    assert!(t.ok("cron").contains("1 forfeits"));
+    let board3 = t.ok("dna show 3");
+    assert!(board3.contains("forfeited: no move in 3 hours"), "{board3}");
 }
 
 #[test]

@@ -411,8 +411,13 @@ impl Gateway {
 
     /// Send the outbox through the relay; what arrived outside.
     pub async fn deliver(&mut self) -> Vec<Got> {
-        let report =
-            tabula_mail::drain_outbox(&self.world.service, &self.relay, &config()).await.expect("drained");
+        let service = self.world.service.clone();
+        self.deliver_with(&service).await
+    }
+
+    /// [`Gateway::deliver`] by `service` (the same database at another time).
+    pub async fn deliver_with(&mut self, service: &Service) -> Vec<Got> {
+        let report = tabula_mail::drain_outbox(service, &self.relay, &config()).await.expect("drained");
         assert!(report.errors.is_empty(), "{report:?}");
         let got: Vec<Got> = self.outside.take_new().iter().map(|raw| parse_got(raw)).collect();
         assert_eq!(got.len(), report.sent, "every message sent arrived, and nothing else");

@@ -57,6 +57,7 @@ impl Service {
                                 |_, s| Ok((EventAction::Move(text.clone()), s)),
                                 vec![SideEffect::DeleteQueued(q.id)],
                                 None,
+                                false,
                             )
                             .await;
                         if r.is_err() {

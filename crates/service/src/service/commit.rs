@@ -24,9 +24,12 @@ impl Service {
     where
         F: Fn(&Game, Seat) -> Result<(EventAction, Seat), CommandError>,
     {
-        self.apply_event_with(board, user, make, Vec::new(), None).await
+        self.apply_event_with(board, user, make, Vec::new(), None, false).await
     }
 
+    /// `tell_user`: the event was not the user's own doing (a forfeit), so
+    /// the user is notified like the other players rather than left out
+    /// as the one who acted.
     pub(super) async fn apply_event_with<F>(
         &self,
         board: i64,
@@ -34,6 +37,7 @@ impl Service {
         make: F,
         effects: Vec<SideEffect>,
         loaded: Option<Loaded>,
+        tell_user: bool,
     ) -> Result<(Arc<Game>, StoredGame), CommandError>
     where
         F: Fn(&Game, Seat) -> Result<(EventAction, Seat), CommandError>,
@@ -56,7 +60,16 @@ impl Service {
             let event = Event { at: self.now(), seat: Some(seat), action };
             let added = game.submit(event.clone())?;
             match self
-                .commit(game, &stored, &mail, version, vec![event], &added, Some(user), effects.clone())
+                .commit(
+                    game,
+                    &stored,
+                    &mail,
+                    version,
+                    vec![event],
+                    &added,
+                    (!tell_user).then_some(user),
+                    effects.clone(),
+                )
                 .await
             {
                 Ok(done) => return Ok(done),
@@ -176,7 +189,8 @@ impl Service {
         {
             return Err(StoreError::Conflict.into());
         }
-        self.apply_event(board, user, |_, seat| Ok((action.clone(), seat))).await?;
+        self.apply_event_with(board, user, |_, seat| Ok((action.clone(), seat)), Vec::new(), None, true)
+            .await?;
         self.play_automatic(board).await;
         Ok(())
     }

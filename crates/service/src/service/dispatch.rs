@@ -164,7 +164,7 @@ impl Service {
                     Ok((action, seat))
                 };
                 let (game, stored) =
-                    self.apply_event_with(board, &user.id, action, Vec::new(), Some(loaded)).await?;
+                    self.apply_event_with(board, &user.id, action, Vec::new(), Some(loaded), false).await?;
                 // Only bots and queued moves (played in turn-based games) act
                 // by themselves; otherwise the committed game is the board.
                 let automatic = game.players().iter().any(|p| p.starts_with("bot:"))
@@ -249,6 +249,7 @@ impl Service {
                         |_, seat| Ok((EventAction::Move(text.clone()), seat)),
                         vec![SideEffect::DeletePending { user: user.id.clone() }],
                         None,
+                        false,
                     )
                     .await?;
                 self.play_automatic(board).await;
