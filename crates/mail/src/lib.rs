@@ -18,11 +18,12 @@
 //!
 //! Outgoing mail is sent *at least once*: a row is marked sent after the
 //! relay accepted it, so a crash between the relay's acceptance and the mark
-//! sends that one message again on restart. Every message carries a
-//! `Message-ID` derived from its outbox key, so the copy is recognisable as
-//! the same message (mail programs and stores that deduplicate by
-//! `Message-ID` show it once). A message whose key was marked sent is never
-//! sent again.
+//! sends that one message again, by this or another sender, once the dead
+//! sender's claim has run out ([`MailConfig::claim_lease`], 15 s). Every
+//! message carries a `Message-ID` derived from its outbox key, so the copy
+//! is the same message to the receiver (mail programs and stores that
+//! deduplicate by `Message-ID` show it once). A message whose key was marked
+//! sent is never sent again.
 //!
 //! # Wiring
 //!
@@ -98,9 +99,11 @@ pub struct MailConfig {
     pub drain_max: usize,
     /// How often [`send_loop`] drains the outbox.
     pub drain_interval: Duration,
-    /// How long a sender holds the messages it took from the outbox: other
-    /// processes leave them alone until then, and if the sender died
-    /// before recording how they went, they are sent again after it.
+    /// How long a sender's claim on the messages it took from the outbox
+    /// lasts without its heartbeat: a live sender renews it every third of
+    /// this, other processes leave the messages alone meanwhile, and the
+    /// claims of a sender that died run out within this time, after which
+    /// another sender takes the messages over.
     pub claim_lease: Duration,
     /// Limits of the SMTP listener.
     pub smtp: SmtpLimits,
@@ -157,7 +160,7 @@ impl Default for MailConfig {
             drain_batch: 50,
             drain_max: 1000,
             drain_interval: Duration::from_secs(5),
-            claim_lease: Duration::from_secs(300),
+            claim_lease: Duration::from_secs(15),
             smtp: SmtpLimits::default(),
         }
     }

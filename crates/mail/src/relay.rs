@@ -269,9 +269,11 @@ pub struct DrainReport {
 
 /// Send the due outbox messages through `relay`, in queue order.
 ///
-/// Messages are claimed in batches for [`MailConfig::claim_lease`]: other
-/// processes draining the same database skip them, and those of a sender
-/// that died mid-batch are sent again once the lease has run out.
+/// Messages are claimed in batches for [`MailConfig::claim_lease`], renewed
+/// by the sender's heartbeat while it works on them: other processes
+/// draining the same database skip them, and those of a sender that died
+/// mid-batch are taken over by another once the lease has run out (seconds,
+/// not minutes).
 ///
 /// Each message is marked sent only after the relay accepted it. A message
 /// the relay defers is tried again after an exponential back-off
@@ -308,15 +310,43 @@ pub async fn drain_outbox(
         // Claimed, so that several servers draining one database never send a message twice.
         let now = service.now();
         let lease = config.claim_lease.as_millis().min(i64::MAX as u128) as i64;
-        let held_until = now.saturating_add(lease.max(1));
+        let mut held_until = now.saturating_add(lease.max(1));
         let rows = service.store().claim_outbox(now, held_until, batch as i64).await?;
         if rows.is_empty() {
             break;
         }
+        // The heartbeat: while this sender lives and works, its claim on the
+        // rows it has not finished is renewed every third of the lease; if it
+        // dies, the claim runs out within one lease and another sender
+        // takes the rows over.
+        let beat_every = (config.claim_lease / 3).max(Duration::from_millis(10));
+        let mut beat = tokio::time::interval_at(tokio::time::Instant::now() + beat_every, beat_every);
+        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         for (index, row) in rows.iter().enumerate() {
             handled += 1;
             let result = match outbox_message(row, config, &from) {
-                Ok(message) => relay.send(message).await,
+                Ok(message) => {
+                    let send = relay.send(message);
+                    let mut send = std::pin::pin!(send);
+                    loop {
+                        tokio::select! {
+                            result = &mut send => break result,
+                            _ = beat.tick() => {
+                                let unfinished: Vec<i64> = rows[index..].iter().map(|r| r.id).collect();
+                                let until = service.now().saturating_add(lease.max(1));
+                                let kept =
+                                    service.store().move_outbox_claim(&unfinished, held_until, until).await?;
+                                if kept < unfinished.len() as u64 {
+                                    tracing::warn!(
+                                        lost = unfinished.len() as u64 - kept,
+                                        "outbox claim renewed late: another sender may send the same messages (same Message-ID)"
+                                    );
+                                }
+                                held_until = until;
+                            }
+                        }
+                    }
+                }
                 Err(e) => Err(RelayError::Permanent(e.to_string())),
             };
             match result {

@@ -150,7 +150,13 @@ async fn an_unreachable_relay_stops_the_drain_and_hopeless_messages_are_given_up
 
 /// Start this test binary as a child that drains the outbox of `db` into `port`.
 fn spawn_drainer(db: &Path, port: u16) -> std::process::Child {
+    spawn_drainer_with_lease(db, port, config().claim_lease)
+}
+
+/// [`spawn_drainer`] with claims of `lease`.
+fn spawn_drainer_with_lease(db: &Path, port: u16, lease: Duration) -> std::process::Child {
     Command::new(std::env::current_exe().expect("the test binary"))
+        .env("TABULA_MAIL_CHILD_LEASE_MS", lease.as_millis().to_string())
         .args(["--exact", "child_process_drains_the_outbox", "--ignored", "--test-threads=1"])
         .env("TABULA_MAIL_CHILD_DB", db)
         .env("TABULA_MAIL_CHILD_PORT", port.to_string())
@@ -172,7 +178,11 @@ fn child_process_drains_the_outbox() {
     rt.block_on(async {
         let service = open(Path::new(&db), Clock::System).await;
         let port: u16 = port.parse().unwrap();
-        let _ = drain_outbox(&service, &relay(port), &config()).await;
+        let mut cfg = config();
+        if let Some(ms) = std::env::var("TABULA_MAIL_CHILD_LEASE_MS").ok().and_then(|v| v.parse().ok()) {
+            cfg.claim_lease = Duration::from_millis(ms);
+        }
+        let _ = drain_outbox(&service, &relay(port), &cfg).await;
     });
 }
 
@@ -388,5 +398,70 @@ async fn a_relay_that_never_answers_times_out_counts_the_attempt_and_holds_nothi
     let mut got = received_keys(&recorder, &keys);
     got.sort();
     assert_eq!(got, keys, "every message, once");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_senders_claims_hold_and_a_dead_senders_are_taken_over_within_a_lease() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tabula.db");
+    let service = std::sync::Arc::new(open(&db, Clock::System).await);
+    let batch = messages(20);
+    let keys: Vec<String> = batch.iter().map(|m| m.key.clone()).collect();
+    service.store().enqueue(&batch, service.now()).await.unwrap();
+    let lease = Duration::from_secs(2);
+
+    // The first sender claims every message and hangs in the eighth
+    // exchange, after the mail server stored it.
+    let recorder = Recorder::new();
+    recorder.hold_after(7, true);
+    let mut cfg = config();
+    cfg.smtp.shutdown_grace = Duration::from_millis(200);
+    let server = Server::start(recorder.clone(), cfg).await;
+    let mut child = spawn_drainer_with_lease(&db, server.addr.port(), lease);
+    wait_for_hold(&recorder, &mut child).await;
+
+    // A second sender drains all along. While the first lives, its
+    // heartbeat keeps its claims: nothing is sent twice, for three leases.
+    let survivor_cfg =
+        MailConfig { claim_lease: lease, drain_interval: Duration::from_millis(100), ..config() };
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let url = format!("smtp://127.0.0.1:{}", server.addr.port());
+    let survivor = tokio::spawn(tabula_mail::send_loop(
+        service.clone(),
+        std::sync::Arc::new(SmtpRelay::from_url(&url).unwrap()),
+        survivor_cfg,
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+    tokio::time::sleep(lease * 3).await;
+    assert!(child.try_wait().unwrap().is_none(), "the first sender is still in its exchange");
+    assert_eq!(recorder.received().len(), 8, "the live sender's messages are left alone");
+
+    // kill -9: its claims run out within a lease and the survivor sends the rest.
+    recorder.accept_all();
+    child.kill().expect("kill -9");
+    child.wait().unwrap();
+    let killed = std::time::Instant::now();
+    let mut delay = None;
+    for _ in 0..3000 {
+        if received_keys(&recorder, &keys).iter().collect::<HashSet<_>>().len() == 20 {
+            delay = Some(killed.elapsed());
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let delay = delay.expect("every message delivered after the kill");
+    eprintln!("every message delivered {delay:?} after the kill (lease {lease:?})");
+    assert!(delay < Duration::from_secs(30), "{delay:?}");
+    stop.send(()).unwrap();
+    survivor.await.unwrap();
+
+    // The one message in flight at the kill arrived twice, with one Message-ID.
+    let got = received_keys(&recorder, &keys);
+    assert_eq!(got.len(), 21, "{got:?}");
+    let twice: Vec<&String> = keys.iter().filter(|k| got.iter().filter(|g| g == k).count() == 2).collect();
+    assert_eq!(twice, vec![&keys[7]]);
     server.stop().await;
 }
