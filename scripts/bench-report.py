@@ -637,6 +637,11 @@ if load_test.get("requests"):
     for m in load_minutes:
         print(f"| {m['minute']} | {m['requests']} | {m['errors']} | {m['p50_ms']} | {m['p99_ms']} | {m['rss_kib']} |")
     print()
+# The last side-by-side run of two builds (scripts/bench-compare), kept by hand.
+side_by_side = Path(__file__).resolve().parent.parent / "docs" / "benchmarks" / "side-by-side.md"
+if side_by_side.exists():
+    print(side_by_side.read_text().rstrip())
+    print()
 print("## Per area")
 print()
 print("Earlier runs and what lies behind each figure:")
