@@ -162,6 +162,29 @@ impl SmtpRelay {
         })
     }
 
+    /// A relay from the form an operator types: `HOST:PORT` (plain SMTP, as
+    /// [`RelayConfig::plain`]) or a URL as [`SmtpRelay::from_url`] takes it
+    /// (`smtp://user:password@host:587?tls=required` for STARTTLS with a
+    /// login).
+    ///
+    /// # Errors
+    ///
+    /// [`MailError::Relay`] if it is neither.
+    pub fn from_spec(spec: &str) -> Result<Self, MailError> {
+        if spec.contains("://") {
+            return Self::from_url(spec);
+        }
+        let bad = |why: &str| MailError::Relay(format!("{spec:?}: {why}"));
+        let (host, port) = spec.rsplit_once(':').ok_or_else(|| {
+            bad("needs HOST:PORT, such as localhost:25, or a URL such as smtp://host:587?tls=required")
+        })?;
+        if host.is_empty() {
+            return Err(bad("needs a host before the colon"));
+        }
+        let port = port.parse().map_err(|_| bad("the port is not a number from 0 to 65535"))?;
+        Self::new(&RelayConfig::plain(host, port))
+    }
+
     /// Connect to the relay and say `EHLO`, to check it is there.
     ///
     /// # Errors

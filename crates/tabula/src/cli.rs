@@ -112,7 +112,13 @@ struct OutboxArgs {
 /// For installations that drive the scheduler from cron, as pbmserv was
 /// run, and for tests with --now. `tabula serve` does the same continuously.
 #[derive(Args, Debug)]
-struct CronArgs {}
+struct CronArgs {
+    /// The address mail comes from (with --relay)
+    #[arg(long, value_name = "ADDRESS", default_value = "tabula@localhost")]
+    mail_from: String,
+    #[command(flatten)]
+    send: crate::mail::SendArgs,
+}
 
 /// The calculators that sit under a game's word: `tabula dna remove ..`.
 type Calculator = fn(&Global, &[String]) -> Result<ExitCode>;
@@ -242,7 +248,7 @@ fn run_server(global: &Global, server: Server) -> Result<ExitCode> {
         Server::Serve(args) => crate::serve::run(global, args),
         Server::Mail(args) => crate::mail::run(global, args),
         Server::Outbox(args) => outbox(global, args),
-        Server::Cron(CronArgs {}) => cron(global),
+        Server::Cron(args) => cron(global, args),
         Server::Backup(args) => crate::backup::run(global, args),
         Server::Tournament(args) => crate::tournament::run(global, args),
         Server::Worker(args) => crate::worker::run(global, args),
@@ -496,19 +502,29 @@ fn outbox(global: &Global, args: OutboxArgs) -> Result<ExitCode> {
 
 /// `tabula cron`: run what is due once. `tabula serve` runs the same
 /// continuously.
-fn cron(global: &Global) -> Result<ExitCode> {
+fn cron(global: &Global, args: CronArgs) -> Result<ExitCode> {
+    let relay = args.send.relay()?;
+    let mail = tabula_mail::MailConfig { address: args.mail_from, ..Default::default() };
     let rt = runtime()?;
     rt.block_on(async {
         let service = open_service(global).await?;
         let clocks = service.run_due_clocks().await?;
         let limits = service.run_time_limits().await?;
+        let sent = match &relay {
+            Some(relay) => Some(crate::mail::send_outbox(&service, relay, &mail).await?),
+            None => None,
+        };
         if global.json {
-            println!("{}", serde_json::json!({"clock_games": clocks, "limits": limits}));
+            let sent = sent.map(|r| serde_json::json!({"sent": r.sent, "deferred": r.deferred, "given_up": r.given_up}));
+            println!("{}", serde_json::json!({"clock_games": clocks, "limits": limits, "mail": sent}));
         } else {
             println!(
                 "clocks caught up on {clocks} games; {} games checked: {} reminders, {} forfeit warnings, {} forfeits, {} digests; {} old outbox rows deleted",
                 limits.games, limits.nags, limits.warnings, limits.forfeits, limits.digests, limits.pruned
             );
+            if let Some(r) = sent {
+                println!("mail: {} sent, {} to retry, {} given up", r.sent, r.deferred, r.given_up);
+            }
         }
         Ok(ExitCode::SUCCESS)
     })

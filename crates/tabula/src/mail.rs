@@ -1,7 +1,7 @@
 //! `tabula mail`: one incoming message on standard input, as a mail server
 //! pipes it (the way pbmserv was run). The reply goes to the outbox, sent
-//! by `tabula serve --relay`, or to standard output with
-//! `--reply-to-stdout`.
+//! by `tabula serve --relay` or at once with `--relay`, or to standard
+//! output with `--reply-to-stdout`.
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -16,22 +16,61 @@ use crate::cli::{Global, open_one_command_service, run_one_command};
 /// For a mail server that pipes each incoming message to Tabula, as
 /// pbmserv was run. The commands come from the Subject line or the first
 /// lines of the body; quoted lines and the signature are ignored. The reply
-/// is queued in the outbox (sent by `tabula serve --relay`), or printed as
-/// a whole message with --reply-to-stdout. Auto-replies, bounces and
-/// mailing-list mail are never answered.
+/// is queued in the outbox, sent by `tabula serve --relay` or, with
+/// --relay, at once by this command (a cron and pipe installation needs no
+/// server); or printed as a whole message with --reply-to-stdout.
+/// Auto-replies, bounces and mailing-list mail are never answered.
 #[derive(Args, Debug)]
 pub struct MailArgs {
     /// Print the reply as a whole message instead of queueing it
     #[arg(long)]
     reply_to_stdout: bool,
     /// The address the reply comes from
-    #[arg(long, value_name = "ADDRESS", default_value = "tabula@localhost")]
+    #[arg(long, alias = "mail-from", value_name = "ADDRESS", default_value = "tabula@localhost")]
     from: String,
+    #[command(flatten)]
+    send: SendArgs,
+}
+
+/// Sending the outbox from a command that runs once (`mail`, `cron`).
+#[derive(Args, Debug, Clone)]
+pub struct SendArgs {
+    /// Then send the outbox through the SMTP relay RELAY: HOST:PORT (plain
+    /// SMTP), smtp://USER:PASSWORD@HOST:587?tls=required (STARTTLS and a
+    /// login) or smtps://USER:PASSWORD@HOST (TLS). Mail the relay does not
+    /// take stays queued for the next run
+    #[arg(long, value_name = "RELAY")]
+    pub relay: Option<String>,
+}
+
+impl SendArgs {
+    /// The relay, checked before anything is run.
+    pub fn relay(&self) -> Result<Option<tabula_mail::SmtpRelay>> {
+        self.relay
+            .as_deref()
+            .map(|spec| tabula_mail::SmtpRelay::from_spec(spec).with_context(|| "--relay".to_string()))
+            .transpose()
+    }
+}
+
+/// Send what is due in the outbox through `relay`; failures are reported on
+/// standard error and the mail stays queued (retried by the next run).
+pub async fn send_outbox(
+    service: &tabula_service::Service,
+    relay: &tabula_mail::SmtpRelay,
+    config: &tabula_mail::MailConfig,
+) -> Result<tabula_mail::DrainReport> {
+    let report = tabula_mail::drain_outbox(service, relay, config).await.context("sending the outbox")?;
+    for error in &report.errors {
+        eprintln!("tabula: outgoing mail {error}");
+    }
+    Ok(report)
 }
 
 pub fn run(global: &Global, args: MailArgs) -> Result<ExitCode> {
     let config = tabula_mail::MailConfig { address: args.from, ..Default::default() };
     let to_stdout = args.reply_to_stdout;
+    let relay = args.send.relay()?;
     let mut raw = Vec::new();
     let limit = config.max_message_bytes as u64 + 1;
     std::io::stdin().take(limit).read_to_end(&mut raw).context("reading the message")?;
@@ -44,14 +83,19 @@ pub fn run(global: &Global, args: MailArgs) -> Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
         };
-        let Some(reply) = reply else { return Ok(ExitCode::SUCCESS) };
-        if to_stdout {
-            let bytes = reply.to_rfc5322(&config.from_mailbox())?;
-            std::io::stdout().write_all(&bytes)?;
-            std::io::stdout().flush()?;
-            tabula_mail::finish_reply(&service, &reply).await?;
-        } else {
-            tabula_mail::enqueue_reply(&service, &reply).await?;
+        if let Some(reply) = &reply {
+            if to_stdout {
+                let bytes = reply.to_rfc5322(&config.from_mailbox())?;
+                std::io::stdout().write_all(&bytes)?;
+                std::io::stdout().flush()?;
+                tabula_mail::finish_reply(&service, reply).await?;
+            } else {
+                tabula_mail::enqueue_reply(&service, reply).await?;
+            }
+        }
+        // After the reply is durable in the outbox: sent with the notifications.
+        if let Some(relay) = &relay {
+            send_outbox(&service, relay, &config).await?;
         }
         Ok(ExitCode::SUCCESS)
     })

@@ -1,0 +1,124 @@
+//! A cron and pipe installation, as pbmserv ran, with no `tabula serve`:
+//! the mail server pipes each message to `tabula mail --relay`, which
+//! sends the reply and the notifications at once through a real SMTP
+//! server (`python3 -m aiosmtpd`), and `tabula cron --relay` sends the
+//! reminders it queued.
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use common::Tabula;
+
+/// `python3 -m aiosmtpd` writing a maildir, stopped when dropped.
+struct Aiosmtpd {
+    child: Child,
+    port: u16,
+    maildir: PathBuf,
+}
+
+impl Drop for Aiosmtpd {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Aiosmtpd {
+    fn start(dir: &Path) -> Option<Aiosmtpd> {
+        let importable = Command::new("python3")
+            .args(["-c", "import aiosmtpd"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !importable {
+            assert!(std::env::var_os("TABULA_REQUIRE_SMTP").is_none(), "python3 cannot import aiosmtpd");
+            eprintln!("skipped: python3 cannot import aiosmtpd");
+            return None;
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let maildir = dir.join("maildir");
+        let child = Command::new("python3")
+            .args([
+                "-m",
+                "aiosmtpd",
+                "-n",
+                "-l",
+                &format!("127.0.0.1:{port}"),
+                "-c",
+                "aiosmtpd.handlers.Mailbox",
+            ])
+            .arg(&maildir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start aiosmtpd");
+        let server = Aiosmtpd { child, port, maildir };
+        for _ in 0..600 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return Some(server);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("aiosmtpd did not start");
+    }
+
+    /// Every message received so far, as text.
+    fn mails(&self) -> Vec<String> {
+        let Ok(entries) = std::fs::read_dir(self.maildir.join("new")) else { return Vec::new() };
+        entries.map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect()
+    }
+}
+
+/// `tabula mail` with `message` on standard input.
+fn pipe(t: &Tabula, args: &[&str], message: &str) -> std::process::Output {
+    let mut child =
+        t.command(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(message.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn mail_and_cron_send_what_they_queued_without_a_server() {
+    let mut t = Tabula::new();
+    let Some(smtp) = Aiosmtpd::start(t.path()) else { return };
+    let relay = format!("127.0.0.1:{}", smtp.port);
+    t.now = Some("2026-01-01T00:00:00Z".into());
+    t.signup(&["ned", "ted"]);
+
+    let message = "From: Ned <ned@example.org>\r\nTo: tabula@example.org\r\nSubject: dna challenge ned ted -nag=2d\r\n\
+                   Message-ID: <c1@example.org>\r\n\r\nGood luck!\r\n";
+    let out = pipe(&t, &["mail", "--from", "tabula@example.org", "--relay", &relay], message);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mails = smtp.mails();
+    assert!(
+        mails
+            .iter()
+            .any(|m| m.contains("To: ned@example.org") && m.contains("In-Reply-To: <c1@example.org>")),
+        "ned's reply arrived: {mails:#?}"
+    );
+    assert!(mails.iter().any(|m| m.contains("To: ted@example.org")), "ted is told: {mails:#?}");
+    assert!(t.ok("outbox").matches("[sent").count() >= 2, "{}", t.ok("outbox"));
+
+    // Three days later cron queues a reminder and sends it.
+    t.now = Some("2026-01-03T01:00:00Z".into());
+    let report = t.ok(&format!("cron --relay {relay}"));
+    assert!(
+        report.contains("1 reminders") && report.contains("mail: 1 sent, 0 to retry, 0 given up"),
+        "{report}"
+    );
+    let mails = smtp.mails();
+    assert!(mails.iter().any(|m| m.contains("Subject: DNA Board 1 ned: your move")), "{mails:#?}");
+
+    // A relay that is not there: the mail stays queued, the command succeeds.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    t.now = Some("2026-01-05T01:00:00Z".into());
+    t.ok("dna challenge ted ned");
+    let report = t.ok(&format!("cron --relay 127.0.0.1:{closed}"));
+    assert!(report.contains("mail: 0 sent, 1 to retry"), "{report}");
+    t.fails("cron --relay nowhere", 1);
+}
