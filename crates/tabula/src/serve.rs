@@ -196,6 +196,7 @@ pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
                 stopped(),
             )));
         }
+        let shutdown = shutdown_signal()?;
         // The one line on standard output: where to go.
         let mut out = std::io::stdout().lock();
         out.write_all(banner.as_bytes()).and_then(|()| out.flush()).context("writing to standard output")?;
@@ -210,7 +211,7 @@ pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
             limits.max_connections = n as usize;
         }
         let options = tabula_web::ServeOptions { trust_proxy: args.trust_proxy.clone(), limits };
-        let result = tabula_web::serve_on(service, listener, options, shutdown_signal()).await;
+        let result = tabula_web::serve_on(service, listener, options, shutdown).await;
         let _ = stop_tx.send(true);
         for t in mail_tasks {
             let _ = t.await;
@@ -225,24 +226,27 @@ pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
     })
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Listen for SIGTERM and SIGINT from now on; the returned future ends at
+/// the first of them. The handlers are installed here, not when the future
+/// is first polled, so a service manager's SIGTERM that comes right after
+/// the banner still stops the server cleanly instead of killing it.
+fn shutdown_signal() -> Result<impl std::future::Future<Output = ()> + Send + 'static> {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
+    let (mut term, mut interrupt) = {
+        use tokio::signal::unix::{SignalKind, signal};
+        (
+            signal(SignalKind::terminate()).context("listening for SIGTERM")?,
+            signal(SignalKind::interrupt()).context("listening for SIGINT")?,
+        )
     };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = term => {},
-    }
-    tracing::info!("shutting down");
+    Ok(async move {
+        #[cfg(unix)]
+        tokio::select! {
+            _ = term.recv() => {},
+            _ = interrupt.recv() => {},
+        }
+        #[cfg(not(unix))]
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("shutting down");
+    })
 }

@@ -591,9 +591,15 @@ fn json_logs_for_collectors_and_the_smtp_address() {
     let mut greeting = [0u8; 3];
     std::net::TcpStream::connect(smtp).unwrap().read_exact(&mut greeting).unwrap();
     assert_eq!(&greeting, b"220");
+    // SIGTERM right after the banner: the server has its handlers by then.
     terminate(&child);
     let out = child.wait_with_output().unwrap();
     let logs = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        out.status.success(),
+        "a SIGTERM right after the banner stops the server cleanly: {:?}\n{logs}",
+        out.status
+    );
     let lines: Vec<serde_json::Value> =
         logs.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect();
     assert!(lines.iter().any(|l| l["message"] == "serving" && l["level"] == "INFO"), "{logs}");
