@@ -150,8 +150,15 @@ pub fn read_message(raw: &[u8], config: &MailConfig) -> Result<Incoming, MailErr
     let games = Service::game_words();
     let titles: Vec<&str> = tabula_games::all().iter().map(|k| k.info().title).collect();
     let body = body_text(&message);
-    let Split { commands: body_commands, comment } =
-        text::split_commands(&text::new_text(&body, &titles), &games);
+    let mut lines = text::new_text(&body, &titles);
+    // "Hi Tabula," on the first line: the commands may follow it.
+    if let Some(first) = lines.iter().position(|l| !l.trim().is_empty())
+        && is_greeting(&lines[first])
+        && !text::split_commands(&lines[first + 1..], &games).commands.is_empty()
+    {
+        lines.drain(..=first);
+    }
+    let Split { commands: body_commands, comment } = text::split_commands(&lines, &games);
     let subject = text::strip_subject_prefixes(&incoming.subject);
     let mut commands = Vec::new();
     if text::looks_like_command(subject, &games) {
@@ -165,6 +172,16 @@ pub fn read_message(raw: &[u8], config: &MailConfig) -> Result<Incoming, MailErr
         body_commands.next();
     }
     commands.extend(body_commands);
+    if commands.is_empty() {
+        // A command mistyped (`dna mvoe ...`, `chess move ...`, `resign ...`)
+        // is run as written, so that the reply names the word not understood.
+        let first_line = lines.iter().map(|l| l.trim()).find(|l| !l.is_empty() && !is_greeting(l));
+        if let Some(attempt) =
+            [Some(subject), first_line].into_iter().flatten().find(|l| is_attempt(l, &games))
+        {
+            commands.push(attempt.split_whitespace().collect::<Vec<_>>().join(" "));
+        }
+    }
     incoming.commands = commands;
     incoming.comment = comment;
     if incoming.commands.is_empty() {
@@ -175,6 +192,59 @@ pub fn read_message(raw: &[u8], config: &MailConfig) -> Result<Incoming, MailErr
         }
     }
     Ok(incoming)
+}
+
+/// Words that start a command of the language, or a game's verb (`resign`).
+const COMMAND_WORDS: &[&str] = &[
+    "help",
+    "list",
+    "signup",
+    "register",
+    "change",
+    "signoff",
+    "notify",
+    "vacation",
+    "limit",
+    "policy",
+    "move",
+    "resign",
+    "show",
+    "challenge",
+    "accept",
+    "reject",
+    "queue",
+    "submit",
+    "confirm",
+    "games",
+];
+
+/// Whether `line` is meant as a command although it is not one: it starts
+/// with a game word or a command word, or its second word is a command
+/// word (`chess move 3 ...`).
+fn is_attempt(line: &str, games: &[&str]) -> bool {
+    let words: Vec<String> = line.split_whitespace().take(2).map(|w| w.to_ascii_lowercase()).collect();
+    let Some(first) = words.first() else { return false };
+    // The subjects of Tabula's own mails (`DNA Board 1 ned`, `DNA error`) answered.
+    if words.get(1).is_some_and(|w| w == "board" || w == "error" || w == "games") {
+        return false;
+    }
+    games.contains(&first.as_str())
+        || COMMAND_WORDS.contains(&first.as_str())
+        || words.get(1).is_some_and(|w| {
+            COMMAND_WORDS.contains(&w.as_str())
+                && !w.is_empty()
+                && first.chars().all(|c| c.is_ascii_alphanumeric())
+        })
+}
+
+/// A greeting line: `Hi Tabula,`, `Hello!`, `Dear Tabula,`.
+fn is_greeting(line: &str) -> bool {
+    let line = line.trim();
+    let first = line.split([' ', ',', '!']).next().unwrap_or("").to_ascii_lowercase();
+    line.split_whitespace().count() <= 4
+        && (line.ends_with(',') || line.ends_with('!') || line.split_whitespace().count() <= 2)
+        && ["hi", "hello", "hey", "dear", "hallo", "bonjour", "moin", "greetings", "salut", "hola"]
+            .contains(&first.as_str())
 }
 
 /// `DNA error` or `Tabula error`: the subject of the gateway's own error replies.

@@ -121,3 +121,39 @@ async fn an_address_gets_a_limited_number_of_error_replies_an_hour() {
     assert_eq!(got.len(), 1, "{got:#?}");
     assert!(got[0].subject.starts_with("DNA Board 1"), "{}", got[0].subject);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mistyped_and_unknown_commands_are_answered_naming_the_word() {
+    let (mut g, _) = table().await;
+    for (subject, body, word) in [
+        ("dna mvoe 1 ted pw-ted GTG", "", "\"mvoe\""),
+        ("chess move 3 ted pw-ted e4", "", "\"chess\""),
+        ("resign all my games", "", "\"resign\""),
+        ("Hello", "Hi Tabula,\nplease dna mvoe 1 ted pw-ted GTG\n", ""),
+    ] {
+        let raw = mail_with("", "ted@example.org", subject, None, body);
+        g.send_raw("ted@example.org", raw).await;
+        let got = g.deliver().await;
+        if word.is_empty() {
+            // Neither a command nor an attempt at one, and no answer to Tabula's mail: spam-like, not answered.
+            assert!(got.is_empty(), "{got:#?}");
+            continue;
+        }
+        assert_eq!(got.len(), 1, "{subject}: {got:#?}");
+        assert!(got[0].body.contains(word), "{subject}: {}", got[0].body);
+        assert!(!got[0].body.contains("pw-ted"), "{}", got[0].body);
+    }
+    // A command on the line after a greeting is run.
+    let version = g.world.version(1).await;
+    let (player, nomination) = common::next_move(&g.world.service, 1).await.expect("a move");
+    let raw = mail_with(
+        "",
+        &format!("{player}@example.org"),
+        "My move",
+        None,
+        &format!("Hi Tabula,\ndna move 1 {player} pw-{player} {nomination}\n\nCheers\n"),
+    );
+    g.send_raw(&format!("{player}@example.org"), raw).await;
+    g.deliver().await;
+    assert_eq!(g.world.version(1).await, version + 1, "the move after the greeting was played");
+}
