@@ -67,7 +67,27 @@ pub async fn send_outbox(
     Ok(report)
 }
 
+/// The exit status that tells the mail server to keep the message and try
+/// again later (EX_TEMPFAIL of sysexits.h): Postfix's and Exim's pipe
+/// transports bounce a message on any other failure, and a player's move
+/// must not be bounced because the database was briefly unavailable.
+const EXIT_TRY_AGAIN_LATER: u8 = 75;
+
+/// The exit status for a message that can never be read (EX_DATAERR): the
+/// mail server returns it to its sender.
+const EXIT_UNREADABLE: u8 = 65;
+
 pub fn run(global: &Global, args: MailArgs) -> Result<ExitCode> {
+    match handle(global, args) {
+        Ok(code) => Ok(code),
+        Err(e) => {
+            eprintln!("tabula: {e:#}; the message is left to the mail server, to be delivered again later");
+            Ok(ExitCode::from(EXIT_TRY_AGAIN_LATER))
+        }
+    }
+}
+
+fn handle(global: &Global, args: MailArgs) -> Result<ExitCode> {
     let config = tabula_mail::MailConfig { address: args.from, ..Default::default() };
     let to_stdout = args.reply_to_stdout;
     let relay = args.send.relay()?;
@@ -78,10 +98,11 @@ pub fn run(global: &Global, args: MailArgs) -> Result<ExitCode> {
         let service = open_one_command_service(global).await?;
         let reply = match tabula_mail::handle_message(&service, &raw, &config).await {
             Ok(r) => r,
-            Err(e) => {
+            Err(e @ (tabula_mail::MailError::TooLarge { .. } | tabula_mail::MailError::Unreadable)) => {
                 eprintln!("tabula: {e}");
-                return Ok(ExitCode::from(1));
+                return Ok(ExitCode::from(EXIT_UNREADABLE));
             }
+            Err(e) => return Err(e.into()),
         };
         if let Some(reply) = &reply {
             if to_stdout {

@@ -380,6 +380,36 @@ fn a_move_by_email_through_tabula_mail() {
     assert!(!t.ok("outbox").contains("I am away"));
 }
 
+/// What a mail server's pipe transport sees: a message that cannot be read
+/// is bounced (65), one that could not be handled is kept and delivered
+/// again later (75), never bounced with a player's move in it.
+#[test]
+fn mail_exit_status_tells_the_mail_server_to_bounce_or_to_retry() {
+    use std::io::Write;
+    let t = Tabula::new();
+    let pipe = |db: &std::path::Path, message: &[u8]| {
+        let mut child = std::process::Command::new(common::BIN)
+            .arg("--db")
+            .arg(db)
+            .arg("mail")
+            .stdin(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(message).unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let move_mail = b"From: ned@example.org\r\nSubject: dna move 1 ned pw-ned AAG\r\n\r\n";
+    // The database's folder does not exist: a passing outage for the mail server.
+    let out = pipe(&t.path().join("gone").join("tabula.db"), move_mail);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(75), "{stderr}");
+    assert!(stderr.contains("delivered again later"), "{stderr}");
+    assert!(!stderr.contains("pw-ned"), "{stderr}");
+    let out = pipe(&t.db, &vec![b'x'; 300 * 1024]);
+    assert_eq!(out.status.code(), Some(65), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 /// `tabula` run in `dir` with no `--db`: what a user types.
 fn bare(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
     std::process::Command::new(common::BIN).current_dir(dir).args(args).output().expect("tabula runs")
