@@ -607,6 +607,11 @@ impl Game {
         }
     }
 
+    /// Whether a move could be taken back now: an undo offer would be taken.
+    pub fn can_undo(&self) -> bool {
+        self.last_undoable().is_some()
+    }
+
     fn last_undoable(&self) -> Option<usize> {
         self.effective.iter().rposition(|&i| {
             matches!(self.record.events.get(i).map(|e| &e.action), Some(EventAction::Move(_)))

@@ -179,6 +179,14 @@ pub trait Rules: Clone + Send + Sync + 'static {
         self.clone()
     }
 
+    /// Whether `seat`, its secret move of the current simultaneous step in,
+    /// may still send another in its place (the step has not resolved).
+    /// Front ends keep the move form open for it; most games take one move
+    /// per step.
+    fn may_replace(&self, _seat: Seat) -> bool {
+        false
+    }
+
     /// For games on the wall clock: when the next clock event is due.
     fn next_clock(&self) -> Option<Timestamp> {
         None
@@ -248,6 +256,8 @@ pub trait DynState: Send + Sync {
     fn without_others_pending(&self, seat: Seat) -> Box<dyn DynState>;
     /// See [`Rules::memory`].
     fn memory(&self) -> usize;
+    /// See [`Rules::may_replace`].
+    fn may_replace(&self, seat: Seat) -> bool;
     /// The typed [`Rules`] state, for code that knows the game (bots, tests):
     /// `state.as_any().downcast_ref::<Dna>()`.
     fn as_any(&self) -> &dyn std::any::Any;
@@ -414,6 +424,10 @@ impl<R: Rules> DynState for Erased<R> {
 
     fn memory(&self) -> usize {
         self.0.memory()
+    }
+
+    fn may_replace(&self, seat: Seat) -> bool {
+        self.0.may_replace(seat)
     }
 
     fn determinize(&self, seat: Seat, rng: &mut GameRng) -> Box<dyn DynState> {

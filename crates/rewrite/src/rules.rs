@@ -789,6 +789,13 @@ impl Rules for Rewrite {
         self.active.get(seat).copied().unwrap_or(false)
     }
 
+    fn may_replace(&self, seat: Seat) -> bool {
+        // A goal or rule stays replaceable until every player's is in.
+        self.active.get(seat).copied().unwrap_or(false)
+            && !self.waiting().contains(&seat)
+            && self.phase != Phase::Over
+    }
+
     fn without_others_pending(&self, seat: Seat) -> Self {
         let mut mine = self.clone();
         for other in (0..self.players.len()).filter(|&s| s != seat) {

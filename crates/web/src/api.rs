@@ -269,7 +269,7 @@ async fn games(
     q: Result<Query<GamesQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let filter = game_filter(&query(q)?)?;
-    let games = web.service.store().games(&filter).await.map_err(tabula_service::CommandError::from)?;
+    let games = web.service.games(&filter).await?;
     let next = (games.len() as i64 == filter.limit).then(|| games.last().map(|g| g.id)).flatten();
     Ok(ok(json!({ "games": games, "next": next })))
 }
@@ -337,7 +337,7 @@ async fn history(
     let user = api_user(&web.service, &headers, &client.origin(), true).await?;
     let snapshot = web.service.snapshot(board, user.as_deref(), None).await?;
     let history = snapshot.reply.game.map(|g| g.history).unwrap_or_default();
-    let chat = web.service.store().chats(board).await.map_err(tabula_service::CommandError::from)?;
+    let chat = web.service.chats(board).await?;
     Ok(ok(json!({ "board": board, "history": history, "chat": chat })))
 }
 
@@ -364,17 +364,14 @@ pub async fn public_user(
         ))
     };
     let canonical = tabula_service::users::canonical_user_id(id).map_err(|_| unknown())?;
-    let store = web.service.store();
-    let row = store.user(&canonical).await.map_err(tabula_service::CommandError::from)?;
+    let row = web.service.user(&canonical).await?;
     let profile = match row {
         Some(u) => json!({"id": u.id, "created": u.created, "signed_off": u.signed_off, "bot": false}),
         None if canonical.starts_with("bot:") => json!({"id": canonical, "bot": true}),
         None => return Err(unknown()),
     };
-    let games = store
-        .games(&GameFilter { player: Some(canonical), limit, ..Default::default() })
-        .await
-        .map_err(tabula_service::CommandError::from)?;
+    let games =
+        web.service.games(&GameFilter { player: Some(canonical), limit, ..Default::default() }).await?;
     Ok((profile, games))
 }
 
@@ -426,7 +423,7 @@ async fn list_tokens(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let user = token_owner(&web, client, &headers, true).await?;
-    let tokens = web.service.store().tokens(&user).await.map_err(tabula_service::CommandError::from)?;
+    let tokens = web.service.tokens(&user).await?;
     Ok(ok(json!({ "tokens": tokens })))
 }
 

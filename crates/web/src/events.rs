@@ -3,7 +3,8 @@
 //! The first event is the board as the listener sees it now; after every
 //! change of the game another follows. Each `snapshot` event carries the
 //! same JSON as `GET /api/v1/games/{id}` for that listener, with the event id
-//! set to the game's version. The listener is the owner of the bearer token
+//! set to the game's version, and `state`: what the listener may do now
+//! (`Service::board_state`). The listener is the owner of the bearer token
 //! (header, or `?token=` since browsers' `EventSource` cannot set headers),
 //! else the logged-in browser's user, else an observer: a view is only ever
 //! made for the identity the request proves, so nobody's stream carries
@@ -105,7 +106,12 @@ pub async fn game_events(
 async fn snapshot_event(web: &Web, board: i64, user: Option<&str>) -> Result<(Event, u64), ApiError> {
     let snapshot = web.service.snapshot(board, user, None).await?;
     let version = snapshot.reply.game.as_ref().map_or(0, |g| g.version);
-    let data = snapshot_json(&snapshot)?.to_string();
+    let mut data = snapshot_json(&snapshot)?;
+    // What the listener may do now, so that a page shows the controls
+    // that fit without reloading.
+    let state = web.service.board_state(board, user).await?;
+    data["state"] = serde_json::to_value(&state).unwrap_or_default();
+    let data = data.to_string();
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     data.hash(&mut hasher);
     let event = Event::default().event("snapshot").id(version.to_string()).data(data);
@@ -114,7 +120,7 @@ async fn snapshot_event(web: &Web, board: i64, user: Option<&str>) -> Result<(Ev
 
 /// Queue the chat lines the listener has not had yet.
 async fn queue_chat(l: &mut Listener) -> Result<(), ApiError> {
-    let lines = l.web.service.store().chats(l.board).await.map_err(tabula_service::CommandError::from)?;
+    let lines = l.web.service.chats(l.board).await?;
     for (n, line) in lines.iter().enumerate().skip(l.chat_sent) {
         let data = serde_json::json!({ "n": n, "user": line.user, "at": line.at, "text": line.text });
         l.pending.push_back(Event::default().event("chat").data(data.to_string()));

@@ -114,3 +114,22 @@ mod tests {
         assert!(!html.contains("<script>x"));
     }
 }
+#[cfg(test)]
+mod account_page {
+    #[test]
+    fn every_setting_has_its_form() {
+        let ctx = minijinja::context! {
+            base => minijinja::context! { me => "ned", csrf => "c_x", waiting => 0, kinds => Vec::<i32>::new() },
+            tokens => Vec::<i32>::new(), new_token => None::<String>,
+            error => Some("no good"), error_form => Some("limit"), done => None::<String>,
+            emails => "ned@example.org", notify => true, vacation_days => None::<i64>,
+            vacation_until => None::<i64>, limit => Some(4), ask => false,
+        };
+        let html = super::ENV.get_template("account.html").and_then(|t| t.render(ctx)).unwrap();
+        for setting in ["notify", "vacation", "policy", "limit", "emails", "password", "close"] {
+            assert!(html.contains(&format!("name=\"setting\" value=\"{setting}\"")), "{setting}");
+        }
+        assert!(html.contains("id=\"error-limit\">no good<"), "the error at its own form");
+        assert_eq!(html.matches("no good").count(), 1);
+    }
+}

@@ -22,7 +22,6 @@ use serde_json::{Value, json};
 use tabula_bots::tournament::{build_report, unique_names};
 use tabula_bots::{BotStanding, GameResult, TournamentConfig, TournamentReport};
 use tabula_model::svg::escape;
-use tabula_service::CommandError;
 use tabula_service::store::TournamentRow;
 
 use crate::Web;
@@ -95,11 +94,10 @@ fn tournament_id(text: &str) -> Result<i64, ApiError> {
 /// # Errors
 /// `not_found`, or a stored row that does not decode.
 pub async fn results(web: &Web, id: i64) -> Result<Results, ApiError> {
-    let store = web.service.store();
-    let row = store
+    let row = web
+        .service
         .tournament(id)
-        .await
-        .map_err(CommandError::from)?
+        .await?
         .ok_or_else(|| ApiError::not_found(format!("there is no tournament {id}")))?;
     let config: Option<TournamentConfig> = serde_json::from_str(&row.config).ok();
     let report = match &row.report {
@@ -107,7 +105,7 @@ pub async fn results(web: &Web, id: i64) -> Result<Results, ApiError> {
         None => {
             let config = config.as_ref().ok_or_else(|| corrupt(id, "the settings do not decode"))?;
             let mut games = Vec::new();
-            for text in store.tournament_games(id).await.map_err(CommandError::from)? {
+            for text in web.service.tournament_games(id).await? {
                 games.push(serde_json::from_str::<GameResult>(&text).map_err(|e| corrupt(id, e))?);
             }
             games.sort_by_key(|g| g.index);
@@ -185,7 +183,7 @@ fn list_row(row: &TournamentRow) -> ListRow {
 /// # Errors
 /// The store failed.
 pub async fn list(web: &Web, limit: i64) -> Result<Vec<ListRow>, ApiError> {
-    let rows = web.service.store().tournaments(limit).await.map_err(CommandError::from)?;
+    let rows = web.service.tournaments(limit).await?;
     Ok(rows.iter().map(list_row).collect())
 }
 
@@ -278,7 +276,8 @@ fn page_error(e: ApiError) -> PageError {
 async fn list_page(State(web): State<Web>, headers: HeaderMap) -> Result<Response, PageError> {
     let login = visitor(&web, &headers).await?;
     let tournaments = list(&web, MAX_TOURNAMENTS).await.map_err(page_error)?;
-    let html = render("tournaments.html", context! { base => base(login.as_ref()), tournaments })?;
+    let html =
+        render("tournaments.html", context! { base => base(&web, login.as_ref()).await?, tournaments })?;
     Ok(page(StatusCode::OK, html))
 }
 
@@ -430,7 +429,7 @@ async fn tournament_page(
     let html = render(
         "tournament.html",
         context! {
-            base => base(login.as_ref()),
+            base => base(&web, login.as_ref()).await?,
             id,
             title,
             game => rep.game.clone(),

@@ -10,9 +10,11 @@
     var b = e.target.closest && e.target.closest("[data-confirm]");
     if (b && !window.confirm(b.getAttribute("data-confirm"))) e.preventDefault();
   });
-  // A form is sent once.
+  // A form is sent once; forms marked data-send are sent by fetch on a
+  // game page (see sendForm below).
   document.addEventListener("submit", function (e) {
     var form = e.target;
+    if (form.hasAttribute("data-send") && window.fetch && document.getElementById("game")) return;
     window.setTimeout(function () {
       form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = true; });
     }, 0);
@@ -30,8 +32,8 @@
   var position = Number(game.getAttribute("data-position"));
   var latest = null; // the newest snapshot received live
   var clickMap = parseJson(boardBox.getAttribute("data-click"));
-  var anytime = game.getAttribute("data-anytime") === "true";
-  var joinable = game.getAttribute("data-joinable") === "true";
+  var actions = parseJson(game.getAttribute("data-actions")) || {};
+  var pageTitle = game.getAttribute("data-title") || document.title;
   var moveForm = document.getElementById("move-form");
   var moveText = document.getElementById("move-text");
   var guard = document.getElementById("moveno");
@@ -248,7 +250,7 @@
   // later clicks go in pairs, a cell and where it goes (`move a1-c3,b1-d2`).
   function fieldClick(label) {
     var chosen = chosenLabels();
-    if (clickMap.placing.indexOf(me) >= 0 || joinable) {
+    if (clickMap.placing.indexOf(me) >= 0 || actions.join) {
       var at = chosen.indexOf(label);
       if (at >= 0) chosen.splice(at, 1);
       else {
@@ -332,7 +334,7 @@
     st.textContent = "";
     statusLines(snapshot.text).forEach(function (line) {
       var p = document.createElement("p");
-      p.textContent = line;
+      p.textContent = me && line === "It is " + me + "'s turn." ? "It is your turn." : line;
       st.appendChild(p);
     });
     var tb = document.getElementById("text-board");
@@ -340,10 +342,42 @@
     drawMarks();
   }
 
+  // The player whose turn it is, in a turn-based game.
   function myTurn(g) {
-    if (g.status !== "active" || me === "") return false;
-    // Real-time games have no turns: every player may move at any time.
-    return g.to_move.indexOf(me) >= 0 || (anytime && g.players.indexOf(me) >= 0) || joinable;
+    return g.status === "active" && me !== "" && g.to_move.indexOf(me) >= 0;
+  }
+
+  // What the reader may do now (the live stream's `state.actions`): the
+  // forms and buttons that fit, no more.
+  function showActions(a, offer) {
+    actions = a || {};
+    if (moveForm) {
+      var show = !!actions.play && position >= total;
+      if (moveForm.hidden === show) {
+        moveForm.hidden = !show;
+        var err = document.getElementById("move-error");
+        if (err && !show) err.remove();
+      }
+      var label = document.getElementById("move-label");
+      if (label) {
+        label.textContent = label.getAttribute(actions.join ? "data-join" : actions.replace ? "data-replace" : "data-play");
+      }
+    }
+    var controls = document.getElementById("controls");
+    if (controls) {
+      controls.hidden = !(actions.resign || actions.answer_offer);
+      controls.querySelectorAll("[data-action]").forEach(function (el) {
+        el.hidden = !actions[el.getAttribute("data-action")];
+      });
+      var offerText = document.getElementById("offer-text");
+      if (offerText) {
+        offerText.textContent = offer
+          ? offer.by + " offers " + (offer.kind === "draw" ? "a draw." : "to take back the last move.")
+          : "";
+      }
+    }
+    var rematch = document.getElementById("rematch");
+    if (rematch) rematch.hidden = !actions.rematch;
   }
 
   function showState(g) {
@@ -354,16 +388,15 @@
       if (mark) mark.textContent = to ? "◀ to move" : "";
     });
     if (moveForm) {
-      var show = myTurn(g) && position >= total;
-      if (moveForm.hidden === show) {
-        moveForm.hidden = !show;
-        var err = document.getElementById("move-error");
-        if (err && !show) err.remove();
-      }
+      moveForm.hidden = !(actions.play && position >= total);
       // As on the server: a guard only while one player is to move.
       if (guard) guard.value = g.to_move.length === 1 ? String(g.moves + 1) : "";
     }
+    document.title = (myTurn(g) && actions.play ? "Your turn · " : "") + pageTitle + " · Tabula";
   }
+
+  var players = [];
+  document.querySelectorAll("#players li[data-player]").forEach(function (li) { players.push(li.getAttribute("data-player")); });
 
   function showMoves(history) {
     var list = document.getElementById("moves");
@@ -387,6 +420,11 @@
         sw.className = "swatch small";
         sw.style.background = colours[h.entry.seat % colours.length] || "#444";
         a.appendChild(sw);
+        var who = document.createElement("span");
+        who.className = "who";
+        who.textContent = players[h.entry.seat] || "";
+        a.appendChild(who);
+        a.appendChild(document.createTextNode(" "));
       }
       var t = document.createElement("span");
       t.className = "text";
@@ -461,6 +499,7 @@
   // ------------------------------------------------------------ live updates
 
   var live = document.getElementById("live");
+  var liveOpen = false;
   function onSnapshot(ev) {
     var snapshot = parseJson(ev.data);
     if (!snapshot || !snapshot.game) return;
@@ -471,6 +510,7 @@
       return;
     }
     status = g.status;
+    if (g.players.length !== players.length) players = g.players.slice();
     var wasLatest = position >= total;
     latest = snapshot;
     total = g.moves;
@@ -478,8 +518,10 @@
       position = total;
       showPicture(snapshot);
     }
+    if (snapshot.state) showActions(snapshot.state.actions, snapshot.state.offer);
     showState(g);
     showMoves(g.history);
+
   }
 
   // Chat lines arrive numbered; the page has the first `chatCount` already.
@@ -516,16 +558,75 @@
     source.addEventListener("snapshot", onSnapshot);
     source.addEventListener("chat", onChat);
     source.onopen = function () {
+      liveOpen = true;
       live.hidden = false;
       live.textContent = "live";
       live.classList.remove("offline");
     };
     source.onerror = function () {
+      liveOpen = false;
       live.hidden = false;
       live.textContent = "reconnecting";
       live.classList.add("offline");
     };
   }
+
+  // ------------------------------------------------------------ sending without reloading
+
+  // A form's error, shown in place: the move's and the chat's where the
+  // page shows them, the others' at the end of their form.
+  function errorBox(form, create) {
+    var id = form.id === "chat-form" ? "chat-error" : form.id === "move-form" ? "move-error" : form.id + "-error";
+    var p = document.getElementById(id);
+    if (!p && create) {
+      p = document.createElement("p");
+      p.className = "error";
+      p.setAttribute("role", "alert");
+      p.id = id;
+      if (form.id === "chat-form") form.parentNode.insertBefore(p, form.nextSibling);
+      else if (form.id === "move-form") form.insertBefore(p, form.querySelector(".move-help"));
+      else form.appendChild(p);
+    }
+    return p;
+  }
+
+  // Send a form with fetch: the answer is only "taken" or the error; what
+  // changed arrives through the live stream. Inputs are kept on an error.
+  function sendForm(form, submitter) {
+    var body = new URLSearchParams(new FormData(form));
+    if (submitter && submitter.name) body.set(submitter.name, submitter.value);
+    var buttons = form.querySelectorAll("button");
+    buttons.forEach(function (b) { b.disabled = true; });
+    var done = function (answer) {
+      buttons.forEach(function (b) { b.disabled = false; });
+      if (answer.ok) {
+        var old = errorBox(form, false);
+        if (old) old.remove();
+        var isMove = form.id === "move-form";
+        if (isMove && moveText) { moveText.value = ""; drawMarks(); }
+        if (form.id === "chat-form") form.querySelector('input[name="text"]').value = "";
+        // Without the live stream nothing would show the change: reload.
+        if (!liveOpen) window.location.reload();
+      } else {
+        var message = answer.error && answer.error.message ? answer.error.message : "The server refused this.";
+        errorBox(form, true).textContent = message.charAt(0).toUpperCase() + message.slice(1);
+      }
+    };
+    fetch(form.action, { method: "POST", credentials: "same-origin", headers: { Accept: "application/json" }, body: body })
+      .then(function (r) {
+        return r.json().catch(function () { return { ok: false, error: { message: "The server answered " + r.status + "." } }; });
+      })
+      .then(done)
+      .catch(function () { done({ ok: false, error: { message: "Not sent: the connection failed. Try again." } }); });
+  }
+
+  document.querySelectorAll("form[data-send]").forEach(function (form) {
+    form.addEventListener("submit", function (e) {
+      if (!window.fetch) return;
+      e.preventDefault();
+      sendForm(form, e.submitter);
+    });
+  });
 
   setUpPicture(false);
   drawMarks();

@@ -151,7 +151,10 @@ async fn the_move_form_plays_for_the_player_to_move_only() {
     s.challenge("intervalo challenge ned ted -cells=8").await;
     let ned = s.browser("ned", "pw-ned").await;
     let page = s.get("/games/1", &[("cookie", &ned.cookie)]).await;
-    assert!(page.body.contains("id=\"move-form\" method=\"post\" action=\"/games/1/move\">"), "shown");
+    assert!(
+        page.body.contains("id=\"move-form\" method=\"post\" action=\"/games/1/move\" data-send>"),
+        "shown"
+    );
     assert!(page.body.contains("data-click=\"{&quot;type&quot;:&quot;strip&quot;"), "the strip is clickable");
     let observer = s.get("/games/1", &[]).await;
     assert!(!observer.body.contains("id=\"move-form\""));
@@ -166,7 +169,7 @@ async fn the_move_form_plays_for_the_player_to_move_only() {
     assert_eq!(moved.status, 303);
     let after = s.get("/games/1", &[("cookie", &ned.cookie)]).await;
     assert!(
-        after.body.contains("id=\"move-form\" method=\"post\" action=\"/games/1/move\" hidden>"),
+        after.body.contains("id=\"move-form\" method=\"post\" action=\"/games/1/move\" data-send hidden>"),
         "not ned's turn now"
     );
     assert!(after.body.contains("you chose cell 5"));
@@ -265,7 +268,7 @@ async fn tokens_are_made_shown_once_and_revoked() {
             &[("csrf", &ned.csrf), ("name", "my bot"), ("password", "pw-ned")],
         )
         .await;
-    assert_eq!(made.status, 200);
+    assert_eq!(made.status, 200, "{}", made.body);
     let start = made.body.find("id=\"new-token\">").unwrap() + 15;
     let secret = made.body[start..].split('<').next().unwrap().to_string();
     assert!(secret.starts_with("tbl_"));

@@ -5,8 +5,9 @@
 //! One file per concern: `dispatch` (a command to the code that runs it),
 //! `accounts`, `challenges`, `commit` (an event appended with its mail and
 //! live notice), `automatic` (bots, queued moves, due clocks), `cache`
-//! (loading and the replay cache), `boards` (a board as a reader sees it)
-//! and `standings` (lists, standings, Elo).
+//! (loading and the replay cache), `boards` (a board as a reader sees it),
+//! `standings` (lists, standings, Elo) and `reads` (the front ends' read
+//! queries: what waits for a user, what they may do on a board).
 
 mod accounts;
 mod automatic;
@@ -15,7 +16,10 @@ mod cache;
 mod challenges;
 mod commit;
 mod dispatch;
+mod reads;
 mod standings;
+
+pub use reads::{Actions, BoardState, Offer, Waiting, WaitingGame};
 
 use std::sync::{Arc, Mutex};
 
