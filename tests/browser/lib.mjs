@@ -34,7 +34,7 @@ export async function launch() {
 export async function newPage(browser, { phone = false } = {}) {
   const context = await browser.newContext({
     baseURL: BASE,
-    viewport: phone ? { width: 390, height: 800 } : { width: 1100, height: 900 },
+    viewport: phone ? { width: 390, height: 844 } : { width: 1280, height: 900 },
     deviceScaleFactor: 1,
   });
   const page = await context.newPage();
@@ -90,15 +90,17 @@ export async function assertNotReloaded(page) {
   assert.equal(await page.evaluate(() => window.__tabulaStayed === true), true, "the page was not reloaded");
 }
 
-/** Send the move form as it is; fails with the page's message if the
- * move is refused. */
+/** Send the move form as it is, as the page does (no reload): fails with
+ * the server's message if the move is refused, and returns once the live
+ * stream has brought the page the changed game. */
 export async function sendMove(page) {
-  const navigation = page.waitForNavigation({ waitUntil: "load" });
+  await waitLive(page);
+  const before = Number(await page.getAttribute("#game", "data-version"));
+  const answer = page.waitForResponse((r) => r.request().method() === "POST" && /\/games\/\d+\/move$/.test(r.url()));
   await page.click('#move-form button[value="move"]');
-  await navigation;
-  if (new URL(page.url()).pathname.endsWith("/move")) {
-    assert.fail(`move refused: ${await page.locator("#move-error").textContent()}`);
-  }
+  const body = await (await answer).json().catch(() => null);
+  if (!body || !body.ok) assert.fail(`move refused: ${JSON.stringify(body)}`);
+  await page.waitForFunction((v) => Number(document.getElementById("game").getAttribute("data-version")) > v, before);
 }
 
 /** Type a move and send it. */

@@ -128,15 +128,17 @@ test("a chat line appears live for the other player", async () => {
     await bob.goto(`/games/${board}`);
     await waitLive(bob);
     await markNoReload(bob);
+    await waitLive(ann);
+    await markNoReload(ann);
     await ann.fill("#chat-text", "Good luck <and> have fun");
-    await Promise.all([ann.waitForURL(/#chat$/), ann.click('#chat-form button[type="submit"]')]);
+    await ann.click('#chat-form button[type="submit"]');
     await ann.locator("#chat-lines", { hasText: "Good luck <and> have fun" }).waitFor();
     await bob.locator("#chat-lines li", { hasText: "Good luck <and> have fun" }).waitFor();
     await assertNotReloaded(bob);
+    await assertNotReloaded(ann);
+    assert.equal(await ann.inputValue("#chat-text"), "", "the field is cleared once sent");
     assert.equal(await bob.locator("#chat-lines .empty").count(), 0);
     // And back.
-    await waitLive(ann);
-    await markNoReload(ann);
     await bob.fill("#chat-text", "thanks!");
     await bob.click('#chat-form button[type="submit"]');
     await ann.locator("#chat-lines li", { hasText: "thanks!" }).waitFor();

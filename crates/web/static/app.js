@@ -519,6 +519,7 @@
       showPicture(snapshot);
     }
     if (snapshot.state) showActions(snapshot.state.actions, snapshot.state.offer);
+    game.setAttribute("data-version", String(g.version));
     showState(g);
     showMoves(g.history);
 
@@ -612,7 +613,8 @@
         errorBox(form, true).textContent = message.charAt(0).toUpperCase() + message.slice(1);
       }
     };
-    fetch(form.action, { method: "POST", credentials: "same-origin", headers: { Accept: "application/json" }, body: body })
+    // getAttribute: a field named "action" hides the form's own property.
+    fetch(form.getAttribute("action"), { method: "POST", credentials: "same-origin", headers: { Accept: "application/json" }, body: body })
       .then(function (r) {
         return r.json().catch(function () { return { ok: false, error: { message: "The server answered " + r.status + "." } }; });
       })

@@ -179,7 +179,7 @@ async fn real_time_life_players_move_from_the_page_at_any_time() {
     let ned = s.browser("ned", "pw-ned").await;
     let page = s.get(&format!("/games/{board}"), &[("cookie", &ned.cookie)]).await;
     // No turns, yet the form is there and the field is clickable.
-    assert!(page.body.contains("data-anytime=\"true\""), "{}", page.body);
+    assert!(page.body.contains("&quot;play&quot;:true"), "{}", page.body);
     assert!(
         !page.body.contains("id=\"move-form\" method=\"post\" action=\"/games/1/move\" hidden"),
         "{}",
@@ -204,7 +204,7 @@ async fn real_time_life_players_move_from_the_page_at_any_time() {
     let amy = s.browser("amy", "pw-amy").await;
     let page = s.get(&format!("/games/{board}"), &[("cookie", &amy.cookie)]).await;
     assert!(
-        page.body.contains("Join this game: your first move") && page.body.contains("data-joinable=\"true\"")
+        page.body.contains("Join this game: your first move") && page.body.contains("&quot;join&quot;:true")
     );
     let joined = s
         .post_form(
@@ -217,7 +217,7 @@ async fn real_time_life_players_move_from_the_page_at_any_time() {
     let g = s.get(&format!("/api/v1/games/{board}"), &[]).await.json();
     assert_eq!(g["game"]["players"], serde_json::json!(["ned", "ted", "amy"]));
     let page = s.get(&format!("/games/{board}"), &[("cookie", &amy.cookie)]).await;
-    assert!(page.body.contains("data-joinable=\"false\"") && page.body.contains("id=\"chat-form\""));
+    assert!(page.body.contains("&quot;join&quot;:false") && page.body.contains("id=\"chat-form\""));
 }
 
 #[tokio::test]

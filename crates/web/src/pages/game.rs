@@ -208,6 +208,7 @@ async fn game_view(
             options => game.options.join(" "),
             moves,
             total => game.moves,
+            version => game.version,
             position,
             replaying => at.is_some(),
             my_turn,
