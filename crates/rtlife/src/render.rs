@@ -286,19 +286,8 @@ fn plane_rows(game: &RtLife, occupied: Option<Window>, own: &[Point]) -> (Option
 
 /// `2026-01-02 18:00:00 UTC` for a time in milliseconds since the epoch.
 pub fn format_time(ms: Timestamp) -> String {
-    let secs = ms.div_euclid(1000);
-    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Days since 1970-01-01 to a civil date (proleptic Gregorian calendar).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC", rest / 3600, rest / 60 % 60, rest % 60)
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map_or_else(|| format!("{ms} ms after 1970"), |t| t.format("%Y-%m-%d %H:%M:%S UTC").to_string())
 }
 
 /// A span of time, largest units first (`2d 3h`, `42m 10s`, `5s`).
