@@ -715,7 +715,7 @@ impl Game {
 pub fn check_seed(kind: &dyn GameKind, options: &Options) -> Result<(), SetupError> {
     if options.int("seed").is_some() && kind.hides_information(options) {
         return Err(SetupError::Contradiction(format!(
-            "-seed cannot be used here: a {} game with these options hides moves from its players, \
+            "-seed cannot be used here: {} with these options hides moves from its players, \
              and anyone who knows the seed could work out its random draws; leave -seed out",
             kind.info().title
         )));
