@@ -4,12 +4,11 @@ use lettre::message::header::{
     ContentTransferEncoding, ContentType, HeaderName, HeaderValue, MIME_VERSION_1_0,
 };
 use lettre::message::{Body, Mailbox};
-use tabula_service::command::{Command, Credentials, GameCommand};
+use tabula_service::command::{self, Command, Credentials, GameCommand, Reading};
 use tabula_service::store::OutboxMessage;
 use tabula_service::{Caller, CommandError, Context, ErrorCode, Origin, Reply, Service};
 
 use crate::message::{Incoming, read_message};
-use crate::text;
 use crate::{MailConfig, MailError, relay};
 
 /// How long a claim on an incoming message protects it from a second
@@ -226,8 +225,8 @@ fn reply_mail(
 
 /// One command and how it went.
 struct Ran {
-    shown: String,
-    secrets: Vec<String>,
+    /// The line as the grammar read it: what to mask when quoting it.
+    reading: Reading,
     title: Option<&'static str>,
     result: Result<Reply, CommandError>,
 }
@@ -241,14 +240,14 @@ async fn run_commands(service: &Service, incoming: &Incoming, config: &MailConfi
     let mut boards: Vec<(String, i64, Credentials)> = Vec::new();
     let mut about_a_game = false;
     for line in &incoming.commands {
-        let (shown, secrets) = text::redact(line);
+        let reading = Reading::new(line, &games);
         let title = line
             .split_whitespace()
             .next()
             .and_then(|w| tabula_games::find(&w.to_ascii_lowercase()))
             .map(|k| k.info().title);
         about_a_game |= title.is_some();
-        let result = match Command::parse(line, &games) {
+        let result = match reading.command.clone() {
             Err(e) => Err(e),
             Ok(command) => match check_sender(service, &command, incoming.from.as_deref(), config).await {
                 Err(e) => Err(e),
@@ -257,7 +256,7 @@ async fn run_commands(service: &Service, incoming: &Incoming, config: &MailConfi
                     let context = match challenger(service, &command, incoming.from.as_deref()).await {
                         Ok(caller) => Context::new(caller, origin.clone()),
                         Err(e) => {
-                            ran.push(Ran { shown, secrets, title, result: Err(e) });
+                            ran.push(Ran { reading, title, result: Err(e) });
                             continue;
                         }
                     };
@@ -272,7 +271,7 @@ async fn run_commands(service: &Service, incoming: &Incoming, config: &MailConfi
                 }
             },
         };
-        ran.push(Ran { shown, secrets, title, result });
+        ran.push(Ran { reading, title, result });
     }
 
     let mut notes = Vec::new();
@@ -325,11 +324,13 @@ fn section(ran: &Ran, quote_command: bool) -> String {
     match &ran.result {
         Ok(reply) => {
             let text = format!("{}\n\n{}", reply.subject, reply.text);
-            if quote_command { format!("> {}\n\n{text}", ran.shown) } else { text }
+            if quote_command { format!("> {}\n\n{text}", ran.reading.quoted(None)) } else { text }
         }
         Err(e) => {
-            let message = text::mask_secrets(&e.message, &ran.secrets);
-            let mut out = format!("Your command\n\n> {}\n\nwas refused: {message}\n", ran.shown);
+            // Which words are passwords is the grammar's to say, from how far the command got.
+            let message = command::mask(&e.message, &ran.reading.secrets(Some(e)));
+            let mut out =
+                format!("Your command\n\n> {}\n\nwas refused: {message}\n", ran.reading.quoted(Some(e)));
             if matches!(e.code, ErrorCode::Usage | ErrorCode::UnknownCommand) {
                 out.push_str("\nSend `help` for the commands, or `help GAME` for a game's moves.\n");
             }
@@ -349,37 +350,6 @@ fn moved_board(command: &Command) -> Option<(String, i64, Credentials)> {
             command: GameCommand::Move { board, auth, .. } | GameCommand::Confirm { board, auth },
         } => Some((kind.clone(), *board, auth.clone())),
         _ => None,
-    }
-}
-
-/// The users a command acts for, or must come from one of.
-fn acting_users(command: &Command) -> Vec<&str> {
-    match command {
-        Command::ChangePassword { auth: a, .. }
-        | Command::ChangeAddress { auth: a, .. }
-        | Command::Signoff { auth: a }
-        | Command::Notify { auth: a, .. }
-        | Command::Vacation { auth: a, .. }
-        | Command::Limit { auth: a, .. }
-        | Command::Policy { auth: a, .. } => vec![a.user.as_str()],
-        Command::Game { command, .. } => match command {
-            GameCommand::Move { auth: a, .. }
-            | GameCommand::Queue { auth: a, .. }
-            | GameCommand::Submit { auth: a, .. }
-            | GameCommand::Confirm { auth: a, .. }
-            | GameCommand::ShowAs { auth: a, .. }
-            | GameCommand::Chat { auth: a, .. }
-            | GameCommand::Subscribe { auth: a, .. }
-            | GameCommand::Answer { auth: a, .. }
-            | GameCommand::Preview { auth: Some(a), .. } => vec![a.user.as_str()],
-            GameCommand::Challenge { players, .. } => players
-                .iter()
-                .map(String::as_str)
-                .filter(|p| !p.to_ascii_lowercase().starts_with("bot:"))
-                .collect(),
-            _ => Vec::new(),
-        },
-        _ => Vec::new(),
     }
 }
 
@@ -426,13 +396,11 @@ async fn check_sender(
     if !config.require_registered_sender {
         return Ok(());
     }
-    let users = acting_users(command);
+    let users = command.acting_users();
     if users.is_empty() {
         return Ok(());
     }
-    let Some(from) = from.map(|f| f.trim().to_ascii_lowercase()) else {
-        return Err(CommandError::new(ErrorCode::Refused, "the message has no From address"));
-    };
+    let from = from.map(|f| f.trim().to_ascii_lowercase());
     let mut known = false;
     for user in &users {
         let Ok(id) = tabula_service::users::canonical_user_id(user) else { continue };
@@ -441,7 +409,8 @@ async fn check_sender(
             continue;
         }
         known = true;
-        if row.emails.iter().any(|e| e.trim().to_ascii_lowercase() == from) {
+        if from.as_ref().is_some_and(|from| row.emails.iter().any(|e| e.trim().to_ascii_lowercase() == *from))
+        {
             return Ok(());
         }
     }
@@ -449,12 +418,17 @@ async fn check_sender(
         // No such user: the service's own answer says so.
         return Ok(());
     }
+    // Unauthorized: refused for an account that exists before its password
+    // was looked at, so a quote of the line masks every word but its id.
+    let Some(from) = from else {
+        return Err(CommandError::new(ErrorCode::Unauthorized, "the message has no From address"));
+    };
     let whose = match users.as_slice() {
         [one] => format!("{one}'s registered addresses"),
         _ => "the registered addresses of its players".to_string(),
     };
     Err(CommandError::new(
-        ErrorCode::Refused,
+        ErrorCode::Unauthorized,
         format!(
             "this message came from {from}, which is not one of {whose}; nothing was changed. Send it from a registered address"
         ),

@@ -3,31 +3,7 @@
 //! from earlier mail, attributions, signatures and copies of earlier boards
 //! left out.
 
-/// Game command verbs: a line `GAME VERB ...` is taken as a command.
-const GAME_VERBS: &[&str] = &[
-    "challenge",
-    "move",
-    "queue",
-    "submit",
-    "confirm",
-    "preview",
-    "show",
-    "showas",
-    "history",
-    "games",
-    "standings",
-    "ratings",
-    "chat",
-    "subscribe",
-    "unsubscribe",
-    "accept",
-    "reject",
-    "help",
-];
-
-/// Verbs of game commands that carry `BOARD USERID PASSWORD` in words 2 to 4.
-const CREDENTIAL_VERBS: &[&str] =
-    &["move", "queue", "submit", "confirm", "showas", "chat", "subscribe", "unsubscribe", "accept", "reject"];
+use tabula_service::command::GAME_VERBS;
 
 /// Reply and forward prefixes of mail programs in many languages.
 const SUBJECT_PREFIXES: &[&str] = &[
@@ -78,73 +54,6 @@ pub fn strip_subject_prefixes(subject: &str) -> &str {
         }
         s = s[colon + 1..].trim_start();
     }
-}
-
-/// Where a command word holds a password, by position in its words.
-fn password_positions(words: &[&str]) -> Vec<usize> {
-    let lower = |i: usize| words.get(i).map(|w| w.to_ascii_lowercase()).unwrap_or_default();
-    match lower(0).as_str() {
-        "signup" | "register" | "signoff" | "notify" | "vacation" | "limit" | "policy" => vec![2],
-        "change" if lower(1) == "password" => vec![3, 4],
-        "change" => vec![3],
-        "help" | "list" => Vec::new(),
-        _ => {
-            let verb = lower(1);
-            if CREDENTIAL_VERBS.contains(&verb.as_str()) {
-                vec![4]
-            } else if verb == "preview" {
-                if words.len() >= 5 { vec![4] } else { Vec::new() }
-            } else if GAME_VERBS.contains(&verb.as_str()) {
-                Vec::new()
-            } else {
-                // An unknown shape: anything past the first two words may be a password.
-                (2..words.len()).collect()
-            }
-        }
-    }
-}
-
-/// The mask that stands for a password in quoted commands.
-pub const MASK: &str = "********";
-
-/// A command line with its password words masked, and the masked words.
-pub fn redact(line: &str) -> (String, Vec<String>) {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let positions = password_positions(&words);
-    let mut secrets = Vec::new();
-    let shown: Vec<&str> = words
-        .iter()
-        .enumerate()
-        .map(|(i, w)| {
-            if positions.contains(&i) {
-                secrets.push(w.to_string());
-                MASK
-            } else {
-                w
-            }
-        })
-        .collect();
-    (shown.join(" "), secrets)
-}
-
-/// `text` with every whole-word occurrence of a secret masked.
-pub fn mask_secrets(text: &str, secrets: &[String]) -> String {
-    let mut out = text.to_string();
-    for secret in secrets.iter().filter(|s| !s.is_empty()) {
-        let mut masked = String::with_capacity(out.len());
-        let mut rest = out.as_str();
-        while let Some(at) = rest.find(secret.as_str()) {
-            let before_ok = rest[..at].chars().last().is_none_or(|c| !c.is_alphanumeric());
-            let after = &rest[at + secret.len()..];
-            let after_ok = after.chars().next().is_none_or(|c| !c.is_alphanumeric());
-            masked.push_str(&rest[..at]);
-            masked.push_str(if before_ok && after_ok { MASK } else { secret });
-            rest = after;
-        }
-        masked.push_str(rest);
-        out = masked;
-    }
-    out
 }
 
 /// Undo `format=flowed` (RFC 3676): soft-broken lines are joined again.
@@ -438,24 +347,6 @@ mod tests {
     }
 
     #[test]
-    fn passwords_are_masked() {
-        assert_eq!(redact("dna move 1 ned s3cret AAG").0, "dna move 1 ned ******** AAG");
-        assert_eq!(redact("signup ned s3cret ned@example.org").0, "signup ned ******** ned@example.org");
-        assert_eq!(redact("change password ned old new").0, "change password ned ******** ********");
-        assert_eq!(redact("dna preview 1 AAG").0, "dna preview 1 AAG");
-        assert_eq!(redact("dna preview 1 ned pw AAG").0, "dna preview 1 ned ******** AAG");
-        assert_eq!(redact("dna show 1").0, "dna show 1");
-        assert_eq!(redact("dan mvoe 1 ned pw AAG").0, "dan mvoe ******** ******** ******** ********");
-        let (_, secrets) = redact("dna move 1 pw ned AAG");
-        assert_eq!(
-            mask_secrets("there is no user pw; pwx stays", &secrets),
-            "there is no user pw; pwx stays"
-        );
-        let (_, secrets) = redact("dna move 1 ned hunter2 AAG");
-        assert_eq!(mask_secrets("hunter2 is wrong (hunter22)", &secrets), "******** is wrong (hunter22)");
-    }
-
-    #[test]
     fn flowed_text_is_joined() {
         assert_eq!(unflow("one \r\ntwo\r\n> a \r\n> b\r\n-- \r\nsig", false), "one two\n> a b\n-- \nsig");
         assert_eq!(unflow("ab \ncd", true), "abcd");
@@ -514,19 +405,6 @@ mod tests {
             }
             let _ = unflow(&s, true);
             let _ = strip_subject_prefixes(&s);
-            let (shown, secrets) = redact(&s);
-            proptest::prop_assert_eq!(shown.split_whitespace().count(), s.split_whitespace().count());
-            let _ = mask_secrets(&s, &secrets);
-        }
-
-        #[test]
-        fn passwords_never_survive_redaction(
-            verb in "(move|queue|submit|confirm|showas|chat|subscribe|accept|reject|mvoe)",
-            pw in "x[a-zA-Z0-9!-]{2,20}",
-        ) {
-            let line = format!("dna {verb} 7 ned {pw} AAG");
-            let (shown, _) = redact(&line);
-            proptest::prop_assert!(!shown.split_whitespace().any(|w| w == pw), "{}", shown);
         }
     }
 }

@@ -29,7 +29,21 @@ impl Service {
     /// Run a parsed command for `context` (see [`Service::execute`]).
     pub async fn run(&self, command: Command, context: impl Into<Context>) -> Result<Reply, CommandError> {
         let context = context.into();
-        let caller = &context;
+        // Logged as the grammar masks it, never with a password: a command
+        // that ran had its password where the grammar puts it; of a refused
+        // one, whose words may be out of place, only its name.
+        let (masked, name) = (command.masked(), command.name());
+        let result = self.run_parsed(command, &context).await;
+        match &result {
+            Ok(_) => tracing::debug!(command = %masked, origin = ?context.origin, "command"),
+            Err(e) => {
+                tracing::debug!(command = %name, code = e.code.as_str(), origin = ?context.origin, "command refused")
+            }
+        }
+        result
+    }
+
+    async fn run_parsed(&self, command: Command, caller: &Context) -> Result<Reply, CommandError> {
         match command {
             Command::Signup { user, password, emails } => self.signup(&user, &password, &emails).await,
             Command::ChangePassword { auth, new_password } => {
@@ -257,10 +271,15 @@ impl Service {
                 Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id)))
             }
             GameCommand::Preview { board, auth, text } => {
+                // The password first, as every command with one: a refusal
+                // before it is proven quotes none of the line's words.
+                let user = match &auth {
+                    Some(a) => Some(self.authenticate(a, caller).await?),
+                    None => None,
+                };
                 let loaded = self.load_kind(kind, board).await?;
-                let (seat, viewer) = match &auth {
-                    Some(a) => {
-                        let u = self.authenticate(a, caller).await?;
+                let (seat, viewer) = match &user {
+                    Some(u) => {
                         let s = self.seat(&loaded, &u.id)?;
                         (s, Viewer::Player(s))
                     }
