@@ -467,18 +467,20 @@ impl Reading {
     pub fn new(line: &str, games: &[&str]) -> Self {
         let command = Command::parse(line, games);
         let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
-        let keywords = words
-            .iter()
-            .enumerate()
-            .map(|(i, w)| {
-                let w = w.to_ascii_lowercase();
-                match i {
-                    0 => games.contains(&w.as_str()) || ACCOUNT_WORDS.contains(&w.as_str()),
-                    1 => GAME_VERBS.contains(&w.as_str()) || account::CHANGE_WORDS.contains(&w.as_str()),
-                    _ => false,
-                }
-            })
-            .collect();
+        // The command's own words, never masked, so that a reply can name
+        // a mistyped one (`dna mvoe`, `chess move`, `resign all`): one for
+        // an account command (two for `change password|address`), two for
+        // anything else; a password goes after them.
+        let first = words.first().map(|w| w.to_ascii_lowercase()).unwrap_or_default();
+        let second = words.get(1).map(|w| w.to_ascii_lowercase()).unwrap_or_default();
+        let command_words = if first == "change" && account::CHANGE_WORDS.contains(&second.as_str()) {
+            2
+        } else if ACCOUNT_WORDS.contains(&first.as_str()) {
+            1
+        } else {
+            2
+        };
+        let keywords = (0..words.len()).map(|i| i < command_words).collect();
         Reading { command, words, keywords }
     }
 
@@ -826,10 +828,12 @@ mod tests {
             }
             let line = c.to_string();
             let mut words: Vec<&str> = line.split_whitespace().collect();
+            // The words after the command's own (its name), in any order.
+            let fixed = c.name().split_whitespace().count();
             let mut rng = seed;
-            for i in (1..words.len()).rev() {
+            for i in (fixed + 1..words.len()).rev() {
                 rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                words.swap(i, (rng >> 33) as usize % (i + 1));
+                words.swap(i, fixed + (rng >> 33) as usize % (i + 1 - fixed));
             }
             let shuffled = words.join(" ");
             let reading = Reading::new(&shuffled, GAMES);
