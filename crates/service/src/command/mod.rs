@@ -667,7 +667,7 @@ mod tests {
         );
         assert_eq!(
             quoted("dan mvoe 1 ned pw AAG", Some(ErrorCode::UnknownCommand)),
-            "******** ******** ******** ******** ******** ********"
+            "dan mvoe ******** ******** ******** ********"
         );
         let secrets = Reading::new("dna move 1 ned hunter2 AAG", GAMES).secrets(None);
         assert_eq!(mask("hunter2 is wrong (hunter22)", &secrets), "******** is wrong (hunter22)");
