@@ -151,13 +151,13 @@ pub fn svg(view: &ConwayView) -> String {
     for i in (0..n).step_by(label_every) {
         let cx = margin + cell * (i as f64 + 0.5);
         out.push_str(&format!(
-            "<text x=\"{cx}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">{}</text>",
+            "<text x=\"{cx}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">{}</text>",
             margin - 8.0,
             column_name(i as u64)
         ));
         let cy = margin + cell * (i as f64 + 0.5) + 4.0;
         out.push_str(&format!(
-            "<text x=\"{}\" y=\"{cy}\" font-size=\"11\" text-anchor=\"end\">{}</text>",
+            "<text x=\"{}\" y=\"{cy}\" font-size=\"12\" text-anchor=\"end\">{}</text>",
             margin - 4.0,
             n - i
         ));

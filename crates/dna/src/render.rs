@@ -37,8 +37,6 @@ pub fn text(view: &DnaView) -> String {
 const CELL: f64 = 16.0;
 const ROW: f64 = 22.0;
 const BEFORE_ROW: f64 = 12.0;
-/// Width of one character of the 13-unit monospace label font.
-const LABEL_CHAR: f64 = 8.0;
 const MARGIN: f64 = 10.0;
 
 /// Fill colour of a nucleotide cell.
@@ -67,12 +65,6 @@ fn ink(letter: char) -> &'static str {
     if letter == 'G' { "#000000" } else { "#ffffff" }
 }
 
-/// Width of the label column: room for the longest `name (NN) (resigned)`.
-fn label_width(view: &DnaView) -> f64 {
-    let longest = view.players.iter().map(|p| label_text(p).chars().count()).max().unwrap_or(0);
-    (longest as f64 * LABEL_CHAR + 24.0).max(120.0)
-}
-
 fn label_text(player: &PlayerView) -> String {
     let mark = match player.standing {
         Standing::In if player.to_move => " \u{25c0}",
@@ -97,36 +89,33 @@ fn status_line(view: &DnaView) -> String {
     }
 }
 
-/// The board as a standalone SVG document: a strip of coloured nucleotides
-/// per player; above each sequence the last nomination reduced, a thin strip
+/// Cells of a strip per row: strips wrap to a phone's width.
+const PER_ROW: usize = 20;
+
+/// The board as a standalone SVG document, drawn for a phone first: a
+/// strip of coloured nucleotides per player, wrapped in rows of
+/// [`PER_ROW`]; above a sequence the last nomination reduced, a thin strip
 /// of how it was before, with the removed letters outlined; and a legend.
 pub fn svg(view: &DnaView) -> String {
     let last = view.last.as_ref();
-    let widest = view
-        .players
-        .iter()
-        .enumerate()
-        .map(|(s, p)| {
-            let before = last.and_then(|l| l.before.get(s).cloned().flatten()).map_or(0, |b| b.len());
-            p.length.unwrap_or(0).max(before)
-        })
-        .max()
-        .unwrap_or(0);
-    let label = label_width(view);
-    let width = (label + widest as f64 * CELL + 2.0 * MARGIN).max(620.0);
-    let mut y = MARGIN + 18.0;
+    let width = svg::PHONE_WIDTH;
+    let mut y = MARGIN;
     let mut body = String::new();
-
-    let _ = write!(
-        body,
-        "<text x=\"{MARGIN}\" y=\"{y}\" font-size=\"15\" font-weight=\"bold\">DNA</text>\
-         <text x=\"{}\" y=\"{y}\" font-size=\"13\">{}</text>",
-        MARGIN + 50.0,
-        svg::escape(&status_line(view))
-    );
-    y += 10.0;
+    let line = |body: &mut String, y: &mut f64, size: f64, extra: &str, text: &str| {
+        // 0.6 em a character in monospace.
+        let chars = ((width - 2.0 * MARGIN) / (size * 0.6)).floor() as usize;
+        for part in svg::wrap(text, chars) {
+            *y += size + 5.0;
+            let _ = write!(
+                body,
+                "<text x=\"{MARGIN}\" y=\"{y}\" font-size=\"{size}\"{extra}>{}</text>",
+                svg::escape(&part)
+            );
+        }
+    };
+    line(&mut body, &mut y, 15.0, " font-weight=\"bold\"", "DNA");
+    line(&mut body, &mut y, 13.0, "", &status_line(view));
     if let Some(l) = last {
-        y += 16.0;
         let name = view.players.get(l.seat).map_or("", |p| p.name.as_str());
         let effects: Vec<String> = l
             .removed
@@ -136,30 +125,23 @@ pub fn svg(view: &DnaView) -> String {
                 c.map(|c| format!("{} {c}", view.players.get(s).map_or("", |p| p.name.as_str())))
             })
             .collect();
-        let _ = write!(
-            body,
-            "<text x=\"{MARGIN}\" y=\"{y}\" font-size=\"12\">Last: {} nominated {} ({})</text>",
-            svg::escape(name),
-            svg::escape(&l.chunk),
-            svg::escape(&effects.join(", "))
-        );
+        let text = format!("Last: {name} nominated {} ({})", l.chunk, effects.join(", "));
+        line(&mut body, &mut y, 12.0, "", &text);
     }
     y += 10.0;
 
     for (seat, player) in view.players.iter().enumerate() {
+        y = player_label(&mut body, seat, player, y);
         let before = last.and_then(|l| l.before.get(seat).cloned().flatten());
         if let (Some(before), Some(l)) = (&before, last) {
             let removed = l.positions.get(seat).map_or(&[][..], Vec::as_slice);
-            body.push_str(&before_strip(before, removed, label, y, &l.chunk));
-            y += BEFORE_ROW + 2.0;
+            y = before_strip(&mut body, before, removed, y, &l.chunk);
         }
-        body.push_str(&player_row(seat, player, label, y));
-        y += ROW + 8.0;
+        y = player_strip(&mut body, player, y) + 8.0;
     }
 
-    y += 6.0;
-    body.push_str(&legend(&view.alphabet, y));
-    y += 20.0;
+    y += 4.0;
+    y = legend(&mut body, &view.alphabet, y);
     let height = y + MARGIN;
     format!(
         "{}<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>{body}</svg>\n",
@@ -167,124 +149,150 @@ pub fn svg(view: &DnaView) -> String {
     )
 }
 
-/// The sequence before the last nomination, removed letters outlined.
-fn before_strip(before: &str, removed: &[usize], label: f64, y: f64, chunk: &str) -> String {
-    let mut out = String::new();
+/// Where cell `i` of a strip starting at `y` goes, rows `row` high.
+fn cell_at(i: usize, y: f64, row: f64) -> (f64, f64) {
+    (MARGIN + (i % PER_ROW) as f64 * CELL, y + (i / PER_ROW) as f64 * (row + 4.0))
+}
+
+/// The height of a strip of `len` cells in rows `row` high.
+fn strip_height(len: usize, row: f64) -> f64 {
+    len.div_ceil(PER_ROW).max(1) as f64 * (row + 4.0)
+}
+
+/// The sequence before the last nomination, removed letters outlined;
+/// returns where the next part starts.
+fn before_strip(out: &mut String, before: &str, removed: &[usize], y: f64, chunk: &str) -> f64 {
     let _ = write!(
         out,
-        "<text x=\"{}\" y=\"{}\" font-size=\"9\" fill=\"#555555\">before {}</text>",
-        MARGIN + 12.0,
-        y + BEFORE_ROW - 3.0,
+        "<text x=\"{MARGIN}\" y=\"{}\" font-size=\"12\" fill=\"#555555\">before {}</text>",
+        y + 12.0,
         svg::escape(chunk)
     );
+    let y = y + 17.0;
     let mut removed_iter = removed.iter().peekable();
     for (i, letter) in before.chars().enumerate() {
-        let x = label + MARGIN + i as f64 * CELL;
+        let (x, cy) = cell_at(i, y, BEFORE_ROW);
         let gone = removed_iter.next_if(|&&p| p == i).is_some();
         let (opacity, stroke) =
             if gone { ("1", " stroke=\"#000000\" stroke-width=\"1.5\"") } else { ("0.3", "") };
         let _ = write!(
             out,
-            "<rect x=\"{x}\" y=\"{y}\" width=\"{}\" height=\"{BEFORE_ROW}\" fill=\"{}\" fill-opacity=\"{opacity}\"{stroke}/>",
+            "<rect x=\"{x}\" y=\"{cy}\" width=\"{}\" height=\"{BEFORE_ROW}\" fill=\"{}\" fill-opacity=\"{opacity}\"{stroke}/>",
             CELL - 1.0,
             nucleotide_colour(letter)
         );
         if gone {
             let _ = write!(
                 out,
-                "<line x1=\"{x}\" y1=\"{y}\" x2=\"{}\" y2=\"{}\" stroke=\"#000000\" stroke-width=\"1\"/>",
+                "<line x1=\"{x}\" y1=\"{cy}\" x2=\"{}\" y2=\"{}\" stroke=\"#000000\" stroke-width=\"1\"/>",
                 x + CELL - 1.0,
-                y + BEFORE_ROW
+                cy + BEFORE_ROW
             );
         }
     }
-    out
+    y + strip_height(before.chars().count(), BEFORE_ROW)
 }
 
-fn player_row(seat: usize, player: &PlayerView, label: f64, y: f64) -> String {
-    let mut out = String::new();
+/// A player's name, length and standing beside their colour; returns where
+/// the next part starts.
+fn player_label(out: &mut String, seat: usize, player: &PlayerView, y: f64) -> f64 {
     let faded = player.standing != Standing::In;
     let _ = write!(
         out,
-        "<rect x=\"{MARGIN}\" y=\"{}\" width=\"8\" height=\"{}\" fill=\"{}\"/>\
+        "<rect x=\"{MARGIN}\" y=\"{}\" width=\"8\" height=\"14\" fill=\"{}\"/>\
          <text x=\"{}\" y=\"{}\" font-size=\"13\"{}>{}</text>",
         y + 3.0,
-        ROW - 6.0,
         svg::player_colour(seat),
         MARGIN + 12.0,
-        y + ROW - 7.0,
-        if faded { " fill=\"#888888\"" } else { "" },
+        y + 14.0,
+        if faded { " fill=\"#595959\"" } else { "" },
         svg::escape(&label_text(player)),
     );
+    y + 20.0
+}
+
+/// A player's strip, wrapped; returns where it ends.
+fn player_strip(out: &mut String, player: &PlayerView, y: f64) -> f64 {
+    let faded = player.standing != Standing::In;
     let group_opacity = if faded { " opacity=\"0.4\"" } else { "" };
     let _ = write!(out, "<g{group_opacity}>");
-    match (&player.sequence, player.length) {
+    let cells = match (&player.sequence, player.length) {
         (Some(sequence), _) => {
             for (i, letter) in sequence.chars().enumerate() {
-                let x = label + MARGIN + i as f64 * CELL;
+                let (x, cy) = cell_at(i, y, ROW);
                 let _ = write!(
                     out,
-                    "<rect x=\"{x}\" y=\"{y}\" width=\"{}\" height=\"{ROW}\" fill=\"{}\"/>\
+                    "<rect x=\"{x}\" y=\"{cy}\" width=\"{}\" height=\"{ROW}\" fill=\"{}\"/>\
                      <text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" fill=\"{}\">{}</text>",
                     CELL - 1.0,
                     nucleotide_colour(letter),
                     x + (CELL - 1.0) / 2.0,
-                    y + ROW - 7.0,
+                    cy + ROW - 7.0,
                     ink(letter),
                     svg::escape(&letter.to_string())
                 );
             }
+            sequence.chars().count()
         }
         (None, Some(len)) => {
             for i in 0..len {
-                let x = label + MARGIN + i as f64 * CELL;
+                let (x, cy) = cell_at(i, y, ROW);
                 let _ = write!(
                     out,
-                    "<rect x=\"{x}\" y=\"{y}\" width=\"{}\" height=\"{ROW}\" fill=\"#bbbbbb\"/>\
+                    "<rect x=\"{x}\" y=\"{cy}\" width=\"{}\" height=\"{ROW}\" fill=\"#767676\"/>\
                      <text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" fill=\"#ffffff\">?</text>",
                     CELL - 1.0,
                     x + (CELL - 1.0) / 2.0,
-                    y + ROW - 7.0
+                    cy + ROW - 7.0
                 );
             }
+            len
         }
         (None, None) => {
             let _ = write!(
                 out,
-                "<text x=\"{}\" y=\"{}\" font-size=\"12\" fill=\"#555555\">no sequence yet</text>",
-                label + MARGIN,
+                "<text x=\"{MARGIN}\" y=\"{}\" font-size=\"12\" fill=\"#555555\">no sequence yet</text>",
                 y + ROW - 7.0
             );
+            0
         }
-    }
+    };
     out.push_str("</g>");
-    out
+    y + strip_height(cells, ROW)
 }
 
-fn legend(alphabet: &str, y: f64) -> String {
-    let mut out = String::new();
-    let mut x = MARGIN;
-    for letter in alphabet.chars() {
+/// The nucleotides' colours two to a row, then the mark of a removed
+/// letter; returns where the legend ends.
+fn legend(out: &mut String, alphabet: &str, y: f64) -> f64 {
+    let mut y = y;
+    for (k, letter) in alphabet.chars().enumerate() {
+        let x = MARGIN + (k % 2) as f64 * 170.0;
         let _ = write!(
             out,
             "<rect x=\"{x}\" y=\"{y}\" width=\"12\" height=\"12\" fill=\"{}\"/>\
-             <text x=\"{}\" y=\"{}\" font-size=\"11\">{letter} {}</text>",
+             <text x=\"{}\" y=\"{}\" font-size=\"12\">{letter} {}</text>",
             nucleotide_colour(letter),
             x + 16.0,
             y + 10.0,
             nucleotide_name(letter)
         );
-        x += 90.0;
+        if k % 2 == 1 {
+            y += 18.0;
+        }
     }
+    if alphabet.chars().count() % 2 == 1 {
+        y += 18.0;
+    }
+    let x = MARGIN;
     let _ = write!(
         out,
         "<rect x=\"{x}\" y=\"{y}\" width=\"12\" height=\"12\" fill=\"#cccccc\" stroke=\"#000000\" stroke-width=\"1.5\"/>\
          <line x1=\"{x}\" y1=\"{y}\" x2=\"{}\" y2=\"{}\" stroke=\"#000000\"/>\
-         <text x=\"{}\" y=\"{}\" font-size=\"11\">removed by the last nomination</text>",
+         <text x=\"{}\" y=\"{}\" font-size=\"12\">removed by the last nomination</text>",
         x + 12.0,
         y + 12.0,
         x + 16.0,
         y + 10.0
     );
-    out
+    y + 18.0
 }

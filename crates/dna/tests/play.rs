@@ -253,6 +253,30 @@ fn svg_shows_strips_the_last_removal_and_a_legend() {
 }
 
 #[test]
+fn svg_fits_a_phone_with_readable_text_and_wrapped_strips() {
+    let mut game = seed_game(&[]);
+    play(&mut game, 0, "AAG").unwrap();
+    let svg = game.render_svg(Viewer::Observer, 0);
+    let width: f64 = svg.split("width=\"").nth(1).and_then(|w| w.split('"').next()).unwrap().parse().unwrap();
+    assert!(width <= 360.0, "{width}");
+    for text in svg.split("<text ").skip(1) {
+        let size: f64 =
+            text.split("font-size=\"").nth(1).and_then(|s| s.split('"').next()).unwrap().parse().unwrap();
+        assert!(size >= 12.0, "{text}");
+        let x: f64 = text.split("x=\"").nth(1).and_then(|s| s.split('"').next()).unwrap().parse().unwrap();
+        let content = text.split('>').nth(1).and_then(|t| t.split('<').next()).unwrap();
+        if !text.contains("text-anchor") {
+            assert!(x + content.chars().count() as f64 * size * 0.6 <= width, "{content:?} in {width}");
+        }
+    }
+    // 36 letters a strip: no rect reaches past the right margin.
+    for rect in svg.split("<rect x=\"").skip(1) {
+        let x: f64 = rect.split('"').next().unwrap().parse().unwrap();
+        assert!(x + 16.0 <= width, "{rect}");
+    }
+}
+
+#[test]
 fn names_are_escaped_in_svg() {
     let game = create(&[], &["a<b", "c&d"]);
     let svg = game.render_svg(Viewer::Observer, 0);

@@ -73,31 +73,35 @@ fn digit(n: usize) -> char {
     char::from_digit((n % 10) as u32, 10).unwrap_or('?')
 }
 
-/// The strip as a row of squares (wrapped every 64 cells), the last turn's
-/// interval highlighted, the scores beneath.
+/// Cells per row of the SVG picture: rows of ten, numbered 1-10, 11-20..,
+/// wrap the strip into a picture a phone shows at full size.
+const SVG_ROW: usize = 10;
+/// Distance from one cell to the next in a row of the picture.
+const SVG_CELL: f64 = 34.0;
+/// Distance from one row of the picture to the next.
+const SVG_ROW_HEIGHT: f64 = 40.0;
+/// Left and top edge of cell 1 in the picture.
+const SVG_ORIGIN: (f64, f64) = (10.0, 10.0);
+
+/// Text readable on a seat's colour: the first seat's blue takes white,
+/// the second's orange black.
+fn ink_on(seat: usize) -> &'static str {
+    if seat == 0 { "#ffffff" } else { "#000000" }
+}
+
+/// The strip wrapped in rows of ten squares, each empty cell showing its
+/// number and each taken one its player's letter, the last turn's interval
+/// highlighted; beneath, a legend naming every colour and the scores.
 pub(crate) fn svg(view: &IntervaloView) -> String {
-    const SIZE: f64 = 14.0;
-    const MARGIN: f64 = 10.0;
+    const LINE: f64 = 20.0;
+    let (x0, y0) = SVG_ORIGIN;
     let cells: Vec<char> = view.strip.chars().collect();
-    let rows = cells.len().div_ceil(ROW).max(1);
-    let cols = cells.len().min(ROW);
-    let row_height = SIZE + 16.0;
+    let rows = cells.len().div_ceil(SVG_ROW).max(1);
+    let width = svg::PHONE_WIDTH.max(2.0 * x0 + SVG_ROW as f64 * SVG_CELL);
+    let side = SVG_CELL - 2.0;
+    let at = |i: usize| (x0 + (i % SVG_ROW) as f64 * SVG_CELL, y0 + (i / SVG_ROW) as f64 * SVG_ROW_HEIGHT);
     let l = letters(view);
-    let [s0, s1] = view.scores;
-    let mut line = format!("{} {} {s0} · {} {} {s1}", l[0], view.players[0], l[1], view.players[1]);
-    if let Some(result) = &view.result {
-        let _ = write!(line, " · {result}");
-    }
-    // Wide enough for the scores line as well as the strip: a short strip
-    // would cut the players' names off (about 0.6 em a character at 12 px).
-    let line_width = line.chars().count() as f64 * 7.2;
-    let width = MARGIN * 2.0 + (cols as f64 * SIZE).max(line_width);
-    let line = svg::escape(&line);
-    let height = MARGIN * 2.0 + rows as f64 * row_height + 36.0;
-    let at = |i: usize| (MARGIN + (i % ROW) as f64 * SIZE, MARGIN + 12.0 + (i / ROW) as f64 * row_height);
-    let mut out = svg::open(width, height);
-    out.push_str("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>");
-    // The seat whose colour this viewer's `x` stands for.
+    // The seat whose colour a cell's letter stands for.
     let seat_of = |c: char| -> Option<usize> {
         match (c, view.viewer) {
             ('a', _) => Some(0),
@@ -107,6 +111,30 @@ pub(crate) fn svg(view: &IntervaloView) -> String {
             _ => None,
         }
     };
+    let mut legend: Vec<(Option<&str>, String)> = Vec::new();
+    for (seat, (letter, (name, score))) in l.iter().zip(view.players.iter().zip(view.scores)).enumerate() {
+        let you = if view.viewer == Some(seat) { " (you)" } else { "" };
+        let points = if score == 1 { "point" } else { "points" };
+        legend.push((Some(svg::player_colour(seat)), format!("{letter} {name}{you}: {score} {points}")));
+    }
+    legend.push((Some(svg::NEUTRAL_COLOUR), "# neutral: both chose the same cell".into()));
+    legend.push((Some("#ffe08a"), "the last turn's interval".into()));
+    if let Some(result) = &view.result {
+        legend.push((None, result.to_string()));
+    }
+    let legend: Vec<(Option<&str>, String)> = legend
+        .into_iter()
+        .flat_map(|(swatch, text)| {
+            svg::wrap(&text, svg::PHONE_CHARS - 3)
+                .into_iter()
+                .enumerate()
+                .map(move |(k, line)| (if k == 0 { swatch } else { None }, line))
+        })
+        .collect();
+    let strip_bottom = y0 + rows as f64 * SVG_ROW_HEIGHT;
+    let height = strip_bottom + 8.0 + legend.len() as f64 * LINE + 10.0;
+    let mut out = svg::open(width, height);
+    out.push_str("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>");
     if let Some(last) = view.history.last() {
         let lo = last.choices[0].min(last.choices[1]).saturating_sub(1);
         let hi = last.choices[0].max(last.choices[1]).saturating_sub(1);
@@ -114,46 +142,55 @@ pub(crate) fn svg(view: &IntervaloView) -> String {
             let (x, y) = at(i);
             let _ = write!(
                 out,
-                "<rect x=\"{}\" y=\"{}\" width=\"{SIZE}\" height=\"{}\" fill=\"#ffe08a\"/>",
-                x,
+                "<rect x=\"{}\" y=\"{}\" width=\"{SVG_CELL}\" height=\"{}\" fill=\"#ffe08a\"/>",
+                x - 1.0,
                 y - 3.0,
-                SIZE + 6.0
+                side + 6.0
             );
         }
     }
     for (i, &c) in cells.iter().enumerate() {
         let (x, y) = at(i);
-        let fill = match c {
-            '#' => svg::NEUTRAL_COLOUR,
-            '.' => "#f4f4f4",
-            other => seat_of(other).map(svg::player_colour).unwrap_or("#f4f4f4"),
+        let seat = seat_of(c);
+        let (fill, mark, ink, what) = match (c, seat) {
+            ('#', _) => (svg::NEUTRAL_COLOUR, "#".to_string(), "#ffffff", "neutral".to_string()),
+            (_, Some(s)) => (
+                svg::player_colour(s),
+                l[s].to_string(),
+                ink_on(s),
+                format!("{} ({})", l[s], view.players[s]),
+            ),
+            _ => ("#f4f4f4", (i + 1).to_string(), "#444444", "empty".to_string()),
         };
+        let taken = c != '.';
         let _ = write!(
             out,
-            "<rect x=\"{x}\" y=\"{y}\" width=\"{}\" height=\"{}\" fill=\"{fill}\" stroke=\"#999999\" stroke-width=\"0.5\"><title>{}</title></rect>",
-            SIZE - 1.0,
-            SIZE - 1.0,
-            i + 1
+            "<rect class=\"cell\" data-cell=\"{n}\" x=\"{x}\" y=\"{y}\" width=\"{side}\" height=\"{side}\" rx=\"3\" fill=\"{fill}\" stroke=\"#999999\" stroke-width=\"0.5\"><title>cell {n}: {what}</title></rect>\
+             <text x=\"{}\" y=\"{}\" font-size=\"{}\"{} text-anchor=\"middle\" fill=\"{ink}\" pointer-events=\"none\">{}</text>",
+            x + side / 2.0,
+            y + side / 2.0 + if taken { 6.0 } else { 4.0 },
+            if taken { 17 } else { 12 },
+            if taken { " font-weight=\"bold\"" } else { "" },
+            svg::escape(&mark),
+            n = i + 1,
+            what = svg::escape(&what),
         );
-        if (i + 1) % 10 == 0 || i == 0 {
+    }
+    for (k, (swatch, line)) in legend.iter().enumerate() {
+        let y = strip_bottom + 8.0 + k as f64 * LINE;
+        if let Some(colour) = swatch {
             let _ = write!(
                 out,
-                "<text x=\"{}\" y=\"{}\" font-size=\"8\" text-anchor=\"middle\">{}</text>",
-                x + SIZE / 2.0,
-                y - 4.0,
-                i + 1
+                "<rect x=\"{x0}\" y=\"{}\" width=\"14\" height=\"14\" rx=\"2\" fill=\"{colour}\"/>",
+                y + 2.0
             );
         }
-    }
-    let y = MARGIN + rows as f64 * row_height + 16.0;
-    let _ = write!(out, "<text x=\"{MARGIN}\" y=\"{y}\" font-size=\"12\">{line}</text>");
-    for seat in 0..2 {
         let _ = write!(
             out,
-            "<rect x=\"{}\" y=\"{}\" width=\"8\" height=\"8\" fill=\"{}\"/>",
-            MARGIN + seat as f64 * 12.0,
-            y + 8.0,
-            svg::player_colour(seat)
+            "<text x=\"{}\" y=\"{}\" font-size=\"13\">{}</text>",
+            x0 + 22.0,
+            y + 14.0,
+            svg::escape(line)
         );
     }
     out.push_str("</svg>");

@@ -207,7 +207,9 @@ fn svg_highlights_the_last_interval() {
     turn(&mut g, 3, 6);
     let svg = g.render_svg(Viewer::Observer, 0);
     assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
-    assert_eq!(svg.matches("#ffe08a").count(), 4, "cells 3 to 6 highlighted");
+    // Cells 3 to 6, and the legend's swatch naming the highlight.
+    assert_eq!(svg.matches("#ffe08a").count(), 5, "cells 3 to 6 highlighted");
+    assert!(svg.contains("the last turn&#39;s interval"), "{svg}");
 }
 
 #[test]
@@ -289,14 +291,38 @@ proptest! {
 }
 
 #[test]
-fn svg_is_wide_enough_for_the_scores_line_of_a_short_strip() {
-    let options = Options::parse(KIND.info(), &["-cells=10".to_string()]).unwrap();
-    let g = Game::create(&KIND, options, vec!["gail1".into(), "bot:greedy".into()], 1, 0).unwrap();
-    let svg = g.render_svg(Viewer::Observer, 0);
+fn svg_wraps_the_strip_in_rows_of_ten_and_names_every_colour() {
+    let options = Options::parse(KIND.info(), &["-cells=64".to_string()]).unwrap();
+    let mut g = Game::create(
+        &KIND,
+        options,
+        vec!["gail1".into(), "a-rather-long-player-name-of-thirty".into()],
+        1,
+        0,
+    )
+    .unwrap();
+    turn(&mut g, 3, 12);
+    let svg = g.render_svg(Viewer::Player(0), 0);
     let width: f64 = svg.split("width=\"").nth(1).and_then(|w| w.split('"').next()).unwrap().parse().unwrap();
-    let line = svg.split("font-size=\"12\">").nth(1).and_then(|t| t.split('<').next()).unwrap();
-    assert!(line.contains("bot:greedy 0"), "{line}");
-    // A monospace character is 0.6 em: 7.2 px at 12 px, plus the margins.
-    assert!(width >= 20.0 + line.chars().count() as f64 * 7.2, "{width} for {line:?}");
-    assert!(width > 20.0 + 10.0 * 14.0, "wider than the strip alone: {width}");
+    assert!(width <= 360.0, "a phone shows it at full size: {width}");
+    // Every cell drawn once, numbered, in rows of ten: cell 11 starts row 2.
+    assert_eq!(svg.matches("class=\"cell\"").count(), 64);
+    let cell_y = |n: usize| -> f64 {
+        let at = svg.find(&format!("data-cell=\"{n}\"")).unwrap();
+        svg[at..].split("y=\"").nth(1).and_then(|y| y.split('"').next()).unwrap().parse().unwrap()
+    };
+    assert_eq!(cell_y(1), cell_y(10));
+    assert!(cell_y(11) > cell_y(10));
+    // The viewer is X, the other O, on the board and in the legend.
+    assert!(svg.contains(">X</text>") && svg.contains(">O</text>"), "{svg}");
+    assert!(svg.contains("X gail1 (you): "), "{svg}");
+    assert!(svg.contains("# neutral"), "{svg}");
+    // No line of text wider than the picture (0.6 em a character).
+    for text in svg.split("<text ").skip(1) {
+        let size: f64 =
+            text.split("font-size=\"").nth(1).and_then(|s| s.split('"').next()).unwrap().parse().unwrap();
+        assert!(size >= 12.0, "{text}");
+        let content = text.split('>').nth(1).and_then(|t| t.split('<').next()).unwrap();
+        assert!(32.0 + content.chars().count() as f64 * size * 0.6 <= width, "{content:?} in {width}");
+    }
 }

@@ -39,10 +39,54 @@ pub fn open(width: f64, height: f64) -> String {
     )
 }
 
+/// Width in characters of a picture drawn for a phone first: 44
+/// characters of 13-unit monospace (0.6 em each) and the margins make
+/// about 360 units, which a 390 px wide phone shows at full size.
+pub const PHONE_CHARS: usize = 44;
+
+/// Width of the pictures drawn for a phone first, in user units.
+pub const PHONE_WIDTH: f64 = 360.0;
+
+/// `text` cut into lines of at most `width` characters, at spaces where
+/// there are any (a word longer than a line is cut where it must be).
+/// Never returns an empty list.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let mut word: Vec<char> = word.chars().collect();
+        let used = line.chars().count();
+        if used > 0 && used + 1 + word.len() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        while line.chars().count() + word.len() > width {
+            let room = width - line.chars().count();
+            line.extend(word.drain(..room));
+            lines.push(std::mem::take(&mut line));
+        }
+        line.extend(word);
+    }
+    lines.push(line);
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn escapes() {
         assert_eq!(super::escape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&#39;");
+    }
+
+    #[test]
+    fn wraps_at_spaces_and_cuts_long_words() {
+        assert_eq!(super::wrap("ab cd ef", 5), ["ab cd", "ef"]);
+        assert_eq!(super::wrap("abcdefgh", 3), ["abc", "def", "gh"]);
+        assert_eq!(super::wrap("", 3), [""]);
+        assert_eq!(super::wrap("ab abcdefg", 4), ["ab", "abcd", "efg"]);
+        assert!(super::wrap(&"x ".repeat(100), 7).iter().all(|l| l.chars().count() <= 7));
     }
 }

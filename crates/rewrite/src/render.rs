@@ -143,15 +143,54 @@ pub fn text(view: &RewriteView) -> String {
     s
 }
 
-/// The board as a standalone SVG document.
+/// `line` cut into lines of at most `width` characters, at a space where
+/// the line has one late enough, each piece keeping its colour across the
+/// cut; continuation lines are indented by four spaces.
+fn wrap_line(line: Vec<Piece>, width: usize) -> Vec<Vec<Piece>> {
+    const INDENT: &str = "    ";
+    let chars: Vec<(char, usize)> =
+        line.iter().enumerate().flat_map(|(k, p)| p.text.chars().map(move |c| (c, k))).collect();
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut first = true;
+    while start < chars.len() || first {
+        let room = if first { width } else { width - INDENT.len() };
+        let mut end = (start + room).min(chars.len());
+        if end < chars.len() {
+            // Cut after the last space of the line if it is not too early.
+            if let Some(space) = (start + room / 2..end).rev().find(|&i| chars[i].0 == ' ') {
+                end = space + 1;
+            }
+        }
+        let mut pieces: Vec<Piece> = Vec::new();
+        if !first {
+            pieces.push(plain(INDENT));
+        }
+        for &(c, k) in &chars[start..end] {
+            match pieces.last_mut() {
+                Some(last) if last.seat == line[k].seat && last.hit == line[k].hit => last.text.push(c),
+                _ => pieces.push(Piece { text: c.to_string(), seat: line[k].seat, hit: line[k].hit }),
+            }
+        }
+        out.push(pieces);
+        start = end;
+        first = false;
+    }
+    out
+}
+
+/// The board as a standalone SVG document, its lines wrapped to a phone's
+/// width in a readable monospace size.
 pub fn svg(view: &RewriteView) -> String {
     const ROW: f64 = 20.0;
     const CHAR: f64 = 8.0;
+    // 42 characters of 8 units and the margins: the phone width.
+    const WRAP: usize = 42;
     const MARGIN: f64 = 12.0;
-    let lines = lines(view);
+    let lines: Vec<Vec<Piece>> = lines(view).into_iter().flat_map(|line| wrap_line(line, WRAP)).collect();
     let widest =
         lines.iter().map(|l| l.iter().map(|p| p.text.chars().count()).sum::<usize>()).max().unwrap_or(0);
-    let width = (widest as f64 * CHAR + 2.0 * MARGIN).max(320.0);
+    let width = (widest as f64 * CHAR + 2.0 * MARGIN).max(svg::PHONE_WIDTH);
     let height = lines.len() as f64 * ROW + 2.0 * MARGIN;
     let mut s = svg::open(width, height);
     s.push_str(&format!("<rect width=\"{width}\" height=\"{height}\" fill=\"#fdfdf8\"/>"));
@@ -175,4 +214,30 @@ pub fn svg(view: &RewriteView) -> String {
     }
     s.push_str("</svg>");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrapped_lines_keep_their_colours_and_fit() {
+        let line = vec![plain("  round 1: "), owned("alice ab=>ba", 0), plain(", "), owned("bob x=>yy", 1)];
+        let text: String = line.iter().map(|p| p.text.as_str()).collect();
+        let wrapped = wrap_line(line, 16);
+        assert!(wrapped.len() > 1);
+        let mut again = String::new();
+        for (k, l) in wrapped.iter().enumerate() {
+            let joined: String = l.iter().map(|p| p.text.as_str()).collect();
+            assert!(joined.chars().count() <= 16, "{joined:?}");
+            again.push_str(if k == 0 { &joined } else { &joined[4..] });
+        }
+        assert_eq!(again, text);
+        // "bob" is still in seat 1's colour on its own line.
+        let bob = wrapped.iter().flatten().find(|p| p.text.contains("bob")).unwrap();
+        assert_eq!(bob.seat, Some(1));
+        // A string with no space is cut at the width.
+        let long = wrap_line(vec![plain("x".repeat(40))], 16);
+        assert_eq!(long.len(), 3, "16, then 12 after the indent, then 12");
+    }
 }

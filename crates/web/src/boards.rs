@@ -133,11 +133,11 @@ pub fn click_map(kind: &str, view: &Value) -> Option<ClickMap> {
             let max = view.get("allowed").and_then(Value::as_u64).unwrap_or(1).max(1) as usize;
             Some(ClickMap::Grid { x0: 28.0, y0: 28.0, cell, columns: size, rows: size, max })
         }
-        // crates/intervalo/src/render.rs: margin 10, cells of 14 in rows of
-        // 64, each row 30 high, the first 12 below the margin.
+        // crates/intervalo/src/render.rs: cell 1 at (10, 10), cells 34
+        // apart in rows of 10, each row 40 high.
         "intervalo" => {
             let count = view.get("strip")?.as_str()?.chars().count();
-            Some(ClickMap::Strip { x0: 10.0, y0: 22.0, cell: 14.0, per_row: 64, row_height: 30.0, count })
+            Some(ClickMap::Strip { x0: 10.0, y0: 10.0, cell: 34.0, per_row: 10, row_height: 40.0, count })
         }
         // crates/rtlife/src/render.rs: margin 36, cells of 12 up to 80
         // columns or rows, else 960 / the longer side (at least 1).

@@ -49,20 +49,56 @@
 
   function svg() { return boardBox.querySelector("svg"); }
 
+  // On a phone (or any touch screen) a picture is never shown so small
+  // that a cell is under 24 px or a letter under 12 px: past that, the
+  // board shows a window of the picture that pans, as big boards do when
+  // zoomed.
+  var touch = window.matchMedia && window.matchMedia("(max-width: 600px), (pointer: coarse)").matches;
+  var widest = null; // the largest view, in picture units, at a readable size
+
+  function readableScale(s) {
+    if (!touch) return 0;
+    // A hair over the limits, so that rounding never lands under them.
+    var need = clickMap && clickMap.cell ? 24.1 / clickMap.cell : 0;
+    var smallest = Infinity;
+    s.querySelectorAll("text").forEach(function (t) {
+      var size = parseFloat(t.getAttribute("font-size") || window.getComputedStyle(t).fontSize);
+      if (size > 0 && size < smallest) smallest = size;
+    });
+    return smallest < Infinity ? Math.max(need, 12.05 / smallest) : need;
+  }
+
+  function initialView() {
+    if (widest[0] >= home[2] && widest[1] >= home[3]) return home.slice();
+    // The middle of the picture: the server centres a field on its cells.
+    return [home[0] + (home[2] - widest[0]) / 2, home[1] + (home[3] - widest[1]) / 2, widest[0], widest[1]];
+  }
+
   function setUpPicture(keepView) {
     var s = svg();
     if (!s || !s.viewBox || !s.viewBox.baseVal) return;
     var vb = s.viewBox.baseVal;
-    var width = Number(s.getAttribute("width")) || vb.width;
+    // A picture set up before (the window was resized) keeps its own size.
+    var fresh = s.hasAttribute("width") || !home;
+    var h = fresh ? [vb.x, vb.y, vb.width, vb.height] : home;
+    var width = fresh ? Number(s.getAttribute("width")) || vb.width : home[2];
     // Scale to the page; small pictures may grow a little, big ones
     // shrink to fit (and can be zoomed).
     s.removeAttribute("width");
     s.removeAttribute("height");
-    s.style.maxWidth = Math.max(width, Math.min(width * 3, 640)) + "px";
-    var h = [vb.x, vb.y, vb.width, vb.height];
     var same = home && home[2] === h[2] && home[3] === h[3];
     home = h;
-    if (!(keepView && same && view)) view = h.slice();
+    var largest = Math.max(width, Math.min(width * 1.5, 640));
+    var boxWidth = boardBox.clientWidth || largest;
+    var least = readableScale(s);
+    if (least > Math.min(boxWidth, largest) / home[2]) {
+      s.style.maxWidth = "none";
+      widest = [Math.min(home[2], boxWidth / least), Math.min(home[3], (window.innerHeight * 0.7) / least)];
+    } else {
+      s.style.maxWidth = largest + "px";
+      widest = [home[2], home[3]];
+    }
+    if (!(keepView && same && view)) view = initialView();
     apply();
   }
 
@@ -70,7 +106,7 @@
     var s = svg();
     if (!s || !view) return;
     s.setAttribute("viewBox", view.join(" "));
-    boardBox.classList.toggle("zoomed", view[2] < home[2] - 1e-6);
+    boardBox.classList.toggle("zoomed", view[2] < home[2] - 1e-6 || view[3] < home[3] - 1e-6);
   }
 
   function clampView() {
@@ -83,13 +119,21 @@
   function zoom(factor, cx, cy) {
     if (!view) return;
     var w = view[2], h = view[3];
-    var nw = Math.max(home[2] / 40, Math.min(home[2], w / factor));
-    var nh = nw * h / w;
+    var nw = Math.max(home[2] / 40, Math.min(widest[0], w / factor));
+    var nh = Math.min(widest[1] * nw / widest[0], nw * h / w);
     if (cx === undefined) { cx = view[0] + w / 2; cy = view[1] + h / 2; }
     view = [cx - (cx - view[0]) * nw / w, cy - (cy - view[1]) * nh / h, nw, nh];
     clampView();
     apply();
   }
+
+  var shownWidth = window.innerWidth;
+  window.addEventListener("resize", function () {
+    // Phones resize as their address bar comes and goes: only a new width counts.
+    if (window.innerWidth === shownWidth) return;
+    shownWidth = window.innerWidth;
+    setUpPicture(false);
+  });
 
   // A point of the screen in the picture's own units (whatever the zoom).
   function toPicture(clientX, clientY) {
@@ -107,7 +151,7 @@
       var what = b.getAttribute("data-zoom");
       if (what === "in") zoom(1.5);
       else if (what === "out") zoom(1 / 1.5);
-      else if (home) { view = home.slice(); apply(); }
+      else if (home) { view = initialView(); apply(); }
     });
   });
 
@@ -154,7 +198,7 @@
     var dx = e.clientX - drag.x, dy = e.clientY - drag.y;
     if (!drag.moved && Math.hypot(dx, dy) < 5) return;
     drag.moved = true;
-    if (view[2] >= home[2] - 1e-6) return; // nothing to pan at the whole-board view
+    if (view[2] >= home[2] - 1e-6 && view[3] >= home[3] - 1e-6) return; // nothing to pan at the whole-board view
     view = [drag.view[0] - dx / drag.scale, drag.view[1] - dy / drag.scale, drag.view[2], drag.view[3]];
     clampView();
     apply();

@@ -6,7 +6,7 @@ use tabula_model::{Event, EventAction, Game, GameKind, Options, Viewer};
 use tabula_web::boards::{ClickMap, click_map};
 
 /// Every `<rect x=.. y=.. width=.. height=..><title>NAME</title>` of `svg`:
-/// (centre x, centre y, name).
+/// (centre x, centre y, name). A title `cell 5: empty` names cell `5`.
 fn titled_rects(svg: &str) -> Vec<(f64, f64, String)> {
     let mut out = Vec::new();
     for part in svg.split("<rect ").skip(1) {
@@ -23,7 +23,8 @@ fn titled_rects(svg: &str) -> Vec<(f64, f64, String)> {
             attrs[from..to].parse().unwrap()
         };
         let (x, y, w, h) = (attr("x"), attr("y"), attr("width"), attr("height"));
-        out.push((x + w / 2.0, y + h / 2.0, title.to_string()));
+        let name = title.strip_prefix("cell ").and_then(|t| t.split(':').next()).unwrap_or(title);
+        out.push((x + w / 2.0, y + h / 2.0, name.to_string()));
     }
     out
 }
