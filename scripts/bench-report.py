@@ -467,6 +467,29 @@ if load_test.get("requests"):
         "`scripts/load-test` (writes docs/benchmarks/load-test.txt, read by this page)",
     )
 
+# --- The web's move latency (scripts/bench-web, run on its own) --------------------
+web_moves = {}
+web_path = Path(__file__).resolve().parent.parent / "docs" / "benchmarks" / "web-moves.txt"
+if web_path.exists():
+    for line in web_path.read_text().splitlines():
+        if "=" in line:
+            k, v = line.split("=", 1)
+            web_moves[k.strip()] = v.strip()
+if web_moves.get("median_ms"):
+    median = float(web_moves["median_ms"])
+    row(
+        f"web: a move from the press of Move to the board drawn anew from the live stream, no page load, "
+        f"Chromium ({web_moves.get('date')}, a run of its own)",
+        f"median {median:.1f} ms over {web_moves.get('moves')} moves; p90 {web_moves.get('p90_ms')} ms, "
+        f"min {web_moves.get('min_ms')} ms, max {web_moves.get('max_ms')} ms",
+        "—",
+        "—",
+        "median under 50 ms over 20 moves",
+        median < 50 and int(web_moves.get("moves", "0")) >= 20,
+        None,
+        "`scripts/bench-web` (writes docs/benchmarks/web-moves.txt, read by this page)",
+    )
+
 # --- Write -------------------------------------------------------------------------
 extra_causes = {}
 cause_file = Path(__file__).with_name("bench-causes.txt")
