@@ -346,10 +346,6 @@ impl BotProcess {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        if limits.user.is_some() {
-            // The referee's working directory may be closed to the bot's user.
-            command.current_dir("/");
-        }
         // SAFETY: plain system calls.
         let (euid, egid) = unsafe { (libc::geteuid(), libc::getegid()) };
         let (uid, gid) = limits.user.as_ref().map_or((euid, egid), |u| (u.uid, u.gid));
@@ -613,6 +609,12 @@ fn confine(plan: &Confinement) -> io::Result<()> {
                 || libc::setgid(gid) < 0
                 || libc::setuid(user.uid as libc::uid_t) < 0
             {
+                return Err(io::Error::last_os_error());
+            }
+            // The bot starts where the referee runs (so that `python3
+            // bot.py` finds its script there), unless its user may not
+            // enter that directory: then at the root, where every user may.
+            if libc::access(c".".as_ptr(), libc::X_OK) != 0 && libc::chdir(c"/".as_ptr()) < 0 {
                 return Err(io::Error::last_os_error());
             }
         }

@@ -121,6 +121,11 @@ pub fn render_text(report: &TournamentReport) -> String {
         for (index, f) in failures.iter().take(20) {
             // Numbered from 1, as on the web pages.
             let _ = writeln!(out, "  game {}: {}", index + 1, f.message);
+            // The bot's last word on stderr usually says why (a script not
+            // found, a traceback's last line); the rest is in the JSON.
+            if let Some(last) = f.stderr.lines().map(str::trim).rfind(|l| !l.is_empty()) {
+                let _ = writeln!(out, "    stderr: {}", clip_line(last, 160));
+            }
         }
         if failures.len() > 20 {
             let _ = writeln!(out, "  ... and {} more (see the JSON results)", failures.len() - 20);
@@ -134,6 +139,14 @@ pub fn render_text(report: &TournamentReport) -> String {
 /// `games` (seats, seed, winner, scores, reason, failures, ...).
 pub fn render_json(report: &TournamentReport) -> String {
     serde_json::to_string_pretty(report).unwrap_or_else(|e| format!("{{\"error\":{:?}}}", e.to_string()))
+}
+
+/// `text` cut to at most `max` characters, with `...` where it was cut.
+fn clip_line(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.to_string(),
+    }
 }
 
 fn csv_field(text: &str) -> String {

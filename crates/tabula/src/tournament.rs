@@ -180,7 +180,7 @@ pub fn run(global: &Global, a: TournamentArgs) -> Result<ExitCode> {
     } else {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {msg}").expect("valid progress template"),
+            indicatif::ProgressStyle::with_template("{bar:30} {wide_msg}").expect("valid progress template"),
         );
         bar
     };

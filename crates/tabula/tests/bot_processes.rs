@@ -248,3 +248,35 @@ fn an_unprivileged_referee_runs_bots_only_as_itself() {
     let own = run("nobody");
     assert!(own.status.success(), "{}", String::from_utf8_lossy(&own.stderr));
 }
+
+/// The report's repro as written, `--bot "python3 deaf.py"` run from the
+/// script's directory: the bot starts there (as root too, where it runs as
+/// `nobody`; it was started in `/` and crashed, unable to find its script)
+/// and loses for not reading its input, within the tournament's limits.
+#[test]
+fn a_bot_named_by_a_relative_path_starts_where_the_referee_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    // Readable by the bot's user, as its program must be.
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let source: PathBuf =
+        [env!("CARGO_MANIFEST_DIR"), "..", "bots", "tests", "bots", "deaf.py"].iter().collect();
+    std::fs::copy(&source, dir.path().join("deaf.py")).unwrap();
+    std::fs::set_permissions(dir.path().join("deaf.py"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    let json = dir.path().join("results.json");
+    let out = Command::new(BIN)
+        .current_dir(dir.path())
+        .arg("--db")
+        .arg(dir.path().join("t.db"))
+        .args(["tournament", "--game", "rtlife", "--bot", "greedy", "--bot", "python3 deaf.py"])
+        .args(["--games-per-pair", "1", "--move-time", "300", "--quiet", "--json-file"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let failures = report["games"][0]["failures"].as_array().unwrap();
+    assert_eq!(failures.len(), 1, "{report}");
+    assert_eq!(failures[0]["bot"], "python3 deaf.py");
+    assert_eq!(failures[0]["kind"], "timed_out", "{}", failures[0]);
+    assert!(failures[0]["message"].as_str().unwrap().contains("did not read its input within 300 ms"));
+}
