@@ -28,6 +28,15 @@
 //! container without the privilege), the process group and the parent-death
 //! signal are all there is, and [`containment`] says so.
 //!
+//! Why a namespace rather than the alternatives: a referee that is a child
+//! subreaper (`PR_SET_CHILD_SUBREAPER`) inherits a bot's orphans and can
+//! kill them while it lives, but once it is killed they pass to the
+//! system's init and nobody is left to find them; a cgroup per bot holds
+//! the whole tree whatever happens, but needs a delegated cgroup tree
+//! (root, or a systemd user slice), which a plain `tabula tournament` in a
+//! terminal does not have. The PID namespace needs neither, and its end is
+//! the kernel's doing, not a watchdog's that could itself be killed.
+//!
 //! # Deadlines
 //!
 //! The referee's end of a bot's input is non-blocking: a bot that does not
