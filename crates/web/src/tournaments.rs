@@ -275,7 +275,11 @@ fn page_error(e: ApiError) -> PageError {
 /// `/tournaments`.
 async fn list_page(State(web): State<Web>, headers: HeaderMap) -> Result<Response, PageError> {
     let login = visitor(&web, &headers).await?;
-    let tournaments = list(&web, MAX_TOURNAMENTS).await.map_err(page_error)?;
+    let mut tournaments = list(&web, MAX_TOURNAMENTS).await.map_err(page_error)?;
+    for t in &mut tournaments {
+        t.bots = t.bots.iter().map(|b| hide_paths(b)).collect();
+        t.leader = t.leader.as_deref().map(hide_paths);
+    }
     let html =
         render("tournaments.html", context! { base => base(&web, login.as_ref()).await?, tournaments })?;
     Ok(page(StatusCode::OK, html))
@@ -283,6 +287,35 @@ async fn list_page(State(web): State<Web>, headers: HeaderMap) -> Result<Respons
 
 fn percent(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
+}
+
+/// `text` with every file path cut to its file's name: a bot's command
+/// (`python3 /srv/bots/mine.py`) and its error output name files of the
+/// machine that ran the tournament, which are nobody else's business.
+/// A path is a word that starts with `/`, `~` or `.` and holds a `/`, or
+/// holds two `/` or more.
+pub fn hide_paths(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let slashes = word.matches('/').count();
+        let pathlike = slashes >= 2 || (slashes == 1 && word.starts_with(['/', '~', '.']));
+        match word.rsplit('/').next() {
+            Some(last) if pathlike && !last.is_empty() && !word.contains("://") => out.push_str(last),
+            _ => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_whitespace() || matches!(c, '"' | '\'' | '(' | ')' | ',' | '=') {
+            flush(&mut word, &mut out);
+            out.push(c);
+        } else {
+            word.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
 }
 
 fn short(name: &str, width: usize) -> String {
@@ -323,8 +356,17 @@ struct MatrixRow {
 }
 
 #[derive(Serialize)]
+struct FailureLog {
+    bot: String,
+    message: String,
+    stderr: String,
+}
+
+#[derive(Serialize)]
 struct GameLine {
     index: usize,
+    /// What the failed bots said: message and the end of their error output.
+    logs: Vec<FailureLog>,
     seats: Vec<String>,
     winner: Option<String>,
     scores: String,
@@ -340,7 +382,7 @@ fn standing_rows(report: &TournamentReport) -> Vec<StandingRow> {
         .enumerate()
         .map(|(i, b)| StandingRow {
             rank: i + 1,
-            name: b.name.clone(),
+            name: hide_paths(&b.name),
             games: b.games,
             wins: b.wins,
             losses: b.losses,
@@ -363,7 +405,7 @@ fn matrix_rows(report: &TournamentReport) -> Vec<MatrixRow> {
         .enumerate()
         .map(|(rank, &i)| MatrixRow {
             rank: rank + 1,
-            name: name(i),
+            name: hide_paths(&name(i)),
             cells: order
                 .iter()
                 .map(|&j| {
@@ -382,8 +424,8 @@ fn matrix_rows(report: &TournamentReport) -> Vec<MatrixRow> {
                         text: format!("{}-{}-{}", c.wins, c.losses, c.draws),
                         title: format!(
                             "{} against {}: {} won, {} lost, {} drawn",
-                            name(i),
-                            name(j),
+                            hide_paths(&name(i)),
+                            hide_paths(&name(j)),
                             c.wins,
                             c.losses,
                             c.draws
@@ -404,10 +446,19 @@ fn game_lines(report: &TournamentReport, limit: usize) -> Vec<GameLine> {
         .take(limit)
         .map(|g| GameLine {
             index: g.index,
-            seats: g.seats.clone(),
-            winner: g.winner.clone(),
+            logs: g
+                .failures
+                .iter()
+                .map(|f| FailureLog {
+                    bot: hide_paths(&f.bot),
+                    message: hide_paths(&f.message),
+                    stderr: hide_paths(&f.stderr),
+                })
+                .collect(),
+            seats: g.seats.iter().map(|s| hide_paths(s)).collect(),
+            winner: g.winner.as_deref().map(hide_paths),
+            reason: hide_paths(&g.reason),
             scores: g.scores.iter().map(|s| s.decimal()).collect::<Vec<_>>().join(" : "),
-            reason: g.reason.clone(),
             failed: !g.failures.is_empty(),
             moves: g.moves,
         })
@@ -497,7 +548,7 @@ fn row_label(out: &mut String, row: usize, left: f64, name: &str) {
         out,
         "<text x=\"{}\" y=\"{y}\" text-anchor=\"end\" dominant-baseline=\"middle\" fill=\"#1d2329\">{}</text>",
         left - 8.0,
-        escape(&short(name, CHART_NAME))
+        escape(&short(&hide_paths(name), CHART_NAME))
     );
 }
 
@@ -610,6 +661,16 @@ mod tests {
         assert_eq!(scheduled_games(3, 2, 10), 30);
         assert_eq!(scheduled_games(4, 3, 2), 8);
         assert_eq!(scheduled_games(2, 3, 5), 0);
+    }
+
+    #[test]
+    fn paths_are_cut_to_file_names() {
+        assert_eq!(hide_paths("python3 /srv/bots/mine.py --depth=3"), "python3 mine.py --depth=3");
+        assert_eq!(hide_paths("./bots/x.sh"), "x.sh");
+        assert_eq!(hide_paths("File \"/home/ann/bot.py\", line 3"), "File \"bot.py\", line 3");
+        assert_eq!(hide_paths("greedy 1/2 won"), "greedy 1/2 won");
+        assert_eq!(hide_paths("see https://example.org/a/b"), "see https://example.org/a/b");
+        assert_eq!(hide_paths("a/b/c/"), "a/b/c/");
     }
 
     #[test]
