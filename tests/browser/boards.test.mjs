@@ -4,7 +4,7 @@
 // Intervalo strip hit by a click at its centre, on a desk and on a phone.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { launch, newPage, uniqueUser, signUp, waitLive, kinds, command, token } from "./lib.mjs";
+import { launch, newPage, uniqueUser, signUp, waitLive, kinds, command, token, clickCell, sendMove } from "./lib.mjs";
 
 const offered = await kinds();
 
@@ -116,6 +116,41 @@ test("Intervalo: every cell of the default strip takes a click at its centre, on
       }
       assert.deepEqual(page.scriptErrors, []);
     }
+  } finally {
+    await browser.close();
+  }
+});
+
+test("Real-Time Life on the unbounded plane: an empty field takes clicks, and so does the plane beyond the cells; a countdown to the tick", async () => {
+  const browser = await launch();
+  try {
+    const page = await newPage(browser);
+    const me = uniqueUser("plane");
+    await signUp(page, me, "pw-plane-1");
+    const [other] = await twoUsers("plano");
+    const r = await command(`rtlife challenge ${me} ${other} -edges=unbounded -start_cells=3`, await token(me, "pw-plane-1"));
+    assert.equal(r.ok, true, JSON.stringify(r));
+    const board = r.game.id;
+    await page.goto(`/games/${board}`);
+    await waitLive(page);
+    await page.locator("#move-form:not([hidden])").waitFor();
+    await page.locator("#countdown", { hasText: /Next tick (in \d+ s|now)/ }).waitFor();
+    for (const p of ["(0,0)", "(1,0)", "(-1,0)"]) await clickCell(page, p);
+    assert.equal(await page.inputValue("#move-text"), "place (0,0),(1,0),(-1,0)");
+    await sendMove(page);
+    // The other player places away from the first cells, still by clicking.
+    const bob = await newPage(browser);
+    await bob.goto("/login");
+    await bob.fill('input[name="user"]', other);
+    await bob.fill('input[name="password"]', `pw-${other}`);
+    await Promise.all([bob.waitForURL((u) => !u.pathname.startsWith("/login")), bob.click('button[type="submit"].primary')]);
+    await bob.goto(`/games/${board}`);
+    await waitLive(bob);
+    for (const p of ["(4,3)", "(4,4)", "(4,5)"]) await clickCell(bob, p);
+    assert.equal(await bob.inputValue("#move-text"), "place (4,3),(4,4),(4,5)");
+    await sendMove(bob);
+    assert.deepEqual(page.scriptErrors, []);
+    assert.deepEqual(bob.scriptErrors, []);
   } finally {
     await browser.close();
   }

@@ -118,7 +118,7 @@ test("a challenge waiting for acceptance is under Your turn, counted, and accept
     await bob.locator("#your-turn a", { hasText: `#${board}` }).waitFor();
     await bob.locator("#your-turn", { hasText: "challenge: accept or reject" }).waitFor();
     assert.match(await bob.title(), /^\(1\) /);
-    assert.equal(await bob.locator("#nav-waiting .count").textContent(), "1");
+    assert.equal(await bob.locator("#nav-count").textContent(), "1 waiting");
     await bob.goto(`/games/${board}`);
     await waitLive(bob);
     await Promise.all([bob.waitForEvent("load"), bob.click('form.answer button[value="accept"]')]);

@@ -111,7 +111,8 @@ pub struct RtLifeView {
     pub next_tick: Option<Timestamp>,
     /// When the next generation is due, while the game runs.
     pub next_generation: Option<Timestamp>,
-    /// The part of the field shown in `rows` (`None`: the plane is empty).
+    /// The part of the field shown in `rows` (on an empty plane, the
+    /// points around the origin).
     pub window: Option<Window>,
     /// The rows of the window, top first, one character per point: `.`
     /// empty, `#` neutral, `A`.. players.
@@ -248,16 +249,27 @@ fn median(mut values: Vec<i64>) -> Option<i64> {
     Some(*values.select_nth_unstable(k).1)
 }
 
-/// The occupied box grown by one point when it fits a view; otherwise a
-/// view-sized window centred on `own` (the viewer's cells: their box when
-/// it fits, else their middle cell), or without own cells on the middle
-/// live cell of the field.
+/// Points of empty plane shown around the occupied box, so that a player
+/// can place and move cells beyond it (by clicking on the web).
+const PLANE_PAD: u64 = 5;
+/// The smallest window of the plane a view shows (an empty plane shows
+/// this much around the origin).
+const PLANE_MIN: (u64, u64) = (20, 12);
+
+/// The occupied box grown by [`PLANE_PAD`] points (at least [`PLANE_MIN`],
+/// centred on the box; the origin's on an empty plane) when it fits a
+/// view; otherwise a view-sized window centred on `own` (the viewer's
+/// cells: their box when it fits, else their middle cell), or without own
+/// cells on the middle live cell of the field. Clipped when the window
+/// does not hold the occupied box grown by one point.
 fn plane_rows(game: &RtLife, occupied: Option<Window>, own: &[Point]) -> (Option<Window>, Vec<String>, bool) {
-    let Some(b) = occupied else { return (None, Vec::new(), false) };
-    let (columns, rows) = (b.columns + 2, b.rows + 2);
+    let b = occupied.unwrap_or(Window { left: 0, top: 0, columns: 1, rows: 1 });
+    let (columns, rows) =
+        ((b.columns + 2 * PLANE_PAD).max(PLANE_MIN.0), (b.rows + 2 * PLANE_PAD).max(PLANE_MIN.1));
     let (shown_columns, shown_rows) = (columns.min(VIEW_COLUMNS), rows.min(VIEW_ROWS));
-    let (left, top) = if shown_columns == columns && shown_rows == rows {
-        (b.left - 1, b.top + 1)
+    let fits = b.columns + 2 <= shown_columns && b.rows + 2 <= shown_rows;
+    let (left, top) = if fits {
+        (b.left - ((shown_columns - b.columns) / 2) as i64, b.top + ((shown_rows - b.rows) / 2) as i64)
     } else {
         let centre = match bounding(own) {
             Some(o) if o.columns + 2 <= shown_columns && o.rows + 2 <= shown_rows => {
@@ -281,7 +293,7 @@ fn plane_rows(game: &RtLife, occupied: Option<Window>, own: &[Point]) -> (Option
                 .collect()
         })
         .collect();
-    (Some(window), lines, shown_columns < columns || shown_rows < rows)
+    (Some(window), lines, !fits)
 }
 
 /// `2026-01-02 18:00:00 UTC` for a time in milliseconds since the epoch.
@@ -334,6 +346,7 @@ pub fn text(view: &RtLifeView) -> String {
     out.push('\n');
     match (view.edges, view.window) {
         (_, None) => out.push_str("The plane is empty.\n"),
+        ("unbounded", Some(_)) if view.occupied.is_none() => out.push_str("The plane is empty.\n"),
         ("unbounded", Some(w)) => out.push_str(&plane_text(view, w)),
         (_, Some(w)) => out.push_str(&field_text(view, w)),
     }
@@ -431,8 +444,30 @@ pub fn svg(view: &RtLifeView) -> String {
     let cell = if longest <= 80 { 12.0 } else { (960.0 / longest as f64).max(1.0) };
     let margin = 36.0;
     let (field_w, field_h) = (cell * columns as f64, cell * rows as f64);
-    let legend = 20.0 * (view.players.len() + 4) as f64;
-    let (w, h) = ((field_w + 2.0 * margin).max(420.0), field_h + 2.0 * margin + legend);
+    let mut legend: Vec<(Option<&str>, String)> =
+        vec![(None, status(view).lines().next().unwrap_or_default().to_string())];
+    for (s, p) in view.players.iter().enumerate() {
+        legend.push((
+            Some(player_colour(s)),
+            format!(
+                "{} {}: {} cells, {} points, score {}{}",
+                p.letter,
+                p.user,
+                p.cells,
+                p.points,
+                p.score,
+                p.status.note()
+            ),
+        ));
+    }
+    legend.push((Some(NEUTRAL_COLOUR), format!("# neutral: {} cells", view.neutral)));
+    if let Some(reason) = &view.result {
+        legend.push((None, format!("The game is over: {reason}.")));
+    }
+    // Wide enough for the longest legend line: 0.6 em a character at 12.
+    let widest = legend.iter().map(|(_, t)| t.chars().count()).max().unwrap_or(0) as f64 * 7.2;
+    let w = (field_w + 2.0 * margin).max(420.0).max(2.0 * margin + 18.0 + widest);
+    let h = field_h + 2.0 * margin + 20.0 * (legend.len() + 1) as f64;
     let mut out = svg::open(w, h);
     out.push_str(&format!("<rect width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>"));
     out.push_str(&format!(
@@ -526,25 +561,8 @@ pub fn svg(view: &RtLifeView) -> String {
         ));
         ly += 20.0;
     };
-    line(&mut out, None, status(view).lines().next().unwrap_or_default().to_string());
-    for (s, p) in view.players.iter().enumerate() {
-        line(
-            &mut out,
-            Some(player_colour(s)),
-            format!(
-                "{} {}: {} cells, {} points, score {}{}",
-                p.letter,
-                p.user,
-                p.cells,
-                p.points,
-                p.score,
-                p.status.note()
-            ),
-        );
-    }
-    line(&mut out, Some(NEUTRAL_COLOUR), format!("# neutral: {} cells", view.neutral));
-    if let Some(reason) = &view.result {
-        line(&mut out, None, format!("The game is over: {reason}."));
+    for (colour, text) in legend {
+        line(&mut out, colour, text);
     }
     out.push_str("</svg>\n");
     out

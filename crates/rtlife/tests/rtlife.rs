@@ -707,3 +707,27 @@ fn random_playouts_unbounded() {
 fn random_playouts_default_field_short_ticks() {
     sim(&["-tick=1s", "-gen_ticks=5", "-generations=20", "-max_players=5"], 5, 150, 3);
 }
+
+#[test]
+fn the_svg_holds_its_legend_and_an_empty_plane_has_a_field_to_click() {
+    // An empty plane: a window around the origin, drawn as a field.
+    let game = fresh(&["-edges=unbounded"], &["a-player-with-a-rather-long-name", "bob"]);
+    let view = game.view(Viewer::Player(0), 0);
+    let w = view.window.expect("a window on the empty plane");
+    assert!(w.columns >= 20 && w.rows >= 12, "{w:?}");
+    assert!(
+        w.left <= 0 && w.left + w.columns as i64 > 0 && w.top >= 0 && w.top - (w.rows as i64) < 0,
+        "{w:?}"
+    );
+    assert!(RtLife::render_text(&view).contains("The plane is empty."));
+    let svg = RtLife::render_svg(&view);
+    let width: f64 = svg.split("width=\"").nth(1).and_then(|w| w.split('"').next()).unwrap().parse().unwrap();
+    // Every legend line fits (0.6 em a character at 12 units), the longest
+    // ending "(not placed yet)".
+    for text in svg.split("<text ").skip(1).filter(|t| t.contains("font-size=\"12\"")) {
+        let x: f64 = text.split("x=\"").nth(1).and_then(|s| s.split('"').next()).unwrap().parse().unwrap();
+        let content = text.split('>').nth(1).and_then(|t| t.split('<').next()).unwrap();
+        assert!(x + content.chars().count() as f64 * 7.2 <= width, "{content:?} in {width}");
+    }
+    assert!(svg.contains("(not placed yet)"), "{svg}");
+}

@@ -4,7 +4,9 @@
 //! change of the game another follows. Each `snapshot` event carries the
 //! same JSON as `GET /api/v1/games/{id}` for that listener, with the event id
 //! set to the game's version, and `state`: what the listener may do now
-//! (`Service::board_state`). The listener is the owner of the bearer token
+//! (`Service::board_state`), and for a known listener `waiting`: how many
+//! games wait for them (their move, a challenge or an offer to answer),
+//! as the pages' navigation counts them. The listener is the owner of the bearer token
 //! (header, or `?token=` since browsers' `EventSource` cannot set headers),
 //! else the logged-in browser's user, else an observer: a view is only ever
 //! made for the identity the request proves, so nobody's stream carries
@@ -111,6 +113,11 @@ async fn snapshot_event(web: &Web, board: i64, user: Option<&str>) -> Result<(Ev
     // that fit without reloading.
     let state = web.service.board_state(board, user).await?;
     data["state"] = serde_json::to_value(&state).unwrap_or_default();
+    // And how many games wait for the listener, for the page's title and
+    // navigation: a move here changes it.
+    if let Some(user) = user {
+        data["waiting"] = web.service.waiting_for(user).await?.len().into();
+    }
     let data = data.to_string();
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     data.hash(&mut hasher);

@@ -20,6 +20,44 @@
     }, 0);
   });
 
+  // The count of games waiting for the reader, in the navigation and the
+  // tab title: "(2) Games · Tabula".
+  var navCount = document.getElementById("nav-count");
+  function showWaiting(n, title) {
+    if (navCount) {
+      navCount.hidden = !n;
+      navCount.firstChild.nodeValue = String(n);
+    }
+    document.title = (n ? "(" + n + ") " : "") + title;
+  }
+
+  // The games lists follow the games: the page fetches itself now and then
+  // (while it is shown) and puts the new lists and count in place, leaving
+  // the filter form as the reader left it.
+  var lists = document.querySelectorAll("[data-live-list]");
+  if (lists.length && window.fetch && window.DOMParser) {
+    var refresh = function () {
+      if (document.hidden) return;
+      fetch(location.href, { credentials: "same-origin", headers: { Accept: "text/html" } })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) {
+          if (!html) return;
+          var fresh = new DOMParser().parseFromString(html, "text/html");
+          lists.forEach(function (el) {
+            var now = fresh.getElementById(el.id);
+            if (now && now.innerHTML !== el.innerHTML) el.innerHTML = now.innerHTML;
+          });
+          var count = fresh.getElementById("nav-count");
+          if (count && navCount) navCount.parentNode.replaceChild(document.importNode(count, true), navCount);
+          navCount = document.getElementById("nav-count");
+          document.title = fresh.title;
+        })
+        .catch(function () { /* the next round tries again */ });
+    };
+    window.setInterval(refresh, 4000);
+    document.addEventListener("visibilitychange", refresh);
+  }
+
   var game = document.getElementById("game");
   if (!game) return;
 
@@ -34,6 +72,7 @@
   var clickMap = parseJson(boardBox.getAttribute("data-click"));
   var actions = parseJson(game.getAttribute("data-actions")) || {};
   var pageTitle = game.getAttribute("data-title") || document.title;
+  var waiting = navCount && !navCount.hidden ? Number(navCount.firstChild.nodeValue) || 0 : 0;
   var moveForm = document.getElementById("move-form");
   var moveText = document.getElementById("move-text");
   var guard = document.getElementById("moveno");
@@ -436,7 +475,7 @@
       // As on the server: a guard only while one player is to move.
       if (guard) guard.value = g.to_move.length === 1 ? String(g.moves + 1) : "";
     }
-    document.title = (myTurn(g) && actions.play ? "Your turn · " : "") + pageTitle + " · Tabula";
+    showWaiting(waiting, (myTurn(g) && actions.play ? "Your turn · " : "") + pageTitle + " · Tabula");
   }
 
   var players = [];
@@ -499,15 +538,45 @@
     if (next) next.href = "?at=" + Math.min(position + 1, total);
   }
 
+  // ------------------------------------------------------------ the clock
+
+  // Games on a clock (Real-Time Life): the seconds to the next tick, from
+  // the view's own `now` and `next_tick`, so a wrong clock here is no matter.
+  var countdown = document.getElementById("countdown");
+  var nextAt = null; // the next tick, in this browser's clock
+  function setClock(view) {
+    var next = view ? view.next_tick : Number(countdown.getAttribute("data-next"));
+    var now = view ? view.now : Number(countdown.getAttribute("data-now"));
+    nextAt = next && now ? Date.now() + (next - now) : null;
+    tick();
+  }
+  function tick() {
+    if (!countdown) return;
+    countdown.hidden = nextAt === null || position < total;
+    if (nextAt === null) return;
+    var s = Math.max(0, Math.ceil((nextAt - Date.now()) / 1000));
+    countdown.textContent = s > 0 ? "Next tick in " + s + " s" : "Next tick now";
+  }
+  if (countdown) {
+    setClock(null);
+    window.setInterval(tick, 1000);
+  }
+
   // ------------------------------------------------------------ replay
 
   var request = 0;
+  // Where the newest step goes while its board is on the way: a second
+  // key press steps on from there, so quick presses skip no move.
+  var heading = null;
+  function step(by) { goTo((heading !== null ? heading : position) + by); }
   function goTo(n) {
     n = Math.max(0, Math.min(n, total));
     var mine = ++request;
+    heading = n;
     var url = n >= total ? api : api + "?at=" + n;
     var done = function (snapshot) {
       if (mine !== request) return;
+      heading = null;
       position = n >= total ? total : n;
       showPicture(snapshot);
       showState(snapshot.game);
@@ -517,8 +586,8 @@
     if (n >= total && latest) { done(latest); return; }
     fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { return r.json(); })
-      .then(function (body) { if (body.ok) done(body); })
-      .catch(function () { /* stay where we are */ });
+      .then(function (body) { if (body.ok) done(body); else if (mine === request) heading = null; })
+      .catch(function () { if (mine === request) heading = null; /* stay where we are */ });
   }
 
   document.getElementById("replay").addEventListener("click", replayClick);
@@ -528,16 +597,16 @@
     if (!a || e.ctrlKey || e.metaKey || e.shiftKey) return;
     e.preventDefault();
     var at = a.getAttribute("data-at");
-    if (at === "prev") goTo(position - 1);
-    else if (at === "next") goTo(position + 1);
+    if (at === "prev") step(-1);
+    else if (at === "next") step(1);
     else if (at === "latest") goTo(total);
     else goTo(Number(at));
   }
   document.addEventListener("keydown", function (e) {
     var tag = (e.target.tagName || "").toLowerCase();
     if (tag === "input" || tag === "textarea" || tag === "select" || e.altKey || e.ctrlKey || e.metaKey) return;
-    if (e.key === "ArrowLeft") goTo(position - 1);
-    else if (e.key === "ArrowRight") goTo(position + 1);
+    if (e.key === "ArrowLeft") step(-1);
+    else if (e.key === "ArrowRight") step(1);
   });
 
   // ------------------------------------------------------------ live updates
@@ -562,7 +631,9 @@
       position = total;
       showPicture(snapshot);
     }
+    if (countdown && g.view) setClock(g.view);
     if (snapshot.state) showActions(snapshot.state.actions, snapshot.state.offer);
+    if (typeof snapshot.waiting === "number") waiting = snapshot.waiting;
     game.setAttribute("data-version", String(g.version));
     showState(g);
     showMoves(g.history);

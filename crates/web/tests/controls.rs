@@ -101,7 +101,9 @@ async fn challenges_and_offers_wait_in_your_turn_and_are_counted() {
     assert!(mine.contains("/games/1\"") && mine.contains("challenge: accept or reject"), "{mine}");
     assert!(home.contains("<title>(1) "), "counted in the title");
     assert!(
-        home.contains("<span class=\"count\" aria-label=\"1 waiting\">1</span>"),
+        home.contains(
+            "<span class=\"count\" id=\"nav-count\">1<span class=\"visually-hidden\"> waiting</span></span>"
+        ),
         "and in the navigation"
     );
     // Ned challenged: nothing waits for him.

@@ -199,6 +199,9 @@ async fn game_view(
             text_board => shown.reply.text.clone(),
             svg => shown.svg.clone(),
             click => click_json,
+            // Games on a clock (Real-Time Life) count down to their next tick.
+            next_tick => shown_game.view.get("next_tick").and_then(serde_json::Value::as_i64),
+            view_now => shown_game.view.get("now").and_then(serde_json::Value::as_i64),
             // Grids pan and zoom with the wheel and fingers.
             grid => matches!(click, Some(ClickMap::Grid { .. } | ClickMap::Field { .. })),
             clickable => click.is_some(),
