@@ -4,7 +4,7 @@
 // Intervalo strip hit by a click at its centre, on a desk and on a phone.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { launch, newPage, uniqueUser, signUp, waitLive, kinds, command, token, clickCell, sendMove } from "./lib.mjs";
+import { launch, newPage, uniqueUser, signUp, waitLive, kinds, command, token, clickCell, sendMove, screenshot } from "./lib.mjs";
 
 const offered = await kinds();
 
@@ -76,6 +76,11 @@ test("every game's board on a phone: cells of 24 px and text of 12 px at least",
         if (m.cell !== null) assert.ok(m.cell >= 24, `${at}: cells of ${m.cell.toFixed(1)} px`);
         assert.ok(m.smallest >= 12, `${at}: text of ${m.smallest.toFixed(1)} px (${JSON.stringify(m.smallestText)})`);
         assert.ok(m.right <= 390 && m.overflow <= 1, `${at}: the board reaches ${m.right} px, the page ${m.overflow} px past the window`);
+      }
+      // The DNA test shoots its own phone picture.
+      if (kind !== "dna") {
+        await phone.locator("#board").scrollIntoViewIfNeeded();
+        await screenshot(phone, `${kind}-phone`);
       }
     }
     assert.deepEqual(phone.scriptErrors, []);
