@@ -154,6 +154,8 @@ test("Real-Time Life on the unbounded plane: an empty field takes clicks, and so
     for (const p of ["(4,3)", "(4,4)", "(4,5)"]) await clickCell(bob, p);
     assert.equal(await bob.inputValue("#move-text"), "place (4,3),(4,4),(4,5)");
     await sendMove(bob);
+    // What that move changed is outlined.
+    await bob.waitForFunction(() => document.querySelectorAll("#board #change-marks rect.change").length >= 1);
     assert.deepEqual(page.scriptErrors, []);
     assert.deepEqual(bob.scriptErrors, []);
   } finally {

@@ -1,5 +1,6 @@
 // Replaying a game: quick arrow-key presses step one move each, none
-// skipped; every move of the list names its player (Conway included).
+// skipped; every move of the list names its player (Conway included), and
+// what the shown move changed is outlined on the board.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { launch, newPage, uniqueUser, kinds, command, token } from "./lib.mjs";
@@ -49,7 +50,7 @@ test("quick arrow-key presses step through the replay one move each", async () =
   }
 });
 
-test("every move in the list names its player", { skip: !offered.includes("conway") && "Conway is not on offer" }, async () => {
+test("every move in the list names its player; the last move's changes are outlined", { skip: !offered.includes("conway") && "Conway is not on offer" }, async () => {
   const browser = await launch();
   try {
     const [a, b] = await twoUsers("who");
@@ -66,6 +67,14 @@ test("every move in the list names its player", { skip: !offered.includes("conwa
       lis.map((li) => ({ who: (li.querySelector(".who") || {}).textContent || "", text: li.textContent.trim() })));
     assert.equal(rows.length, 3, JSON.stringify(rows));
     assert.deepEqual(rows.map((r) => r.who), [a, b, a], JSON.stringify(rows));
+    // What the last move changed is outlined: Ann's three new pieces; one
+    // step back, Bob's two.
+    await page.waitForFunction(() => document.querySelectorAll("#board #change-marks rect.change").length === 3);
+    await page.locator("h1").click();
+    await page.keyboard.press("ArrowLeft");
+    await page.locator("#position", { hasText: "after move 2 of 3" }).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll("#board #change-marks rect.change").length === 2);
+    assert.deepEqual(page.scriptErrors, []);
   } finally {
     await browser.close();
   }

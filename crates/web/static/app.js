@@ -423,6 +423,83 @@
     var tb = document.getElementById("text-board");
     if (tb) tb.textContent = snapshot.text;
     drawMarks();
+    showChanges();
+  }
+
+  // ------------------------------------------------------------ what the last move changed
+
+  // Conway and Real-Time Life: the points whose contents differ from the
+  // position one move earlier are outlined, so a move and the generations
+  // it brought are seen at a glance.
+  var changeRequest = 0;
+
+  // A view's occupied points: "x,y" (column and row from the top on a
+  // grid; game coordinates on a field) to the character drawn there.
+  function pointsOf(view) {
+    var out = {};
+    if (!view || !view.rows) return out;
+    var w = view.window;
+    view.rows.forEach(function (line, r) {
+      for (var c = 0; c < line.length; c++) {
+        var ch = line.charAt(c);
+        if (ch !== ".") out[w ? (w.left + c) + "," + (w.top - r) : c + "," + r] = ch;
+      }
+    });
+    return out;
+  }
+
+  function changedBoxes(before, after) {
+    var a = pointsOf(before), b = pointsOf(after), boxes = [];
+    var keys = Object.keys(a).concat(Object.keys(b).filter(function (k) { return !(k in a); }));
+    keys.forEach(function (k) {
+      if (a[k] === b[k]) return;
+      var p = k.split(","), col = Number(p[0]), row = Number(p[1]);
+      if (clickMap.type === "field") { col -= clickMap.left; row = clickMap.top - row; }
+      var columns = clickMap.columns, rows = clickMap.rows;
+      if (col < 0 || row < 0 || col >= columns || row >= rows) return;
+      boxes.push([clickMap.x0 + col * clickMap.cell, clickMap.y0 + row * clickMap.cell, clickMap.cell]);
+    });
+    return boxes;
+  }
+
+  function drawChanges(boxes) {
+    var s = svg();
+    if (!s) return;
+    var old = s.querySelector("#change-marks");
+    if (old) old.remove();
+    var g = document.createElementNS(SVG_NS, "g");
+    g.setAttribute("id", "change-marks");
+    g.setAttribute("pointer-events", "none");
+    boxes.forEach(function (b) {
+      var r = document.createElementNS(SVG_NS, "rect");
+      var w = Math.max(b[2] / 10, 1);
+      r.setAttribute("x", b[0] + w / 2);
+      r.setAttribute("y", b[1] + w / 2);
+      r.setAttribute("width", Math.max(b[2] - w, 1));
+      r.setAttribute("height", Math.max(b[2] - w, 1));
+      r.setAttribute("fill", "none");
+      r.setAttribute("stroke", "#e69f00");
+      r.setAttribute("stroke-width", w);
+      r.setAttribute("stroke-dasharray", String(w * 2));
+      r.setAttribute("class", "change");
+      g.appendChild(r);
+    });
+    var marks = s.querySelector("#click-marks");
+    if (marks) s.insertBefore(g, marks); else s.appendChild(g);
+  }
+
+  function showChanges() {
+    var kind = game.getAttribute("data-kind");
+    if ((kind !== "conway" && kind !== "rtlife") || !clickMap || position < 1 || !window.fetch) return;
+    var mine = ++changeRequest, at = position;
+    var get = function (n) {
+      return fetch(n >= total ? api : api + "?at=" + n, { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then(function (r) { return r.json(); });
+    };
+    Promise.all([get(at - 1), get(at)]).then(function (both) {
+      if (mine !== changeRequest || at !== position || !both[0].ok || !both[1].ok) return;
+      drawChanges(changedBoxes(both[0].game.view, both[1].game.view));
+    }).catch(function () { /* no outline: the board is right anyway */ });
   }
 
   // The player whose turn it is, in a turn-based game.
@@ -747,4 +824,5 @@
 
   setUpPicture(false);
   drawMarks();
+  showChanges();
 })();
