@@ -642,18 +642,27 @@
   // ------------------------------------------------------------ replay
 
   var request = 0;
+  var shownRequest = 0; // the newest request whose board is shown
   // Where the newest step goes while its board is on the way: a second
-  // key press steps on from there, so quick presses skip no move.
+  // key press steps on from there, so quick presses skip no move. Each
+  // step's board is shown as it comes, unless a later one came first.
   var heading = null;
   function step(by) { goTo((heading !== null ? heading : position) + by); }
-  function goTo(n) {
+  function goTo(n, retry) {
     n = Math.max(0, Math.min(n, total));
     var mine = ++request;
     heading = n;
     var url = n >= total ? api : api + "?at=" + n;
-    var done = function (snapshot) {
+    var failed = function () {
       if (mine !== request) return;
-      heading = null;
+      // The newest step is the one the reader waits for: one more try.
+      if (!retry) window.setTimeout(function () { if (mine === request) goTo(n, true); }, 200);
+      else heading = null;
+    };
+    var done = function (snapshot) {
+      if (mine < shownRequest) return;
+      shownRequest = mine;
+      if (mine === request) heading = null;
       position = n >= total ? total : n;
       showPicture(snapshot);
       showState(snapshot.game);
@@ -663,8 +672,8 @@
     if (n >= total && latest) { done(latest); return; }
     fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { return r.json(); })
-      .then(function (body) { if (body.ok) done(body); else if (mine === request) heading = null; })
-      .catch(function () { if (mine === request) heading = null; /* stay where we are */ });
+      .then(function (body) { if (body.ok) done(body); else failed(); })
+      .catch(failed);
   }
 
   document.getElementById("replay").addEventListener("click", replayClick);
