@@ -4,9 +4,11 @@ use lettre::message::header::{
     ContentTransferEncoding, ContentType, HeaderName, HeaderValue, MIME_VERSION_1_0,
 };
 use lettre::message::{Body, Mailbox};
+use std::sync::Arc;
+
 use tabula_service::command::{self, Command, Credentials, GameCommand, Reading};
 use tabula_service::store::OutboxMessage;
-use tabula_service::{Caller, CommandError, Context, ErrorCode, Origin, Reply, Service};
+use tabula_service::{Answer, Caller, CommandError, Context, ErrorCode, Origin, Reply, Service};
 
 use crate::message::{Incoming, read_message};
 use crate::{MailConfig, MailError, relay};
@@ -131,9 +133,27 @@ pub async fn handle_message(
             ),
         )
     } else {
-        run_commands(service, &incoming, config).await
+        let thread = Thread::of(&incoming, to);
+        let answered = config.commit_replies.then(|| (key.clone(), thread.clone()));
+        let (subject, body) = run_commands(service, &incoming, config, answered).await;
+        // A crash here, after the commands' changes and before the reply is
+        // queued, must lose nothing: the tests stop the process at this point.
+        crate::fault::pause_point("after-commit");
+        return finish(service, &key, thread.mail(subject, body, config), config).await;
     };
-    let reply = reply_mail(&incoming, to, subject, body, config);
+    let reply = Thread::of(&incoming, to).mail(subject, body, config);
+    finish(service, &key, reply, config).await
+}
+
+/// The reply to a message handled, unless it is an error reply over the
+/// address's budget.
+async fn finish(
+    service: &Service,
+    key: &str,
+    reply: OutgoingMail,
+    config: &MailConfig,
+) -> Result<Option<OutgoingMail>, MailError> {
+    let now = service.now();
     if relay::is_error_reply(&reply.key, &reply.subject) {
         // Error replies are what a program that answers everything keeps
         // asking for: each address gets a few an hour, then silence.
@@ -146,7 +166,7 @@ pub async fn handle_message(
                 budget = config.error_replies_per_hour,
                 "error reply not sent: the address had its error replies for the hour"
             );
-            service.store().finish_incoming(&key, service.now()).await?;
+            service.store().finish_incoming(key, service.now()).await?;
             return Ok(None);
         }
     }
@@ -194,32 +214,46 @@ fn incoming_key(incoming: &Incoming) -> String {
     }
 }
 
-fn reply_mail(
-    incoming: &Incoming,
+/// Where a reply goes and which thread it belongs to: everything of it
+/// but its subject and text.
+#[derive(Clone, Debug)]
+struct Thread {
     to: String,
-    subject: String,
-    body: String,
-    config: &MailConfig,
-) -> OutgoingMail {
-    let parent = incoming.message_id.as_deref().filter(|id| relay::is_safe_message_id(id));
-    let key = format!("reply:{}", incoming_key(incoming));
-    let mut references: Vec<String> =
-        incoming.references.iter().filter(|r| relay::is_safe_message_id(r)).cloned().collect();
-    if let Some(id) = parent {
-        references.retain(|r| r != id);
-        references.push(id.to_string());
+    in_reply_to: Option<String>,
+    references: Vec<String>,
+    key: String,
+}
+
+impl Thread {
+    fn of(incoming: &Incoming, to: String) -> Thread {
+        let parent = incoming.message_id.as_deref().filter(|id| relay::is_safe_message_id(id));
+        let mut references: Vec<String> =
+            incoming.references.iter().filter(|r| relay::is_safe_message_id(r)).cloned().collect();
+        if let Some(id) = parent {
+            references.retain(|r| r != id);
+            references.push(id.to_string());
+        }
+        if references.len() > MAX_REFERENCES {
+            references.drain(..references.len() - MAX_REFERENCES);
+        }
+        Thread {
+            to,
+            in_reply_to: parent.map(str::to_string),
+            references,
+            key: format!("reply:{}", incoming_key(incoming)),
+        }
     }
-    if references.len() > MAX_REFERENCES {
-        references.drain(..references.len() - MAX_REFERENCES);
-    }
-    OutgoingMail {
-        to,
-        message_id: relay::message_id_for(&key, &subject, config.domain()),
-        subject,
-        in_reply_to: parent.map(str::to_string),
-        references,
-        body,
-        key,
+
+    fn mail(&self, subject: String, body: String, config: &MailConfig) -> OutgoingMail {
+        OutgoingMail {
+            to: self.to.clone(),
+            message_id: relay::message_id_for(&self.key, &subject, config.domain()),
+            subject,
+            in_reply_to: self.in_reply_to.clone(),
+            references: self.references.clone(),
+            body,
+            key: self.key.clone(),
+        }
     }
 }
 
@@ -231,9 +265,24 @@ struct Ran {
     result: Result<Reply, CommandError>,
 }
 
-/// Run every command in order; the reply's subject and body.
-async fn run_commands(service: &Service, incoming: &Incoming, config: &MailConfig) -> (String, String) {
+/// How long the reply committed with a command's change waits for the
+/// whole reply, queued once every command of the message has run, to
+/// replace it: far longer than the commands of one message take, so that
+/// the whole reply always comes first unless the process died.
+const REPLY_HOLD_MS: i64 = 60_000;
+
+/// Run every command in order; the reply's subject and body. With
+/// `answered` (the message's key and thread), a command that changes a
+/// game commits with its change the reply as it would be if the message
+/// ended there (see [`Answer`]).
+async fn run_commands(
+    service: &Service,
+    incoming: &Incoming,
+    config: &MailConfig,
+    answered: Option<(String, Thread)>,
+) -> (String, String) {
     let games = Service::game_words();
+    let count = incoming.commands.len();
     // Wrong passwords are counted against the sender's address.
     let origin = Origin::Mail(incoming.from.clone().unwrap_or_default());
     let mut ran = Vec::new();
@@ -254,7 +303,22 @@ async fn run_commands(service: &Service, incoming: &Incoming, config: &MailConfi
                 Ok(()) => {
                     let moved_on = moved_board(&command);
                     let context = match challenger(service, &command, incoming.from.as_deref()).await {
-                        Ok(caller) => Context::new(caller, origin.clone()),
+                        Ok(caller) => {
+                            let context = Context::new(caller, origin.clone());
+                            match &answered {
+                                Some((key, thread)) => context.answering(interim_answer(
+                                    service,
+                                    key,
+                                    thread,
+                                    config,
+                                    &ran,
+                                    &reading,
+                                    title,
+                                    ran.len() + 1 < count,
+                                )),
+                                None => context,
+                            }
+                        }
                         Err(e) => {
                             ran.push(Ran { reading, title, result: Err(e) });
                             continue;
@@ -296,26 +360,92 @@ async fn run_commands(service: &Service, incoming: &Incoming, config: &MailConfi
         }
     }
 
-    let subject = match ran.iter().find(|r| r.result.is_err()) {
-        Some(failed) => format!("{} error", failed.title.unwrap_or("Tabula")),
-        None => ran
+    let sections: Vec<Section> = ran.iter().map(Section::of).collect();
+    compose(&sections, &notes)
+}
+
+/// One command's part of the reply.
+#[derive(Clone, Debug)]
+struct Section {
+    /// The part without the command quoted, and with it.
+    plain: String,
+    quoted: String,
+    /// The subject of a command that succeeded; `Err(title)` of one refused.
+    subject: Result<String, Option<&'static str>>,
+}
+
+impl Section {
+    fn of(ran: &Ran) -> Section {
+        Section {
+            plain: section(ran, false),
+            quoted: section(ran, true),
+            subject: match &ran.result {
+                Ok(reply) => Ok(reply.subject.clone()),
+                Err(_) => Err(ran.title),
+            },
+        }
+    }
+}
+
+/// The reply's subject and body from its commands' parts and notes.
+fn compose(sections: &[Section], notes: &[String]) -> (String, String) {
+    let subject = match sections.iter().find_map(|s| s.subject.as_ref().err()) {
+        Some(title) => format!("{} error", title.unwrap_or("Tabula")),
+        None => sections
             .iter()
             .rev()
-            .find_map(|r| r.result.as_ref().ok().map(|reply| reply.subject.clone()))
+            .find_map(|s| s.subject.as_ref().ok().cloned())
             .unwrap_or_else(|| "Tabula".to_string()),
     };
-    let mut body = if let [only] = ran.as_slice() {
-        section(only, false)
+    let mut body = if let [only] = sections {
+        only.plain.clone()
     } else {
-        let sections: Vec<String> = ran.iter().map(|r| section(r, true)).collect();
-        sections.join(&format!("\n{}\n\n", "=".repeat(60)))
+        let parts: Vec<&str> = sections.iter().map(|s| s.quoted.as_str()).collect();
+        parts.join(&format!("\n{}\n\n", "=".repeat(60)))
     };
     for note in notes {
         body.push('\n');
-        body.push_str(&note);
+        body.push_str(note);
         body.push('\n');
     }
     (subject, body)
+}
+
+/// The reply committed with the change of the command `reading`, the next
+/// after those `ran`: the reply as it would be if the message ended with
+/// this command, held back until the whole reply replaces it.
+#[allow(clippy::too_many_arguments)]
+fn interim_answer(
+    service: &Service,
+    key: &str,
+    thread: &Thread,
+    config: &MailConfig,
+    ran: &[Ran],
+    reading: &Reading,
+    title: Option<&'static str>,
+    more: bool,
+) -> Answer {
+    let before: Vec<Section> = ran.iter().map(Section::of).collect();
+    let (thread, config, reading) = (thread.clone(), config.clone(), reading.clone());
+    Answer {
+        message: key.to_string(),
+        hold_until: service.now() + REPLY_HOLD_MS,
+        reply: Arc::new(move |reply: &Reply| {
+            let this = Ran { reading: reading.clone(), title, result: Ok(reply.clone()) };
+            let mut sections = before.clone();
+            sections.push(Section::of(&this));
+            let mut notes = Vec::new();
+            if more {
+                notes.push(
+                    "The commands after this one were not run: the server stopped while running them. \
+                     Send them again."
+                        .to_string(),
+                );
+            }
+            let (subject, body) = compose(&sections, &notes);
+            thread.mail(subject, body, &config).outbox_message()
+        }),
+    }
 }
 
 /// The text of one command's result: the reply as the command line prints

@@ -45,6 +45,7 @@
 
 #![warn(missing_docs)]
 
+mod fault;
 mod gateway;
 mod html;
 mod message;
@@ -105,6 +106,11 @@ pub struct MailConfig {
     /// claims of a sender that died run out within this time, after which
     /// another sender takes the messages over.
     pub claim_lease: Duration,
+    /// Replies go to the outbox: a command's change is committed with the
+    /// reply to its message and the message's handled mark, so that a crash
+    /// cannot lose the reply. Off when the caller delivers replies itself
+    /// (`tabula mail --reply-to-stdout`).
+    pub commit_replies: bool,
     /// Limits of the SMTP listener.
     pub smtp: SmtpLimits,
 }
@@ -161,6 +167,7 @@ impl Default for MailConfig {
             drain_max: 1000,
             drain_interval: Duration::from_secs(5),
             claim_lease: Duration::from_secs(15),
+            commit_replies: true,
             smtp: SmtpLimits::default(),
         }
     }

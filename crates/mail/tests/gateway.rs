@@ -37,8 +37,13 @@ async fn a_move_by_mail_gets_the_board_threaded_and_its_comment_goes_to_the_othe
     assert_eq!(r.key, "reply:plain-01@mail.example.org");
     assert!(r.message_id.ends_with("@example.org"));
 
-    // The move's notifications and the comment, to ted and jed only.
+    // The move's notifications and the comment, to ted and jed only; the
+    // reply committed with the move waits for the whole reply to replace it.
     let new: Vec<_> = world.outbox().await.into_iter().skip(before).collect();
+    let held: Vec<_> = new.iter().filter(|row| row.message.key == r.key).collect();
+    assert_eq!(held.len(), 1);
+    assert_eq!((held[0].message.recipient.as_str(), held[0].sent_at), ("ned@example.org", None));
+    let new: Vec<_> = new.iter().filter(|row| row.message.key != r.key).collect();
     let mut notified: Vec<(String, String)> =
         new.iter().map(|r| (r.message.recipient.clone(), r.message.subject.clone())).collect();
     notified.sort();

@@ -23,7 +23,7 @@
 use std::net::IpAddr;
 
 use crate::error::CommandError;
-use crate::service::{Caller, Service};
+use crate::service::{Answer, Caller, Service};
 
 /// Wrong passwords for one user from one origin before tries are slowed.
 pub const PAIR_FREE: i64 = 5;
@@ -78,12 +78,21 @@ pub struct Context {
     pub caller: Caller,
     /// Where the request came from.
     pub origin: Origin,
+    /// The reply to the mail message the command came in, committed with
+    /// the change the command makes (see [`Answer`]).
+    pub answer: Option<Answer>,
 }
 
 impl Context {
     /// `caller`, asking from `origin`.
     pub fn new(caller: Caller, origin: Origin) -> Self {
-        Context { caller, origin }
+        Context { caller, origin, answer: None }
+    }
+
+    /// The same, with the reply to the mail message the command came in.
+    pub fn answering(mut self, answer: Answer) -> Self {
+        self.answer = Some(answer);
+        self
     }
 }
 
@@ -91,13 +100,13 @@ impl Context {
 /// tools and tests run commands.
 impl From<&Caller> for Context {
     fn from(caller: &Caller) -> Self {
-        Context { caller: caller.clone(), origin: Origin::Local }
+        Context::new(caller.clone(), Origin::Local)
     }
 }
 
 impl From<Caller> for Context {
     fn from(caller: Caller) -> Self {
-        Context { caller, origin: Origin::Local }
+        Context::new(caller, Origin::Local)
     }
 }
 

@@ -910,3 +910,48 @@ async fn a_sqlite_database_migrated_by_sqlx_opens_and_keeps_working() {
     let all = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/sqlite")).unwrap().count();
     assert_eq!(version, all as i64, "the migrations are recorded where the store now looks");
 }
+
+#[tokio::test]
+async fn a_reply_committed_with_a_move_is_held_until_the_whole_reply_replaces_it() {
+    for b in backends().await {
+        let s = &b.store;
+        let id = s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
+        assert!(s.claim_incoming("<m3@x>", T0, T0 - 100).await.unwrap(), "{}", b.name);
+        let mut interim = message("reply:<m3@x>");
+        interim.body = "the move alone".into();
+        let effects = [
+            SideEffect::Held { message: interim.clone(), due: T0 + 60_000 },
+            SideEffect::Handled("<m3@x>".into()),
+        ];
+        s.append(0, &[mv(T0 + 1, 0, "CCT")], &summary(id, 1, &["bob"]), &effects).await.unwrap();
+        // Handled with the move: delivered again, the message is not run again.
+        assert!(!s.claim_incoming("<m3@x>", T0 + 9000, T0 + 8000).await.unwrap(), "{}", b.name);
+        // Held: no sender takes it before its time.
+        assert!(s.claim_outbox(T0 + 10, T0 + 20_000, 10).await.unwrap().is_empty(), "{}", b.name);
+
+        // The whole reply replaces it and is due at once.
+        let mut whole = message("reply:<m3@x>");
+        whole.body = "the move and the rest".into();
+        s.answer_incoming("<m3@x>", &whole, T0 + 20).await.unwrap();
+        let due = s.claim_outbox(T0 + 30, T0 + 20_000, 10).await.unwrap();
+        assert_eq!(due.len(), 1, "{}", b.name);
+        assert_eq!(due[0].message.body, "the move and the rest", "{}", b.name);
+        s.outbox_sent(due[0].id, T0 + 40).await.unwrap();
+
+        // Once sent, nothing replaces it or sends it again.
+        s.answer_incoming("<m3@x>", &interim, T0 + 50).await.unwrap();
+        let rows = s.outbox(10).await.unwrap();
+        assert_eq!(rows.len(), 1, "{}", b.name);
+        assert_eq!(rows[0].message.body, "the move and the rest", "{}", b.name);
+        assert!(s.claim_outbox(T0 + 120_000, T0 + 140_000, 10).await.unwrap().is_empty(), "{}", b.name);
+
+        // Nobody replacing it (the process died): it goes when the hold ends.
+        let id2 = s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
+        let effects = [SideEffect::Held { message: message("reply:<m4@x>"), due: T0 + 60_000 }];
+        let mut sum = summary(id2, 1, &["bob"]);
+        sum.id = id2;
+        s.append(0, &[mv(T0 + 1, 0, "CCT")], &sum, &effects).await.unwrap();
+        assert!(s.claim_outbox(T0 + 59_999, T0 + 80_000, 10).await.unwrap().is_empty(), "{}", b.name);
+        assert_eq!(s.claim_outbox(T0 + 60_000, T0 + 80_000, 10).await.unwrap().len(), 1, "{}", b.name);
+    }
+}

@@ -88,8 +88,9 @@ pub fn run(global: &Global, args: MailArgs) -> Result<ExitCode> {
 }
 
 fn handle(global: &Global, args: MailArgs) -> Result<ExitCode> {
-    let config = tabula_mail::MailConfig { address: args.from, ..Default::default() };
     let to_stdout = args.reply_to_stdout;
+    let config =
+        tabula_mail::MailConfig { address: args.from, commit_replies: !to_stdout, ..Default::default() };
     let relay = args.send.relay()?;
     let mut raw = Vec::new();
     let limit = config.max_message_bytes as u64 + 1;

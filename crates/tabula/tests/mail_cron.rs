@@ -122,3 +122,70 @@ fn mail_and_cron_send_what_they_queued_without_a_server() {
     assert!(report.contains("mail: 0 sent, 1 to retry"), "{report}");
     t.fails("cron --relay nowhere", 1);
 }
+
+const NED: &str = "TCGCATGTACAAAGTTTTCAATCTTCGCCTTGAGAG";
+const TED: &str = "TCAGCGCGTTCCCGGAGTCGTCGTATTAAAGGGGAT";
+const JED: &str = "GCCAATTATGGACTTGTTGTCAGATAGTTTCCGGCG";
+
+/// The mails to `who` among `mails`.
+fn to<'a>(mails: &'a [String], who: &str) -> Vec<&'a String> {
+    mails.iter().filter(|m| m.contains(&format!("To: {who}"))).collect()
+}
+
+#[test]
+fn a_kill_between_the_move_and_the_reply_still_delivers_the_reply_once() {
+    let mut t = Tabula::new();
+    let Some(smtp) = Aiosmtpd::start(t.path()) else { return };
+    let relay = format!("127.0.0.1:{}", smtp.port);
+    t.now = Some("2026-01-01T00:00:00Z".into());
+    t.signup(&["ned", "ted", "jed"]);
+    t.ok("dna challenge -manual ned ted jed");
+    t.ok(&format!("dna move 1 ned pw-ned {NED}"));
+    t.ok(&format!("dna move 1 ted pw-ted {TED}"));
+    t.ok(&format!("dna move 1 jed pw-jed {JED}"));
+
+    // The move commits, then the process is killed before it queues the reply.
+    let message = "From: Ned <ned@example.org>\r\nTo: tabula@example.org\r\nSubject: dna move 1 ned pw-ned AAG\r\n\
+                   Message-ID: <kill1@example.org>\r\n\r\nYour turn, Ted.\r\n";
+    let flag = t.path().join("paused");
+    let mut child = t
+        .command(&["mail", "--from", "tabula@example.org"])
+        .env("TABULA_TEST_PAUSE", format!("after-commit:{}", flag.display()))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(message.as_bytes()).unwrap();
+    for _ in 0..1200 {
+        if flag.exists() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(flag.exists(), "tabula mail reached the point after the commit");
+    // SIGKILL: nothing runs after it.
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    assert!(!status.success());
+    assert!(t.ok("dna show 1").contains("It is ted's turn."), "the move was committed");
+
+    // The mail server, seeing the pipe fail, delivers the message again.
+    t.now = Some("2026-01-01T00:00:10Z".into());
+    let out = pipe(&t, &["mail", "--from", "tabula@example.org", "--relay", &relay], message);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Later runs of cron send whatever is due.
+    for at in ["2026-01-01T00:05:00Z", "2026-01-01T01:00:00Z"] {
+        t.now = Some(at.into());
+        t.ok(&format!("cron --relay {relay}"));
+    }
+    // The mails about the move (the maildir is not in order).
+    let mails: Vec<String> = smtp.mails().into_iter().filter(|m| m.contains("4. ned: AAG")).collect();
+    let ned = to(&mails, "ned@example.org");
+    assert_eq!(ned.len(), 1, "ned's reply, once: {mails:#?}");
+    assert!(ned[0].contains("In-Reply-To: <kill1@example.org>"), "{}", ned[0]);
+    assert!(ned[0].contains("It is ted's turn."), "{}", ned[0]);
+    assert!(!ned[0].contains("not your turn") && !ned[0].contains("error"), "{}", ned[0]);
+    assert_eq!(to(&mails, "ted@example.org").len(), 1, "ted told once: {mails:#?}");
+    assert_eq!(to(&mails, "jed@example.org").len(), 1, "jed told once: {mails:#?}");
+}

@@ -58,6 +58,7 @@ impl Service {
                                 vec![SideEffect::DeleteQueued(q.id)],
                                 None,
                                 false,
+                                None,
                             )
                             .await;
                         if r.is_err() {

@@ -208,7 +208,7 @@ impl Service {
             };
             let added = game.submit(event.clone())?;
             match self
-                .commit(game, &stored, &mail, version, vec![event], &added, Some(user), Vec::new())
+                .commit(game, &stored, &mail, version, vec![event], &added, Some(user), Vec::new(), None)
                 .await
             {
                 Ok(_) => return Ok(()),

@@ -10,7 +10,7 @@ use crate::reply;
 use crate::store::{GameStatus, GameSummary, OutboxMessage, SideEffect, StoreError, StoredGame};
 
 use super::boards::{not_a_player, waiting_for};
-use super::{CONFLICT_RETRIES, GameUpdate, Loaded, Mail, Service};
+use super::{Answer, CONFLICT_RETRIES, GameUpdate, Loaded, Mail, Service};
 
 impl Service {
     /// Apply the event `make(game, seat)` for `user` on `board`, retrying on
@@ -24,12 +24,14 @@ impl Service {
     where
         F: Fn(&Game, Seat) -> Result<(EventAction, Seat), CommandError>,
     {
-        self.apply_event_with(board, user, make, Vec::new(), None, false).await
+        self.apply_event_with(board, user, make, Vec::new(), None, false, None).await
     }
 
     /// `tell_user`: the event was not the user's own doing (a forfeit), so
     /// the user is notified like the other players rather than left out
-    /// as the one who acted.
+    /// as the one who acted. `answer`: the reply to the mail message the
+    /// change came in, committed with it.
+    #[allow(clippy::too_many_arguments)]
     pub(super) async fn apply_event_with<F>(
         &self,
         board: i64,
@@ -38,6 +40,7 @@ impl Service {
         effects: Vec<SideEffect>,
         loaded: Option<Loaded>,
         tell_user: bool,
+        answer: Option<&Answer>,
     ) -> Result<(Arc<Game>, StoredGame), CommandError>
     where
         F: Fn(&Game, Seat) -> Result<(EventAction, Seat), CommandError>,
@@ -69,6 +72,7 @@ impl Service {
                     &added,
                     (!tell_user).then_some(user),
                     effects.clone(),
+                    answer,
                 )
                 .await
             {
@@ -85,6 +89,8 @@ impl Service {
 
     /// Store new events of `game` (already applied to it) with their
     /// notifications, against `version`; the game is then the cached one.
+    /// With an `answer`, the reply to the mail message of `actor`'s command,
+    /// and the message's handled mark, are in the same transaction.
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn commit(
         &self,
@@ -96,6 +102,7 @@ impl Service {
         added: &[HistoryEntry],
         actor: Option<&str>,
         mut effects: Vec<SideEffect>,
+        answer: Option<&Answer>,
     ) -> Result<(Arc<Game>, StoredGame), StoreError> {
         let board = stored.summary.id;
         let summary =
@@ -129,6 +136,11 @@ impl Service {
                     }));
                 }
             }
+        }
+        if let (Some(answer), Some(actor)) = (answer, actor) {
+            let reply = self.board_reply(&game, &new_stored, Some(actor));
+            effects.push(SideEffect::Held { message: (answer.reply)(&reply), due: answer.hold_until });
+            effects.push(SideEffect::Handled(answer.message.clone()));
         }
         let started = std::time::Instant::now();
         self.store.append(version, &events, &summary, &effects).await?;
@@ -189,8 +201,16 @@ impl Service {
         {
             return Err(StoreError::Conflict.into());
         }
-        self.apply_event_with(board, user, |_, seat| Ok((action.clone(), seat)), Vec::new(), None, true)
-            .await?;
+        self.apply_event_with(
+            board,
+            user,
+            |_, seat| Ok((action.clone(), seat)),
+            Vec::new(),
+            None,
+            true,
+            None,
+        )
+        .await?;
         self.play_automatic(board).await;
         Ok(())
     }

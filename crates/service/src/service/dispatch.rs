@@ -177,8 +177,17 @@ impl Service {
                     };
                     Ok((action, seat))
                 };
-                let (game, stored) =
-                    self.apply_event_with(board, &user.id, action, Vec::new(), Some(loaded), false).await?;
+                let (game, stored) = self
+                    .apply_event_with(
+                        board,
+                        &user.id,
+                        action,
+                        Vec::new(),
+                        Some(loaded),
+                        false,
+                        caller.answer.as_ref(),
+                    )
+                    .await?;
                 // Only bots and queued moves (played in turn-based games) act
                 // by themselves; otherwise the committed game is the board.
                 let automatic = game.players().iter().any(|p| p.starts_with("bot:"))
@@ -264,6 +273,7 @@ impl Service {
                         vec![SideEffect::DeletePending { user: user.id.clone() }],
                         None,
                         false,
+                        caller.answer.as_ref(),
                     )
                     .await?;
                 self.play_automatic(board).await;

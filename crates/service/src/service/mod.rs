@@ -128,6 +128,45 @@ pub struct GameReport {
     pub history: Vec<HistoryEntry>,
 }
 
+/// The reply to an incoming mail message, made by the mail gateway and
+/// committed by the service in the transaction of the change the
+/// message's command makes, with the message's handled mark: a crash after
+/// that commit cannot lose the mover's reply, and the message delivered
+/// again is known as handled.
+///
+/// The reply queued with a change is held back until
+/// [`Answer::hold_until`]: the gateway queues the whole reply once the
+/// message's commands have all run, and that replaces it. Only if the
+/// gateway dies first is the reply of the commit sent, when the hold ends.
+#[derive(Clone)]
+pub struct Answer {
+    /// The incoming message's key (see [`crate::store::Mail::claim_incoming`]).
+    pub message: String,
+    /// When the reply queued with the change is due if nothing replaces it.
+    pub hold_until: Timestamp,
+    /// The reply mail, from the command's own reply as of the change.
+    pub reply: Arc<dyn Fn(&Reply) -> crate::store::OutboxMessage + Send + Sync>,
+}
+
+impl std::fmt::Debug for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Answer")
+            .field("message", &self.message)
+            .field("hold_until", &self.hold_until)
+            .finish()
+    }
+}
+
+impl PartialEq for Answer {
+    fn eq(&self, other: &Self) -> bool {
+        self.message == other.message
+            && self.hold_until == other.hold_until
+            && Arc::ptr_eq(&self.reply, &other.reply)
+    }
+}
+
+impl Eq for Answer {}
+
 /// Clock events applied per command at most (a long downtime is caught up
 /// over several commands and by the scheduler).
 const CLOCK_CATCH_UP: usize = 100_000;

@@ -483,6 +483,19 @@ pub enum SideEffect {
         /// The user whose pending move goes.
         user: String,
     },
+    /// Queue a message first due at `due`, or replace the message with its
+    /// key while that one is still held back (unsent, never tried, and not
+    /// due yet): what one command of a mail message queues, which a later
+    /// command of the same message may supersede.
+    Held {
+        /// The message.
+        message: OutboxMessage,
+        /// When it is first due.
+        due: Timestamp,
+    },
+    /// Mark an incoming mail message handled (see [`Mail::claim_incoming`]),
+    /// in the transaction of the change its command made.
+    Handled(String),
 }
 
 /// A new game to store.
@@ -894,7 +907,9 @@ pub trait Mail: Send + Sync {
     /// Queue the reply to a claimed incoming message and mark the message
     /// handled, in one transaction: one durable commit instead of two for
     /// every message answered by mail, and no moment at which the reply is
-    /// queued but the message still looks unanswered.
+    /// queued but the message still looks unanswered. A reply with the
+    /// same key still held back (see [`SideEffect::Held`]) is replaced by
+    /// this one, due at once; one sent or on its way is left alone.
     async fn answer_incoming(&self, key: &str, reply: &OutboxMessage, at: Timestamp) -> StoreResult<()>;
 }
 

@@ -177,6 +177,25 @@ async fn insert_outbox(conn: &mut PgConnection, m: &OutboxMessage, at: Timestamp
     Ok(sqlx::query_with(sql, args).execute(conn).await?.rows_affected() as usize)
 }
 
+/// Queue `m` in the outbox, made at `at` and first due at `due`, or replace
+/// the message with its key while that one is held back (unsent, never
+/// tried, due after `at`).
+async fn replace_held_outbox(
+    conn: &mut PgConnection,
+    m: &OutboxMessage,
+    at: Timestamp,
+    due: Timestamp,
+) -> StoreResult<usize> {
+    let sql = "INSERT INTO outbox (key, created, recipient, subject, body, game_id, next_attempt) \
+               VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (key) DO UPDATE SET \
+               recipient = excluded.recipient, subject = excluded.subject, body = excluded.body, \
+               next_attempt = excluded.next_attempt \
+               WHERE outbox.sent_at IS NULL AND outbox.gave_up_at IS NULL AND outbox.attempts = 0 \
+               AND outbox.next_attempt > $2";
+    let args = args![&m.key, at, &m.recipient, &m.subject, &m.body, m.game_id, due];
+    Ok(sqlx::query_with(sql, args).execute(conn).await?.rows_affected() as usize)
+}
+
 /// Marks a claimed incoming message handled (once: a later mark keeps the first time).
 async fn finish_incoming(conn: &mut PgConnection, key: &str, at: Timestamp) -> StoreResult<()> {
     let sql = "UPDATE incoming_mail SET done_at = $1 WHERE key = $2 AND done_at IS NULL";
@@ -474,6 +493,12 @@ impl Games for PostgresStore {
                     let sql = "DELETE FROM pending_moves WHERE game_id = $1 AND user_id = $2";
                     sqlx::query_with(sql, args![s.id, user]).execute(&mut *tx).await?;
                 }
+                SideEffect::Held { message, due } => {
+                    replace_held_outbox(&mut tx, message, s.updated, *due).await?;
+                }
+                SideEffect::Handled(key) => {
+                    finish_incoming(&mut tx, key, s.updated).await?;
+                }
             }
         }
         self.notify(&mut tx, s.id, version).await?;
@@ -704,7 +729,7 @@ impl Mail for PostgresStore {
 
     async fn answer_incoming(&self, key: &str, reply: &OutboxMessage, at: Timestamp) -> StoreResult<()> {
         let mut tx = self.pool.begin().await?;
-        insert_outbox(&mut tx, reply, at).await?;
+        replace_held_outbox(&mut tx, reply, at, at).await?;
         finish_incoming(&mut tx, key, at).await?;
         tx.commit().await?;
         Ok(())

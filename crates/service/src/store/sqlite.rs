@@ -738,10 +738,8 @@ impl Mail for SqliteStore {
         let (key, reply) = (key.to_owned(), reply.clone());
         self.writer
             .write(move |c| {
-                insert_outbox(c, &reply, at)?;
-                c.prepare_cached("UPDATE incoming_mail SET done_at = ?1 WHERE key = ?2 AND done_at IS NULL")?
-                    .execute((at, &key))?;
-                Ok(())
+                writer::replace_held_outbox(c, &reply, at, at)?;
+                writer::finish_incoming(c, &key, at)
             })
             .await
     }

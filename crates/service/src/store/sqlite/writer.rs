@@ -576,8 +576,43 @@ fn write_append(conn: &Connection, a: &Append) -> StoreResult<()> {
                 conn.prepare_cached("DELETE FROM pending_moves WHERE game_id = ?1 AND user_id = ?2")?
                     .execute(params![s.id, user])?;
             }
+            SideEffect::Held { message, due } => {
+                replace_held_outbox(conn, message, s.updated, *due)?;
+            }
+            SideEffect::Handled(key) => {
+                finish_incoming(conn, key, s.updated)?;
+            }
         }
     }
+    Ok(())
+}
+
+/// Queue `m` in the outbox, made at `at` and first due at `due`, or
+/// replace the message with its key while that one is held back (unsent,
+/// never tried, due after `at`); the rows added or replaced (0 or 1).
+pub(super) fn replace_held_outbox(
+    conn: &Connection,
+    m: &OutboxMessage,
+    at: Timestamp,
+    due: Timestamp,
+) -> StoreResult<usize> {
+    let changed = conn
+        .prepare_cached(
+            "INSERT INTO outbox (key, created, recipient, subject, body, game_id, next_attempt) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (key) DO UPDATE SET \
+             recipient = excluded.recipient, subject = excluded.subject, body = excluded.body, \
+             next_attempt = excluded.next_attempt \
+             WHERE outbox.sent_at IS NULL AND outbox.gave_up_at IS NULL AND outbox.attempts = 0 \
+             AND outbox.next_attempt > ?2",
+        )?
+        .execute(params![m.key, at, m.recipient, m.subject, m.body, m.game_id, due])?;
+    Ok(changed)
+}
+
+/// Mark a claimed incoming message handled (once: a later mark keeps the first time).
+pub(super) fn finish_incoming(conn: &Connection, key: &str, at: Timestamp) -> StoreResult<()> {
+    conn.prepare_cached("UPDATE incoming_mail SET done_at = ?1 WHERE key = ?2 AND done_at IS NULL")?
+        .execute(params![at, key])?;
     Ok(())
 }
 
