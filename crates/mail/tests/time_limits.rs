@@ -29,3 +29,36 @@ async fn a_forfeit_mails_every_player_the_forfeited_one_included() {
         assert!(mails[0].body.contains("(forfeited: no move in 21 days)"), "{}", mails[0].body);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_players_of_a_simultaneous_game_idle_past_the_limit_draw_and_are_both_told() {
+    let mut g = Gateway::start().await;
+    g.world.signup(&["ned", "ted"]).await;
+    // The sequences of a -manual DNA game are set at the same time, in secret.
+    g.world.run("dna challenge -manual ned ted -forfeit=5d").await;
+    g.deliver().await;
+
+    let later = open(&g.world.db, Clock::Fixed(g.world.service.now() + 6 * DAY_MS)).await;
+    let report = later.run_time_limits().await.expect("time limits");
+    assert_eq!(report.forfeits, 2, "{report:?}");
+    let board = later.execute("dna show 1", &tabula_service::Caller::Anonymous).await.expect("shown");
+    assert!(
+        board.text.contains("ned, ted all forfeit (forfeited: no move in 5 days): the game is drawn."),
+        "{}",
+        board.text
+    );
+    let result = later.store().game(1).await.unwrap().unwrap().summary.result.unwrap_or_default();
+    assert!(!result.contains("won by"), "{result}");
+    assert!(result.to_lowercase().contains("draw"), "{result}");
+
+    let got = g.deliver_with(&later).await;
+    for player in ["ned", "ted"] {
+        let mails: Vec<_> = got.iter().filter(|m| m.to == format!("{player}@example.org")).collect();
+        assert_eq!(mails.len(), 1, "{player} gets one mail: {got:#?}");
+        assert!(mails[0].subject.starts_with("DNA Board 1"), "{}", mails[0].subject);
+        assert!(mails[0].body.contains("the game is drawn"), "{}", mails[0].body);
+    }
+    // Nothing left to forfeit, nobody told twice.
+    assert_eq!(later.run_time_limits().await.expect("time limits").forfeits, 0);
+    assert!(g.deliver_with(&later).await.is_empty());
+}

@@ -42,7 +42,9 @@ pub enum EventAction {
     /// A move, as canonical text.
     Move(String),
     /// A resignation; `reason` is set when the server resigned the player
-    /// (a forfeit for not moving in time).
+    /// (a forfeit for not moving in time). Without a seat, the server
+    /// resigns every player still in the game at once, and the game is
+    /// drawn among them (all of them missed the time limit).
     Resign {
         /// Why, when not by the player's own choice.
         reason: Option<String>,
@@ -464,6 +466,29 @@ impl Game {
                 self.players.push(user.clone());
                 self.proposal = None;
                 self.record_applied(index, event.at, applied, true);
+            }
+            EventAction::Resign { reason } if event.seat.is_none() => {
+                // The server resigns every player still in the game at once
+                // (none of them moved within the time limit): nobody beat
+                // anybody, so the game is drawn among them.
+                if self.is_over() {
+                    return Err(MoveError::GameOver);
+                }
+                let active: Vec<Seat> =
+                    (0..self.players.len()).filter(|&s| self.state.is_active(s)).collect();
+                let names: Vec<&str> = active.iter().map(|&s| self.players[s].as_str()).collect();
+                let why = reason.as_deref().unwrap_or("resigned by the server");
+                self.proposal = None;
+                self.agreed = Some(Outcome::draw(active, format!("every player forfeited ({why})")));
+                self.log(
+                    index,
+                    event.at,
+                    LogEntry::public(
+                        None,
+                        format!("{} all forfeit ({why}): the game is drawn.", names.join(", ")),
+                    ),
+                    false,
+                );
             }
             action => {
                 let seat = event.seat.ok_or_else(|| MoveError::malformed("event without a player"))?;

@@ -116,7 +116,8 @@ pub const COMMON_OPTIONS: &[OptionSpec] = &[
         name: "forfeit",
         kind: OptionKind::Duration { min_secs: 3600, max_secs: 365 * 86400, unit: 'd' },
         default: Some("21d"),
-        help: "resign a player who has not moved for this long",
+        help: "resign a player who has not moved for this long; when every player still in the game \
+               has not, the game is drawn among them",
     },
     OptionSpec {
         name: "seed",

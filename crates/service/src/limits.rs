@@ -10,7 +10,7 @@
 //! than [`OUTBOX_KEEP_DAYS`] ago.
 
 use serde::Serialize;
-use tabula_model::{EventAction, Turn, Viewer};
+use tabula_model::{Turn, Viewer};
 
 use crate::error::CommandError;
 use crate::service::Service;
@@ -84,6 +84,30 @@ impl Service {
         let nag = options.int("nag").unwrap_or(7 * 86_400) * 1000;
         let forfeit = options.int("forfeit").unwrap_or(21 * 86_400) * 1000;
         let last = game.record().events.last().map(|e| e.at).unwrap_or(game.record().created);
+        // Everyone past the limit is forfeited in one change: in a game of
+        // simultaneous moves several can be, and resigning one after the
+        // other would make the last of them the winner.
+        let mut forfeited = Vec::new();
+        for &seat in &waiting {
+            let user = &game.players()[seat];
+            if user.starts_with("bot:") {
+                continue;
+            }
+            let Some(row) = self.store().user(user).await? else { continue };
+            if row.vacation_until.is_some_and(|v| v > now) {
+                continue;
+            }
+            if now - last.max(row.vacation_until.unwrap_or(i64::MIN)) >= forfeit {
+                forfeited.push(seat);
+            }
+        }
+        if !forfeited.is_empty() {
+            let reason = format!("forfeited: no move in {}", span(forfeit));
+            if self.forfeit(board, &forfeited, reason, version).await.is_ok() {
+                report.forfeits += forfeited.len();
+            }
+            return Ok(());
+        }
         for seat in waiting {
             let user = game.players()[seat].clone();
             if user.starts_with("bot:") {
@@ -96,21 +120,6 @@ impl Service {
             let since = last.max(row.vacation_until.unwrap_or(i64::MIN));
             let idle = now - since;
             let title = game.kind().info().title;
-            if idle >= forfeit {
-                let reason = format!("forfeited: no move in {}", span(forfeit));
-                let r = self
-                    .apply_event_public(
-                        board,
-                        &user,
-                        EventAction::Resign { reason: Some(reason) },
-                        Some(version),
-                    )
-                    .await;
-                if r.is_ok() {
-                    report.forfeits += 1;
-                }
-                continue;
-            }
             let Some(addr) = row.emails.first().cloned().filter(|_| row.notify) else { continue };
             let board_text = self.board_text_for(&game, board, Viewer::Player(seat));
             // The warning comes a day ahead, or halfway for limits of a day or less.

@@ -187,30 +187,48 @@ impl Service {
         let _ = self.updates.send(update);
     }
 
-    /// Apply an event for `user` on `board` as the server (forfeits),
-    /// optionally only if the game is still at `version`.
-    pub(crate) async fn apply_event_public(
+    /// Forfeit the players of `seats` on `board` as the server, if the game
+    /// is still at `version`: one resignation each, in one change, or, when
+    /// they are every player still in the game, one resignation of them all
+    /// (the game is drawn among them). Every player is told, the forfeited
+    /// ones included.
+    pub(crate) async fn forfeit(
         &self,
         board: i64,
-        user: &str,
-        action: EventAction,
-        version: Option<i64>,
+        seats: &[Seat],
+        reason: String,
+        version: i64,
     ) -> Result<(), CommandError> {
-        if let Some(v) = version
-            && self.store.game_version(board).await? != Some(v)
-        {
+        let Loaded { mut game, stored, mail } = self.load_to_change(board).await?;
+        if stored.summary.version != version {
+            self.put_back(board, stored.summary.version, game);
             return Err(StoreError::Conflict.into());
         }
-        self.apply_event_with(
-            board,
-            user,
-            |_, seat| Ok((action.clone(), seat)),
-            Vec::new(),
-            None,
-            true,
-            None,
-        )
-        .await?;
+        let active: Vec<Seat> = (0..game.players().len()).filter(|&s| game.state().is_active(s)).collect();
+        let at = self.now();
+        let resign = |seat| Event { at, seat, action: EventAction::Resign { reason: Some(reason.clone()) } };
+        let events: Vec<Event> = if seats.len() > 1 && active.iter().all(|s| seats.contains(s)) {
+            vec![resign(None)]
+        } else {
+            seats.iter().map(|&s| resign(Some(s))).collect()
+        };
+        let mut added = Vec::new();
+        for event in &events {
+            match game.submit(event.clone()) {
+                Ok(entries) => added.extend(entries),
+                Err(e) => {
+                    self.forget(board);
+                    return Err(e.into());
+                }
+            }
+        }
+        match self.commit(game, &stored, &mail, version, events, &added, None, Vec::new(), None).await {
+            Ok(_) => {}
+            Err(e) => {
+                self.forget(board);
+                return Err(e.into());
+            }
+        }
         self.play_automatic(board).await;
         Ok(())
     }
