@@ -3,7 +3,8 @@
 //! - [`BotSpec`]: what a bot is: a built-in name (`random`, `greedy`,
 //!   `center`, `mcts`, `mcts:2000`, `mcts:250ms`) or a command line that runs
 //!   an external program speaking the bot protocol (see [`protocol`]).
-//! - [`builtin_move`]: a built-in bot's move in any game, for the server
+//! - [`builtin_move`]: a built-in bot's move in any game, and
+//!   [`ServerBots`], the built-in bots as the service's players
 //!   (`dna challenge ned bot:mcts`).
 //! - [`mcts`]: the general search bot over the common game model.
 //! - [`referee`]: plays one game between bots, enforcing time and output
@@ -22,6 +23,7 @@ pub mod protocol;
 pub mod referee;
 mod report;
 pub mod rtlife;
+mod server;
 pub mod spec;
 pub mod stats;
 pub mod store;
@@ -33,6 +35,7 @@ pub use process::BotLimits;
 pub use protocol::ViewMode;
 pub use referee::{Failure, FailureKind, GameResult, Heartbeat};
 pub use report::{check_output, render_csv, render_json, render_text};
+pub use server::ServerBots;
 pub use spec::{BotSpec, SpecError};
 pub use store::{JsonlStore, MemoryStore, StoreError, TournamentStore};
 pub use tournament::{

@@ -109,7 +109,7 @@ pub async fn handle_message(
     // one message run once, and its reply is queued once.
     let key = incoming_key(&incoming);
     let now = service.now();
-    if !service.store().claim_incoming(&key, now, now.saturating_sub(CLAIM_STALE_MS)).await? {
+    if !service.mailroom().claim_incoming(&key, now, now.saturating_sub(CLAIM_STALE_MS)).await? {
         tracing::info!(from = ?incoming.from, %key, "mail delivered again: already handled");
         return Ok(None);
     }
@@ -158,7 +158,7 @@ async fn finish(
         // Error replies are what a program that answers everything keeps
         // asking for: each address gets a few an hour, then silence.
         let since = now.saturating_sub(3_600_000);
-        let sent = service.store().count_outbox_to(&reply.to, "reply:", " error", since).await?;
+        let sent = service.mailroom().count_outbox_to(&reply.to, "reply:", " error", since).await?;
         if sent >= i64::from(config.error_replies_per_hour) {
             tracing::warn!(
                 to = %reply.to,
@@ -166,7 +166,7 @@ async fn finish(
                 budget = config.error_replies_per_hour,
                 "error reply not sent: the address had its error replies for the hour"
             );
-            service.store().finish_incoming(key, service.now()).await?;
+            service.mailroom().finish_incoming(key, service.now()).await?;
             return Ok(None);
         }
     }
@@ -182,9 +182,9 @@ async fn finish(
 /// [`MailError::Store`] if the store fails.
 pub async fn enqueue_reply(service: &Service, mail: &OutgoingMail) -> Result<(), MailError> {
     match mail.key.strip_prefix("reply:") {
-        Some(key) => service.store().answer_incoming(key, &mail.outbox_message(), service.now()).await?,
+        Some(key) => service.mailroom().answer_incoming(key, &mail.outbox_message(), service.now()).await?,
         None => {
-            service.store().enqueue(&[mail.outbox_message()], service.now()).await?;
+            service.mailroom().enqueue(&[mail.outbox_message()], service.now()).await?;
         }
     }
     Ok(())
@@ -200,7 +200,7 @@ pub async fn enqueue_reply(service: &Service, mail: &OutgoingMail) -> Result<(),
 /// [`MailError::Store`] if the store fails.
 pub async fn finish_reply(service: &Service, mail: &OutgoingMail) -> Result<(), MailError> {
     if let Some(key) = mail.key.strip_prefix("reply:") {
-        service.store().finish_incoming(key, service.now()).await?;
+        service.mailroom().finish_incoming(key, service.now()).await?;
     }
     Ok(())
 }
@@ -502,7 +502,7 @@ async fn challenger(
         if id.starts_with("bot:") {
             continue;
         }
-        let Some(row) = service.store().user(&id).await? else { continue };
+        let Some(row) = service.account(&id).await? else { continue };
         if !row.signed_off && row.emails.iter().any(|e| e.trim().to_ascii_lowercase() == from) {
             return Ok(Caller::User(id));
         }
@@ -534,7 +534,7 @@ async fn check_sender(
     let mut known = false;
     for user in &users {
         let Ok(id) = tabula_service::users::canonical_user_id(user) else { continue };
-        let Some(row) = service.store().user(&id).await? else { continue };
+        let Some(row) = service.account(&id).await? else { continue };
         if row.signed_off {
             continue;
         }

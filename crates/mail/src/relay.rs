@@ -334,7 +334,7 @@ pub async fn drain_outbox(
         let now = service.now();
         let lease = config.claim_lease.as_millis().min(i64::MAX as u128) as i64;
         let mut held_until = now.saturating_add(lease.max(1));
-        let rows = service.store().claim_outbox(now, held_until, batch as i64).await?;
+        let rows = service.mailroom().claim_outbox(now, held_until, batch as i64).await?;
         if rows.is_empty() {
             break;
         }
@@ -358,7 +358,7 @@ pub async fn drain_outbox(
                                 let unfinished: Vec<i64> = rows[index..].iter().map(|r| r.id).collect();
                                 let until = service.now().saturating_add(lease.max(1));
                                 let kept =
-                                    service.store().move_outbox_claim(&unfinished, held_until, until).await?;
+                                    service.mailroom().move_outbox_claim(&unfinished, held_until, until).await?;
                                 if kept < unfinished.len() as u64 {
                                     tracing::warn!(
                                         lost = unfinished.len() as u64 - kept,
@@ -374,7 +374,7 @@ pub async fn drain_outbox(
             };
             match result {
                 Ok(()) => {
-                    service.store().outbox_sent(row.id, service.now()).await?;
+                    service.mailroom().outbox_sent(row.id, service.now()).await?;
                     report.sent += 1;
                 }
                 Err(error) => {
@@ -386,18 +386,18 @@ pub async fn drain_outbox(
                     report.errors.push(format!("#{}: {error}", row.id));
                     if give_up {
                         let text = format!("gave up after {attempts} attempts: {error}");
-                        service.store().outbox_gave_up(row.id, &text, now).await?;
+                        service.mailroom().outbox_gave_up(row.id, &text, now).await?;
                         report.given_up += 1;
                     } else {
                         let retry_at = now.saturating_add(backoff_ms(attempts, config));
-                        service.store().outbox_failed(row.id, &error.to_string(), retry_at).await?;
+                        service.mailroom().outbox_failed(row.id, &error.to_string(), retry_at).await?;
                         report.deferred += 1;
                     }
                     if matches!(error, RelayError::Unreachable(_) | RelayError::TimedOut(_)) {
                         report.relay_unreachable = true;
                         let untried: Vec<i64> = rows[index + 1..].iter().map(|r| r.id).collect();
                         if !untried.is_empty() {
-                            service.store().move_outbox_claim(&untried, held_until, service.now()).await?;
+                            service.mailroom().move_outbox_claim(&untried, held_until, service.now()).await?;
                         }
                         return Ok(report);
                     }

@@ -410,10 +410,15 @@ pub fn db_name(db: &str) -> String {
 }
 
 pub async fn open_service(global: &Global) -> Result<Service> {
-    let store = tabula_service::store::open(&global.db)
+    Ok(service_over(open_store(global).await?, global))
+}
+
+/// The database of `--db`, for what keeps its own tables there
+/// (tournaments) rather than running commands.
+pub async fn open_store(global: &Global) -> Result<std::sync::Arc<dyn tabula_service::store::Store>> {
+    tabula_service::store::open(&global.db)
         .await
-        .with_context(|| format!("opening the database {}", db_name(&global.db)))?;
-    Ok(service_over(store, global))
+        .with_context(|| format!("opening the database {}", db_name(&global.db)))
 }
 
 /// [`open_service`] for a process that runs one command (or one message's
@@ -437,7 +442,7 @@ fn service_over(store: std::sync::Arc<dyn tabula_service::store::Store>, global:
         Some(t) => Clock::Fixed(t),
         None => Clock::System,
     };
-    Service::new(store, clock).with_bots(Arc::new(tabula_web::ServerBots))
+    Service::new(store, clock).with_bots(Arc::new(tabula_bots::ServerBots))
 }
 
 fn print_result(result: Result<tabula_service::Reply, CommandError>, json: bool) -> Result<ExitCode> {
@@ -474,7 +479,7 @@ fn outbox(global: &Global, args: OutboxArgs) -> Result<ExitCode> {
     let rt = runtime()?;
     rt.block_on(async {
         let service = open_service(global).await?;
-        let rows = service.store().outbox(args.limit).await?;
+        let rows = service.mailroom().outbox(args.limit).await?;
         let mut out = std::io::stdout().lock();
         if global.json {
             writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;

@@ -109,50 +109,10 @@ pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
         let service = Arc::new(open_service(global).await?.with_challenge_rate(args.challenges_per_hour));
         tracing::info!(db = %crate::cli::db_name(&global.db), "database open");
         // Other servers sharing the database: their commits reach this one's live listeners.
-        let relay_changes = match service.store().changes().await.context("listening for changes")? {
-            Some(mut changes) => {
-                let service = service.clone();
-                Some(tokio::spawn(async move {
-                    while let Some(change) = changes.recv().await {
-                        service.announce(tabula_service::GameUpdate {
-                            board: change.board,
-                            version: change.version,
-                        });
-                    }
-                }))
-            }
-            None => None,
-        };
+        let relay_changes = service.follow_changes().await.context("listening for changes")?;
         let scheduler = {
             let service = service.clone();
-            tokio::spawn(async move {
-                let mut tick = tokio::time::interval(Duration::from_millis(500));
-                let mut limits_due = std::time::Instant::now() - Duration::from_secs(60);
-                loop {
-                    tick.tick().await;
-                    if let Err(e) = service.run_due_clocks().await {
-                        tracing::warn!(error = %e, "clock catch-up failed");
-                    }
-                    // Time limits are measured in days: once a minute is plenty.
-                    if limits_due.elapsed() >= Duration::from_secs(60) {
-                        limits_due = std::time::Instant::now();
-                        match service.run_time_limits().await {
-                            Ok(r) if r.nags + r.warnings + r.forfeits + r.digests > 0 || r.pruned > 0 => {
-                                tracing::info!(
-                                    nags = r.nags,
-                                    warnings = r.warnings,
-                                    forfeits = r.forfeits,
-                                    digests = r.digests,
-                                    pruned = r.pruned,
-                                    "time limits"
-                                )
-                            }
-                            Ok(_) => {}
-                            Err(e) => tracing::warn!(error = %e, "time limits failed"),
-                        }
-                    }
-                }
-            })
+            tokio::spawn(async move { service.run_scheduler().await })
         };
         let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
         let stopped = move || {

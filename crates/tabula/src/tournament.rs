@@ -14,7 +14,7 @@ use clap::Args;
 use tabula_bots::{BotSpec, GameResult, StoreError, TournamentConfig, TournamentStore, ViewMode};
 use tabula_service::store::Store;
 
-use crate::cli::{Global, open_service};
+use crate::cli::{Global, open_store};
 
 /// Play a round robin between bots, kept in the database as it goes
 ///
@@ -172,9 +172,11 @@ pub fn run(global: &Global, a: TournamentArgs) -> Result<ExitCode> {
     }
 
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build()?;
-    let service = rt.block_on(open_service(global))?;
-    let mut store =
-        DbStore { store: service.store().clone(), handle: rt.handle().clone(), id: None, now: service.now() };
+    // Tournaments keep their games in the database's tournament tables: the
+    // store itself, without the command service.
+    let db = rt.block_on(open_store(global))?;
+    let now = global.now.unwrap_or_else(|| chrono::Utc::now().timestamp_millis());
+    let mut store = DbStore { store: db.clone(), handle: rt.handle().clone(), id: None, now };
     let bar = if a.quiet || !std::io::stderr().is_terminal() {
         indicatif::ProgressBar::hidden()
     } else {
@@ -190,7 +192,7 @@ pub fn run(global: &Global, a: TournamentArgs) -> Result<ExitCode> {
         bar.set_message(p.summary());
     };
     let report = if a.distributed {
-        match crate::worker::distributed(&rt, service.store(), &config, kind, &progress) {
+        match crate::worker::distributed(&rt, &db, &config, kind, &progress) {
             Ok((id, report)) => {
                 store.id = Some(id);
                 Ok(report)
@@ -214,8 +216,7 @@ pub fn run(global: &Global, a: TournamentArgs) -> Result<ExitCode> {
     };
     let json = tabula_bots::render_json(&report);
     if let Some(id) = store.id {
-        let s = service.store().clone();
-        let now = service.now();
+        let s = db.clone();
         let j = json.clone();
         rt.block_on(async move { s.finish_tournament(id, &j, now).await }).context("storing the results")?;
     }

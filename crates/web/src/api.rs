@@ -14,7 +14,7 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tabula_service::store::{GameFilter, GameStatus};
-use tabula_service::{Caller, Command, Context, GameCommand, GameUpdate, Reply, Service, Snapshot};
+use tabula_service::{Caller, Context, Reply, Snapshot};
 
 use crate::auth::{api_user, bearer};
 use crate::boards::click_map;
@@ -135,22 +135,9 @@ async fn command(
         Some(token) => web.service.token_caller(token, &origin).await?,
         None => Caller::Anonymous,
     };
+    // The service tells live listeners of any change itself.
     let reply = web.service.execute(&body.line, Context::new(caller, origin)).await?;
-    announce_answer(&web, &body.line, &reply);
     reply_response(&reply)
-}
-
-/// Accepting or rejecting a challenge changes a game's state without an
-/// event, so the service sends no notice; send one, so that open pages and
-/// event streams show that the game started (or was called off).
-pub fn announce_answer(web: &Web, line: &str, reply: &Reply) {
-    let answered = matches!(
-        Command::parse(line, &Service::game_words()),
-        Ok(Command::Game { command: GameCommand::Answer { .. }, .. })
-    );
-    if let (true, Some(g)) = (answered, &reply.game) {
-        web.service.announce(GameUpdate { board: g.id, version: g.version as i64 });
-    }
 }
 
 fn kind_json(info: &tabula_model::GameInfo) -> Value {

@@ -26,7 +26,6 @@ mod error;
 pub mod events;
 mod openapi;
 pub mod pages;
-mod server_bots;
 mod templates;
 pub mod tournaments;
 
@@ -45,7 +44,8 @@ use tabula_service::Service;
 use tokio::sync::watch;
 
 pub use error::{ApiError, PageError};
-pub use server_bots::ServerBots;
+/// The built-in bots as players, as the service takes them.
+pub use tabula_bots::ServerBots;
 
 /// Largest request body accepted.
 pub const MAX_BODY: usize = 64 * 1024;

@@ -113,4 +113,39 @@ impl Service {
         }
         Ok(n)
     }
+
+    /// The server's scheduler, until the task running it is dropped:
+    /// every half second the clock events that are due, once a minute the
+    /// time limits (reminders, warnings, forfeits, digests). A failed round
+    /// is logged and tried again at the next tick.
+    pub async fn run_scheduler(&self) {
+        const CLOCKS: std::time::Duration = std::time::Duration::from_millis(500);
+        // Time limits are measured in days: once a minute is plenty.
+        const LIMITS: std::time::Duration = std::time::Duration::from_secs(60);
+        let mut tick = tokio::time::interval(CLOCKS);
+        let mut limits_run: Option<std::time::Instant> = None;
+        loop {
+            tick.tick().await;
+            if let Err(e) = self.run_due_clocks().await {
+                tracing::warn!(error = %e, "clock catch-up failed");
+            }
+            if limits_run.is_none_or(|t| t.elapsed() >= LIMITS) {
+                limits_run = Some(std::time::Instant::now());
+                match self.run_time_limits().await {
+                    Ok(r) if r.nags + r.warnings + r.forfeits + r.digests > 0 || r.pruned > 0 => {
+                        tracing::info!(
+                            nags = r.nags,
+                            warnings = r.warnings,
+                            forfeits = r.forfeits,
+                            digests = r.digests,
+                            pruned = r.pruned,
+                            "time limits"
+                        )
+                    }
+                    Ok(_) => {}
+                    Err(e) => tracing::warn!(error = %e, "time limits failed"),
+                }
+            }
+        }
+    }
 }

@@ -187,6 +187,23 @@ impl Service {
         let _ = self.updates.send(update);
     }
 
+    /// Relay the commits of other servers sharing the database to this
+    /// one's live listeners (see [`Service::announce`]), until the returned
+    /// task ends or is aborted; `None` when no other process writes to
+    /// the store while this one runs.
+    ///
+    /// # Errors
+    /// The store's, when it cannot listen.
+    pub async fn follow_changes(self: &Arc<Self>) -> Result<Option<tokio::task::JoinHandle<()>>, StoreError> {
+        let Some(mut changes) = self.store.changes().await? else { return Ok(None) };
+        let service = Arc::clone(self);
+        Ok(Some(tokio::spawn(async move {
+            while let Some(change) = changes.recv().await {
+                service.announce(GameUpdate { board: change.board, version: change.version });
+            }
+        })))
+    }
+
     /// Forfeit the players of `seats` on `board` as the server, if the game
     /// is still at `version`: one resignation each, in one change, or, when
     /// they are every player still in the game, one resignation of them all

@@ -284,6 +284,13 @@ impl Service {
         &self.store
     }
 
+    /// The part of the store the mail front end works with: the outbox and
+    /// the claims of incoming messages (the commands of a message still go
+    /// through [`Service::run`]).
+    pub fn mailroom(&self) -> &dyn crate::store::Mail {
+        &*self.store
+    }
+
     /// The current time.
     pub fn now(&self) -> Timestamp {
         self.clock.now()

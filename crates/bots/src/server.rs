@@ -8,21 +8,21 @@ pub struct ServerBots;
 impl tabula_service::BotPlayer for ServerBots {
     fn knows(&self, name: &str, kind: &str) -> bool {
         let Some(info) = tabula_games::find(kind).map(|k| k.info()) else { return false };
-        tabula_bots::BuiltinBot::named(name).is_ok_and(|b| b.supports(info).is_ok())
+        crate::BuiltinBot::named(name).is_ok_and(|b| b.supports(info).is_ok())
     }
 
     fn choose(&self, name: &str, game: &tabula_model::Game, seat: tabula_model::Seat) -> Option<String> {
         // Seeded from the game, so a bot's move is reproducible; the move
         // itself goes into the record as text, so replay never re-runs the bot.
         let mut rng = tabula_model::rng_for(game.record().seed, 1 << 40 | game.record().events.len() as u64);
-        tabula_bots::builtin_move(name, game, seat, &mut rng).ok().flatten()
+        crate::builtin_move(name, game, seat, &mut rng).ok().flatten()
     }
 
     fn names(&self, kind: &str) -> Vec<String> {
         let Some(info) = tabula_games::find(kind).map(|k| k.info()) else { return Vec::new() };
-        tabula_bots::builtin::NAMES
+        crate::builtin::NAMES
             .into_iter()
-            .filter(|n| tabula_bots::BuiltinBot::named(n).is_ok_and(|b| b.supports(info).is_ok()))
+            .filter(|n| crate::BuiltinBot::named(n).is_ok_and(|b| b.supports(info).is_ok()))
             .map(str::to_string)
             .collect()
     }
