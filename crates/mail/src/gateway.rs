@@ -502,7 +502,7 @@ async fn challenger(
         if id.starts_with("bot:") {
             continue;
         }
-        let Some(row) = service.account(&id).await? else { continue };
+        let Some(row) = service.user(&id).await? else { continue };
         if !row.signed_off && row.emails.iter().any(|e| e.trim().to_ascii_lowercase() == from) {
             return Ok(Caller::User(id));
         }
@@ -534,7 +534,7 @@ async fn check_sender(
     let mut known = false;
     for user in &users {
         let Ok(id) = tabula_service::users::canonical_user_id(user) else { continue };
-        let Some(row) = service.account(&id).await? else { continue };
+        let Some(row) = service.user(&id).await? else { continue };
         if row.signed_off {
             continue;
         }

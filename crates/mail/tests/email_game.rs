@@ -267,7 +267,7 @@ async fn play_dna_by_email<C: Capture>(relay_port: u16, capture: C) {
     // Nominations until the game is over, each by mail, in turn.
     let mut moves = 0;
     let mut comments = 0;
-    while let Some((name, nomination)) = next_move(&t.world.service, 1).await {
+    while let Some((name, nomination)) = next_move(&t.world, 1).await {
         moves += 1;
         assert!(moves <= 60, "the game ends");
         let who = t.player(&name);

@@ -148,7 +148,7 @@ async fn a_wrong_password_or_a_stranger_changes_nothing_and_gets_an_error_reply(
 
     assert_eq!(world.version(1).await, version);
     assert_eq!(world.outbox().await.len(), outbox, "no notification or chat was queued");
-    assert_eq!(world.service.store().games(&Default::default()).await.unwrap().len(), 1);
+    assert_eq!(world.service.games(&Default::default()).await.unwrap().len(), 1);
 }
 
 #[tokio::test]
@@ -172,7 +172,11 @@ async fn loops_bounces_and_lists_are_never_answered_and_run_nothing() {
         assert!(got.is_none(), "{file} was answered: {got:?}");
     }
     assert_eq!(world.version(1).await, version, "the vacation mail's move was not made");
-    assert_eq!(world.service.store().outbox(10).await.unwrap().len(), 9, "only the set-up's notifications");
+    assert_eq!(
+        world.service.mailroom().outbox(10).await.unwrap().len(),
+        9,
+        "only the set-up's notifications"
+    );
     // A message that answers the gateway's mail but holds no command gets a reply.
     let raw = mail("ted@example.org", "Re: DNA Board 1 ned", "Nice.\n").to_vec();
     let raw = String::from_utf8(raw).unwrap().replacen(
@@ -208,7 +212,7 @@ async fn signup_by_mail_and_answers_to_reply_to() {
     assert!(r.body.starts_with("Welcome to Tabula\n\nWelcome, amy."), "{}", r.body);
     assert!(!r.body.contains("pw-amy"));
     assert!(!r.body.contains("comment"), "a greeting with an account command is no comment: {}", r.body);
-    assert!(world.service.store().user("amy").await.unwrap().is_some());
+    assert!(world.service.user("amy").await.unwrap().is_some());
     let r = reply(&world, &corpus("30-reply-to-header.eml")).await;
     assert_eq!(r.to, "ned.home@example.net");
     assert_eq!(r.subject, "DNA Board 1 ned");
@@ -256,7 +260,7 @@ async fn a_message_whose_handling_was_cut_short_is_handled_on_its_next_delivery(
     let key = "replyto-30@example.org";
     let now = world.service.now();
     // Claimed long ago by a process that died before answering.
-    assert!(world.service.store().claim_incoming(key, now - 3_600_000, 0).await.unwrap());
+    assert!(world.service.mailroom().claim_incoming(key, now - 3_600_000, 0).await.unwrap());
     let r = reply(&world, &raw).await;
     assert_eq!(r.key, format!("reply:{key}"));
     enqueue_reply(&world.service, &r).await.unwrap();
@@ -266,13 +270,13 @@ async fn a_message_whose_handling_was_cut_short_is_handled_on_its_next_delivery(
     assert!(
         !world
             .service
-            .store()
+            .mailroom()
             .claim_incoming(fresh.key.trim_start_matches("reply:"), now, now - 1000)
             .await
             .unwrap()
     );
     // Finished messages are never claimed again, however old.
-    assert!(!world.service.store().claim_incoming(key, now + 86_400_000, now + 86_400_000).await.unwrap());
+    assert!(!world.service.mailroom().claim_incoming(key, now + 86_400_000, now + 86_400_000).await.unwrap());
 }
 
 #[tokio::test]

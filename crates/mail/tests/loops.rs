@@ -14,7 +14,7 @@ async fn table() -> (Gateway, Got) {
     let mut g = Gateway::start().await;
     g.world.seed_game().await;
     g.deliver().await;
-    let (player, nomination) = common::next_move(&g.world.service, 1).await.expect("a move");
+    let (player, nomination) = common::next_move(&g.world, 1).await.expect("a move");
     assert_eq!(player, "ned");
     g.world.run(&format!("dna move 1 ned pw-ned {nomination}")).await;
     let got = g.deliver().await;
@@ -145,7 +145,7 @@ async fn mistyped_and_unknown_commands_are_answered_naming_the_word() {
     }
     // A command on the line after a greeting is run.
     let version = g.world.version(1).await;
-    let (player, nomination) = common::next_move(&g.world.service, 1).await.expect("a move");
+    let (player, nomination) = common::next_move(&g.world, 1).await.expect("a move");
     let raw = mail_with(
         "",
         &format!("{player}@example.org"),

@@ -60,7 +60,7 @@ async fn refusals_back_off_and_every_message_arrives_once_when_the_server_recove
     let service = open(&db, Clock::Fixed(T0)).await;
     let batch = messages(12);
     let keys: Vec<String> = batch.iter().map(|m| m.key.clone()).collect();
-    service.store().enqueue(&batch, T0).await.unwrap();
+    service.mailroom().enqueue(&batch, T0).await.unwrap();
 
     // The server takes five, then says "try again later".
     let recorder = Recorder::new();
@@ -70,22 +70,22 @@ async fn refusals_back_off_and_every_message_arrives_once_when_the_server_recove
     let report = drain_outbox(&service, &relay, &config()).await.unwrap();
     assert_eq!((report.sent, report.deferred, report.given_up), (5, 7, 0), "{report:?}");
     assert!(!report.relay_unreachable);
-    let rows = service.store().outbox(100).await.unwrap();
+    let rows = service.mailroom().outbox(100).await.unwrap();
     assert_eq!(rows.iter().filter(|r| r.sent_at.is_some()).count(), 5);
     for r in rows.iter().filter(|r| r.sent_at.is_none()) {
         assert_eq!(r.attempts, 1);
         assert!(r.last_error.as_deref().unwrap().contains("mailbox busy"), "{:?}", r.last_error);
     }
     // Backed off by a minute: not due before, due after.
-    assert!(service.store().outbox_due(T0 + 59_999, 100).await.unwrap().is_empty());
-    assert_eq!(service.store().outbox_due(T0 + 60_000, 100).await.unwrap().len(), 7);
+    assert!(service.mailroom().outbox_due(T0 + 59_999, 100).await.unwrap().is_empty());
+    assert_eq!(service.mailroom().outbox_due(T0 + 60_000, 100).await.unwrap().len(), 7);
     assert_eq!(drain_outbox(&service, &relay, &config()).await.unwrap().sent, 0, "nothing due yet");
 
     // Still refusing a minute later: the delay doubles.
     let later = open(&db, Clock::Fixed(T0 + 60_000)).await;
     let report = drain_outbox(&later, &relay, &config()).await.unwrap();
     assert_eq!((report.sent, report.deferred), (0, 7));
-    assert!(later.store().outbox_due(T0 + 60_000 + 119_999, 100).await.unwrap().is_empty());
+    assert!(later.mailroom().outbox_due(T0 + 60_000 + 119_999, 100).await.unwrap().is_empty());
 
     // The server recovers; after the back-off every message goes out once.
     recorder.accept_all();
@@ -102,7 +102,7 @@ async fn refusals_back_off_and_every_message_arrives_once_when_the_server_recove
         assert_eq!(header(&r.data, "Auto-Submitted").as_deref(), Some("auto-generated"));
         assert_eq!(header(&r.data, "In-Reply-To"), None);
     }
-    assert!(restarted.store().outbox(100).await.unwrap().iter().all(|r| r.sent_at.is_some()));
+    assert!(restarted.mailroom().outbox(100).await.unwrap().iter().all(|r| r.sent_at.is_some()));
     server.stop().await;
 }
 
@@ -113,14 +113,14 @@ async fn an_unreachable_relay_stops_the_drain_and_hopeless_messages_are_given_up
     let service = open(&db, Clock::Fixed(T0)).await;
     let mut batch = messages(3);
     batch[0].recipient = "not an address".into();
-    service.store().enqueue(&batch, T0).await.unwrap();
+    service.mailroom().enqueue(&batch, T0).await.unwrap();
 
     // Nothing listens on this port.
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let report = drain_outbox(&service, &relay(port), &config()).await.unwrap();
     assert_eq!((report.sent, report.given_up, report.deferred), (0, 1, 1), "{report:?}");
     assert!(report.relay_unreachable);
-    let rows = service.store().outbox(10).await.unwrap();
+    let rows = service.mailroom().outbox(10).await.unwrap();
     let by_key = |k: &str| rows.iter().find(|r| r.message.key == k).unwrap().clone();
     let hopeless = by_key("game:1:v1:ned");
     assert!(hopeless.last_error.as_deref().unwrap().starts_with("gave up after 1 attempts"), "{hopeless:?}");
@@ -140,11 +140,11 @@ async fn an_unreachable_relay_stops_the_drain_and_hopeless_messages_are_given_up
         given_up += drain_outbox(&open(&db, Clock::Fixed(now)).await, &relay, &cfg).await.unwrap().given_up;
     }
     assert_eq!(given_up, 2);
-    let rows = service.store().outbox(10).await.unwrap();
+    let rows = service.mailroom().outbox(10).await.unwrap();
     assert!(rows.iter().all(|r| r.sent_at.is_none()));
     assert!(rows.iter().all(|r| r.last_error.as_deref().unwrap().starts_with("gave up after")), "{rows:#?}");
     assert!(rows.iter().all(|r| r.gave_up_at.is_some() && r.sent_at.is_none()), "{rows:#?}");
-    assert!(service.store().outbox_due(i64::MAX - 1, 10).await.unwrap().is_empty(), "never due again");
+    assert!(service.mailroom().outbox_due(i64::MAX - 1, 10).await.unwrap().is_empty(), "never due again");
     server.stop().await;
 }
 
@@ -204,7 +204,7 @@ async fn kill_mid_batch(keep_held: bool) -> (std::sync::Arc<Recorder>, Vec<Strin
     let service = open(&db, Clock::System).await;
     let batch = messages(20);
     let keys: Vec<String> = batch.iter().map(|m| m.key.clone()).collect();
-    service.store().enqueue(&batch, service.now()).await.unwrap();
+    service.mailroom().enqueue(&batch, service.now()).await.unwrap();
 
     let recorder = Recorder::new();
     recorder.hold_after(7, keep_held);
@@ -217,7 +217,7 @@ async fn kill_mid_batch(keep_held: bool) -> (std::sync::Arc<Recorder>, Vec<Strin
     child.kill().expect("kill -9");
     child.wait().unwrap();
 
-    let rows = service.store().outbox(100).await.unwrap();
+    let rows = service.mailroom().outbox(100).await.unwrap();
     assert_eq!(rows.iter().filter(|r| r.sent_at.is_some()).count(), 7, "marked up to the kill");
 
     // Restart: a new process opens the same database and drains again once
@@ -227,7 +227,7 @@ async fn kill_mid_batch(keep_held: bool) -> (std::sync::Arc<Recorder>, Vec<Strin
     let restarted = open(&db, Clock::Fixed(after_lease)).await;
     let report = drain_outbox(&restarted, &relay(server.addr.port()), &config()).await.unwrap();
     assert_eq!((report.sent, report.deferred, report.given_up), (13, 0, 0), "{report:?}");
-    assert!(restarted.store().outbox(100).await.unwrap().iter().all(|r| r.sent_at.is_some()));
+    assert!(restarted.mailroom().outbox(100).await.unwrap().iter().all(|r| r.sent_at.is_some()));
     server.stop().await;
     (recorder, keys)
 }
@@ -260,7 +260,7 @@ async fn kill_9_between_the_servers_acceptance_and_the_mark_resends_with_the_sam
 async fn the_send_loop_drains_until_shutdown_and_replies_can_be_sent_directly() {
     let dir = tempfile::tempdir().unwrap();
     let service = std::sync::Arc::new(open(&dir.path().join("tabula.db"), Clock::System).await);
-    service.store().enqueue(&messages(3), service.now()).await.unwrap();
+    service.mailroom().enqueue(&messages(3), service.now()).await.unwrap();
     let recorder = Recorder::new();
     let server = Server::start(recorder.clone(), config()).await;
     let url = format!("smtp://127.0.0.1:{}", server.addr.port());
@@ -313,7 +313,7 @@ async fn two_senders_on_one_database_send_each_message_once() {
     let second = open(&db, Clock::System).await;
     let batch = messages(40);
     let keys: Vec<String> = batch.iter().map(|m| m.key.clone()).collect();
-    first.store().enqueue(&batch, now_ms()).await.unwrap();
+    first.mailroom().enqueue(&batch, now_ms()).await.unwrap();
     let recorder = Recorder::new();
     let server = Server::start(recorder.clone(), config()).await;
     let (a, b) = (relay(server.addr.port()), relay(server.addr.port()));
@@ -363,7 +363,7 @@ async fn a_relay_that_never_answers_times_out_counts_the_attempt_and_holds_nothi
     let service = open(&db, Clock::Fixed(T0)).await;
     let batch = messages(5);
     let keys: Vec<String> = batch.iter().map(|m| m.key.clone()).collect();
-    service.store().enqueue(&batch, T0).await.unwrap();
+    service.mailroom().enqueue(&batch, T0).await.unwrap();
 
     let silent = SilentRelay::start().await;
     let mut c = RelayConfig::plain("127.0.0.1", silent.port);
@@ -377,15 +377,15 @@ async fn a_relay_that_never_answers_times_out_counts_the_attempt_and_holds_nothi
     assert_eq!((report.sent, report.deferred, report.given_up), (0, 1, 0), "{report:?}");
     assert!(report.relay_unreachable);
     assert_eq!(report.errors, vec!["#1: the relay did not answer within 0.3 s".to_string()]);
-    let rows = service.store().outbox(10).await.unwrap();
+    let rows = service.mailroom().outbox(10).await.unwrap();
     let first = rows.iter().find(|r| r.message.key == keys[0]).unwrap();
     assert_eq!(first.attempts, 1, "a timed-out attempt counts");
     assert_eq!(first.last_error.as_deref(), Some("the relay did not answer within 0.3 s"));
     // The rest of the batch is not held behind it: due now, the first after its back-off.
     let due: Vec<String> =
-        service.store().outbox_due(T0, 10).await.unwrap().into_iter().map(|r| r.message.key).collect();
+        service.mailroom().outbox_due(T0, 10).await.unwrap().into_iter().map(|r| r.message.key).collect();
     assert_eq!(due, keys[1..].to_vec());
-    assert_eq!(service.store().outbox_due(T0 + 60_000, 10).await.unwrap().len(), 5);
+    assert_eq!(service.mailroom().outbox_due(T0 + 60_000, 10).await.unwrap().len(), 5);
 
     // Another relay that answers delivers them all, the timed-out one once its back-off is over.
     let recorder = Recorder::new();
@@ -408,7 +408,7 @@ async fn a_live_senders_claims_hold_and_a_dead_senders_are_taken_over_within_a_l
     let service = std::sync::Arc::new(open(&db, Clock::System).await);
     let batch = messages(20);
     let keys: Vec<String> = batch.iter().map(|m| m.key.clone()).collect();
-    service.store().enqueue(&batch, service.now()).await.unwrap();
+    service.mailroom().enqueue(&batch, service.now()).await.unwrap();
     let lease = Duration::from_secs(2);
 
     // The first sender claims every message and hangs in the eighth

@@ -13,7 +13,7 @@ async fn a_forfeit_mails_every_player_the_forfeited_one_included() {
     let mut g = Gateway::start().await;
     g.world.seed_game().await;
     g.deliver().await;
-    let (idle, _) = common::next_move(&g.world.service, 1).await.expect("a move");
+    let (idle, _) = common::next_move(&g.world, 1).await.expect("a move");
     assert_eq!(idle, "ned");
 
     // Three weeks and a day later (the default forfeit is 21 days), the scheduler runs.
@@ -47,7 +47,7 @@ async fn both_players_of_a_simultaneous_game_idle_past_the_limit_draw_and_are_bo
         "{}",
         board.text
     );
-    let result = later.store().game(1).await.unwrap().unwrap().summary.result.unwrap_or_default();
+    let result = g.world.store.game(1).await.unwrap().unwrap().summary.result.unwrap_or_default();
     assert!(!result.contains("won by"), "{result}");
     assert!(result.to_lowercase().contains("draw"), "{result}");
 

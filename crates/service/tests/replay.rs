@@ -9,9 +9,11 @@ use tabula_model::{Game, Record, Turn, Viewer};
 use tabula_service::store::{SqliteStore, Store};
 use tabula_service::{Caller, Clock, Service};
 
-async fn service(path: &std::path::Path, now: i64) -> Service {
-    let store = SqliteStore::open(path).await.expect("store opens");
-    Service::new(Arc::new(store), Clock::Fixed(now))
+/// A service over the database at `path`, and the database itself (read
+/// underneath the service to replay what it stored).
+async fn service(path: &std::path::Path, now: i64) -> (Service, Arc<dyn Store>) {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(path).await.expect("store opens"));
+    (Service::new(store.clone(), Clock::Fixed(now)), store)
 }
 
 async fn stored_game(store: &Arc<dyn Store>, board: i64) -> Game {
@@ -32,7 +34,7 @@ async fn play_random_games(seed: u64) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("t.db");
     let mut now = 1_700_000_000_000i64;
-    let svc = service(&db, now).await;
+    let (svc, _) = service(&db, now).await;
     let players = ["ann", "bob", "cat"];
     for p in players {
         svc.execute(&format!("signup {p} pw-{p} {p}@example.org"), &Caller::Anonymous).await.unwrap();
@@ -47,8 +49,8 @@ async fn play_random_games(seed: u64) {
         let board = reply.game.as_ref().unwrap().id;
         for _ in 0..400 {
             now += 60_000;
-            let svc = service(&db, now).await;
-            let game = stored_game(svc.store(), board).await;
+            let (svc, store) = service(&db, now).await;
+            let game = stored_game(&store, board).await;
             let seat = match game.to_move() {
                 Turn::Over => break,
                 Turn::Player(p) => p,
@@ -62,19 +64,20 @@ async fn play_random_games(seed: u64) {
                 .unwrap_or_else(|e| panic!("{}: move {mv:?} by {user} refused: {e}", info.kind));
         }
         // A fresh service (no cache) shows exactly what a replay of the stored record shows.
-        let fresh = service(&db, now).await;
+        let (fresh, store) = service(&db, now).await;
         let shown = fresh.execute(&format!("{} show {board}", info.kind), &Caller::Anonymous).await.unwrap();
         let again = service(&db, now)
             .await
+            .0
             .execute(&format!("{} show {board}", info.kind), &Caller::Anonymous)
             .await
             .unwrap();
         assert_eq!(shown.text, again.text);
-        let replayed = stored_game(fresh.store(), board).await;
+        let replayed = stored_game(&store, board).await;
         for v in (0..n).map(Viewer::Player).chain([Viewer::Observer]) {
             assert_eq!(
                 replayed.render_text(v, now),
-                stored_game(fresh.store(), board).await.render_text(v, now),
+                stored_game(&store, board).await.render_text(v, now),
                 "{}: two replays differ",
                 info.kind
             );

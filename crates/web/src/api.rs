@@ -351,7 +351,7 @@ pub async fn public_user(
         ))
     };
     let canonical = tabula_service::users::canonical_user_id(id).map_err(|_| unknown())?;
-    let row = web.service.user(&canonical).await?;
+    let row = web.service.user(&canonical).await.map_err(tabula_service::CommandError::from)?;
     let profile = match row {
         Some(u) => json!({"id": u.id, "created": u.created, "signed_off": u.signed_off, "bot": false}),
         None if canonical.starts_with("bot:") => json!({"id": canonical, "bot": true}),

@@ -44,8 +44,6 @@ use tabula_service::Service;
 use tokio::sync::watch;
 
 pub use error::{ApiError, PageError};
-/// The built-in bots as players, as the service takes them.
-pub use tabula_bots::ServerBots;
 
 /// Largest request body accepted.
 pub const MAX_BODY: usize = 64 * 1024;

@@ -34,6 +34,7 @@ fn fresh(s: &Site) -> Site {
     Site {
         dir: tempfile::tempdir().unwrap(),
         service: s.service.clone(),
+        store: s.store.clone(),
         app: tabula_web::app(s.service.clone()),
     }
 }
@@ -69,7 +70,7 @@ async fn passwords_are_argon2id_hashes_and_never_stored_or_echoed() {
             assert!(!a.contains(secret), "an answer shows a password: {a}");
         }
     }
-    let user = s.service.store().user("ned").await.unwrap().unwrap();
+    let user = s.store.user("ned").await.unwrap().unwrap();
     assert!(user.password_hash.starts_with("$argon2id$v=19$"), "{}", user.password_hash);
     assert!(tabula_service::users::verify_password(new_password, &user.password_hash));
     let bytes = database_bytes(&s);
@@ -116,11 +117,15 @@ async fn wrong_passwords_are_slowed_down_per_user_and_address() {
     // A later service (time has passed) lets ned in from this address
     // again, and the success ends the count.
     let later = Clock::Fixed(1_800_000_000_000 + 3_600_000);
-    let service = Arc::new(tabula_service::Service::new(s.service.store().clone(), later));
-    let again =
-        Site { dir: tempfile::tempdir().unwrap(), service: service.clone(), app: tabula_web::app(service) };
+    let service = Arc::new(tabula_service::Service::new(s.store.clone(), later));
+    let again = Site {
+        dir: tempfile::tempdir().unwrap(),
+        service: service.clone(),
+        store: s.store.clone(),
+        app: tabula_web::app(service),
+    };
     again.ok("notify ned pw-ned on").await;
-    assert_eq!(s.service.store().limit("login:ned:ip:0.0.0.0").await.unwrap(), None);
+    assert_eq!(s.store.limit("login:ned:ip:0.0.0.0").await.unwrap(), None);
 }
 
 #[tokio::test]
@@ -140,7 +145,7 @@ async fn wrong_passwords_from_one_address_are_refused_for_a_while() {
     assert_eq!(p.status, StatusCode::TOO_MANY_REQUESTS, "{}", p.body);
     assert_eq!(p.json()["error"]["code"], "too_many_requests");
     assert!(p.headers.get("retry-after").is_some());
-    assert!(s.service.store().user("fay").await.unwrap().unwrap().notify, "nothing was done");
+    assert!(s.store.user("fay").await.unwrap().unwrap().notify, "nothing was done");
     let p = s.post_json("/api/v1/tokens", &[], &json!({"user": "fay", "password": "pw-fay"})).await;
     assert_eq!(p.status, StatusCode::TOO_MANY_REQUESTS);
     let form = s.get("/login", &[]).await;
@@ -177,7 +182,7 @@ async fn every_form_needs_the_session_csrf_token() {
     let token_id = token.json()["id"].as_i64().unwrap();
     let ned = s.browser("ned", "pw-ned").await;
     let other = s.browser("ted", "pw-ted").await;
-    let before = s.service.store().game(board).await.unwrap().unwrap().summary;
+    let before = s.store.game(board).await.unwrap().unwrap().summary;
     for (path, fields) in forms(board, token_id) {
         for csrf in [None, Some(""), Some("c_forged"), Some(other.csrf.as_str())] {
             let mut sent = fields.clone();
@@ -190,12 +195,12 @@ async fn every_form_needs_the_session_csrf_token() {
     }
     // Nothing changed: the session lives, the game waits, the token is live, no new token.
     assert!(s.get("/", &[("cookie", &ned.cookie)]).await.body.contains("Log out"));
-    let after = s.service.store().game(board).await.unwrap().unwrap().summary;
+    let after = s.store.game(board).await.unwrap().unwrap().summary;
     assert_eq!((after.version, after.status), (before.version, before.status));
-    let tokens = s.service.store().tokens("ned").await.unwrap();
+    let tokens = s.store.tokens("ned").await.unwrap();
     assert_eq!(tokens.len(), 1);
     assert!(tokens[0].revoked.is_none());
-    assert_eq!(s.service.store().games(&all_games()).await.unwrap().len(), 1);
+    assert_eq!(s.store.games(&all_games()).await.unwrap().len(), 1);
     // The login and sign-up forms need their own form token (double submit).
     for path in ["/login", "/signup"] {
         let fields = [("user", "ned"), ("password", "pw-ned"), ("password2", "pw-ned")];
@@ -268,9 +273,13 @@ async fn revoked_tokens_and_expired_sessions_are_refused() {
     // A session lasts its lifetime and not a moment longer.
     let ned = s.browser("ned", "pw-ned").await;
     let at = |t: i64| {
-        let service =
-            std::sync::Arc::new(tabula_service::Service::new(s.service.store().clone(), Clock::Fixed(t)));
-        Site { dir: tempfile::tempdir().unwrap(), service: service.clone(), app: tabula_web::app(service) }
+        let service = std::sync::Arc::new(tabula_service::Service::new(s.store.clone(), Clock::Fixed(t)));
+        Site {
+            dir: tempfile::tempdir().unwrap(),
+            service: service.clone(),
+            store: s.store.clone(),
+            app: tabula_web::app(service),
+        }
     };
     let nearly = at(t0 + SESSION_LIFETIME_MS - 1000);
     assert!(nearly.get("/", &[("cookie", &ned.cookie)]).await.body.contains("Log out"));
@@ -281,7 +290,7 @@ async fn revoked_tokens_and_expired_sessions_are_refused() {
         .await;
     assert!(p.status.is_redirection(), "an expired session is sent to log in: {}", p.status);
     assert!(p.location().unwrap_or("").starts_with("/login"), "{:?}", p.location());
-    assert_eq!(s.service.store().games(&all_games()).await.unwrap().len(), 1);
+    assert_eq!(s.store.games(&all_games()).await.unwrap().len(), 1);
 }
 
 #[tokio::test]
@@ -320,7 +329,7 @@ async fn user_ids_differ_only_in_case_are_one_account() {
     let history = s.ok(&format!("intervalo history {board}")).await["text"].as_str().unwrap().to_string();
     assert_eq!(history.matches("ned chooses cell 1").count(), 1, "{history}");
     assert!(!history.contains("Ned ") && !history.contains("NED"), "{history}");
-    assert_eq!(s.service.store().user("ned").await.unwrap().unwrap().id, "ned");
+    assert_eq!(s.store.user("ned").await.unwrap().unwrap().id, "ned");
 }
 
 /// Every command that acts for a user, written for `user` with `password`
@@ -362,7 +371,7 @@ async fn no_command_acts_for_another_user() {
     let eve = s.token("eve", "pw-eve").await;
     let ted_token = s.token("ted", "pw-ted").await;
     let snapshot = |s: &Site| {
-        let store = s.service.store().clone();
+        let store = s.store.clone();
         async move {
             let mut all = Vec::new();
             for u in ["ned", "ted"] {
@@ -386,8 +395,8 @@ async fn no_command_acts_for_another_user() {
         let s = &s;
         let token = token.map(str::to_string);
         async move {
-            s.service.store().clear_limit("login:ned:ip:0.0.0.0").await.unwrap();
-            s.service.store().clear_limit("origin:ip:0.0.0.0").await.unwrap();
+            s.store.clear_limit("login:ned:ip:0.0.0.0").await.unwrap();
+            s.store.clear_limit("origin:ip:0.0.0.0").await.unwrap();
             let p = fresh(s).command(&line, token.as_deref()).await;
             assert_eq!(p.status, StatusCode::UNAUTHORIZED, "{line} (token {token:?}): {}", p.body);
             assert!(!p.body.contains("\"ok\":true"), "{}", p.body);

@@ -239,7 +239,7 @@ async fn set_up(s: &Scenario) -> Side {
         accepted: vec![true; s.players.len()],
         next_clock: game.state().next_clock(),
     };
-    let board = site.service.store().create_game(&new).await.expect("stored");
+    let board = site.store.create_game(&new).await.expect("stored");
     let k = info.kind;
     for (seat, m) in &s.moves {
         let p = &s.players[*seat];
@@ -362,7 +362,7 @@ async fn observe(side: &mut Side, s: &Scenario, reader: &Option<String>) -> Vec<
 
     // Mail queued for the reader.
     if let Some(p) = reader {
-        let rows = site.service.store().outbox(10_000).await.expect("the outbox");
+        let rows = site.store.outbox(10_000).await.expect("the outbox");
         for row in rows.iter().filter(|r| r.message.recipient == address(p)) {
             out.push((
                 format!("mail to {p}: {}", row.message.key),

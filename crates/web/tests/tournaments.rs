@@ -25,7 +25,7 @@ async fn stored(s: &Site, config: &TournamentConfig, keep: Option<usize>) -> (i6
     let kind = tabula_games::find(&config.game).unwrap();
     let mut memory = MemoryStore::default();
     let report = run_tournament(config, kind, &mut memory, &|_| {}).unwrap();
-    let store = s.service.store();
+    let store = &s.store;
     let fingerprint = tabula_bots::store::fingerprint(config).to_string();
     let full = serde_json::to_string(config).unwrap();
     let id = store.open_tournament(&fingerprint, &config.game, &full, 1_700_000_000_000).await.unwrap();

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tabula_mail::MailConfig;
-use tabula_service::store::{OutboxRow, SqliteStore};
+use tabula_service::store::{OutboxRow, SqliteStore, Store};
 use tabula_service::{Caller, Clock, Service};
 
 /// The seed's sequences of ned, ted and jed.
@@ -27,14 +27,17 @@ pub struct World {
     pub dir: tempfile::TempDir,
     pub db: PathBuf,
     pub service: Arc<Service>,
+    /// The service's database, for what a test reads underneath it.
+    pub store: Arc<dyn Store>,
 }
 
 impl World {
     pub async fn new() -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let db = dir.path().join("tabula.db");
-        let service = Arc::new(open(&db, Clock::System).await);
-        World { dir, db, service }
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&db).await.expect("open the database"));
+        let service = Arc::new(Service::new(store.clone(), Clock::System));
+        World { dir, db, service, store }
     }
 
     /// Run a command directly (set-up, not by mail).
@@ -62,14 +65,14 @@ impl World {
 
     /// The outbox, oldest first.
     pub async fn outbox(&self) -> Vec<OutboxRow> {
-        let mut rows = self.service.store().outbox(100_000).await.expect("outbox");
+        let mut rows = self.service.mailroom().outbox(100_000).await.expect("outbox");
         rows.reverse();
         rows
     }
 
     /// The number of events of board 1.
     pub async fn version(&self, board: i64) -> i64 {
-        self.service.store().game_version(board).await.expect("version").unwrap_or(0)
+        self.store.game_version(board).await.expect("version").unwrap_or(0)
     }
 }
 
@@ -102,8 +105,8 @@ pub fn corpus(name: &str) -> Vec<u8> {
 
 /// The next player of `board` and their first legal move (sorted), from
 /// the stored record replayed; `None` once the game is over.
-pub async fn next_move(service: &Service, board: i64) -> Option<(String, String)> {
-    let stored = service.store().game(board).await.expect("store").expect("the board");
+pub async fn next_move(world: &World, board: i64) -> Option<(String, String)> {
+    let stored = world.store.game(board).await.expect("store").expect("the board");
     let kind = tabula_games::find(&stored.summary.kind).expect("a known game");
     let record = tabula_model::Record {
         kind: stored.summary.kind.clone(),

@@ -70,14 +70,6 @@ impl Service {
         Ok(Reply::plain("Signed off", format!("The account {} is closed. Goodbye.\n", u.id)))
     }
 
-    /// The account `id` (canonical) as stored, signed off or not.
-    ///
-    /// # Errors
-    /// The store's.
-    pub async fn account(&self, id: &str) -> Result<Option<UserRow>, StoreError> {
-        self.store.user(id).await
-    }
-
     /// Check credentials, or the front end's authentication: with a bearer
     /// token, a web session or a signed mail gateway, the password word
     /// may be `-` for the caller's own account.

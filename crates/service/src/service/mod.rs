@@ -279,8 +279,9 @@ impl Service {
         }
     }
 
-    /// The store.
-    pub fn store(&self) -> &Arc<dyn Store> {
+    /// The store. Private to this crate: front ends go through the
+    /// service's commands and read methods, never around them.
+    pub(crate) fn store(&self) -> &Arc<dyn Store> {
         &self.store
     }
 

@@ -12,7 +12,7 @@ use tabula_model::{Game, ProposalKind, Turn};
 use super::Service;
 use crate::error::CommandError;
 use crate::store::{
-    ChatRow, GameFilter, GameHead, GameStatus, GameSummary, TokenRow, TournamentRow, UserRow,
+    ChatRow, GameFilter, GameHead, GameStatus, GameSummary, StoreError, TokenRow, TournamentRow, UserRow,
 };
 
 /// Most games looked at for offers waiting for a user.
@@ -131,8 +131,8 @@ impl Service {
     ///
     /// # Errors
     /// Storage failures.
-    pub async fn user(&self, id: &str) -> Result<Option<UserRow>, CommandError> {
-        Ok(self.store.user(id).await?)
+    pub async fn user(&self, id: &str) -> Result<Option<UserRow>, StoreError> {
+        self.store.user(id).await
     }
 
     /// Tournaments, newest first.

@@ -11,7 +11,7 @@ use axum::body::Body;
 use axum::http::{HeaderMap, Method, Request, StatusCode, header};
 use http_body_util::BodyExt;
 use serde_json::Value;
-use tabula_service::store::SqliteStore;
+use tabula_service::store::{SqliteStore, Store};
 use tabula_service::{Clock, Service};
 use tower::ServiceExt;
 
@@ -19,6 +19,9 @@ use tower::ServiceExt;
 pub struct Site {
     pub dir: tempfile::TempDir,
     pub service: Arc<Service>,
+    /// The service's database, for what a test looks at or arranges
+    /// underneath it (front ends only ever go through `service`).
+    pub store: Arc<dyn Store>,
     pub app: Router,
 }
 
@@ -62,20 +65,20 @@ pub async fn site() -> Site {
 
 pub async fn site_with_clock(clock: Clock) -> Site {
     let dir = tempfile::tempdir().unwrap();
-    let store = SqliteStore::open(&dir.path().join("tabula.db")).await.unwrap();
-    let service = Arc::new(Service::new(Arc::new(store), clock));
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.path().join("tabula.db")).await.unwrap());
+    let service = Arc::new(Service::new(store.clone(), clock));
     let app = tabula_web::app(service.clone());
-    Site { dir, service, app }
+    Site { dir, service, store, app }
 }
 
 /// A site whose service plays the built-in bots.
 pub async fn site_with_bots() -> Site {
     let dir = tempfile::tempdir().unwrap();
-    let store = SqliteStore::open(&dir.path().join("tabula.db")).await.unwrap();
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.path().join("tabula.db")).await.unwrap());
     let service =
-        Arc::new(Service::new(Arc::new(store), Clock::System).with_bots(Arc::new(tabula_web::ServerBots)));
+        Arc::new(Service::new(store.clone(), Clock::System).with_bots(Arc::new(tabula_bots::ServerBots)));
     let app = tabula_web::app(service.clone());
-    Site { dir, service, app }
+    Site { dir, service, store, app }
 }
 
 pub fn urlencode(text: &str) -> String {
