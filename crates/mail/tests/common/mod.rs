@@ -82,6 +82,43 @@ pub async fn open(path: &std::path::Path, clock: Clock) -> Service {
     Service::new(Arc::new(store), clock)
 }
 
+/// A service over the database `db` as `--db` names it: a SQLite file's
+/// path or a `postgres://` URL.
+pub async fn open_db(db: &str, clock: Clock) -> Service {
+    let store = tabula_service::store::open(db).await.expect("open the database");
+    Service::new(store, clock)
+}
+
+/// A fresh, empty PostgreSQL schema's URL, if `TABULA_TEST_POSTGRES` names
+/// a database (with `TABULA_REQUIRE_POSTGRES=1` a missing one fails the test).
+pub async fn postgres_url() -> Option<String> {
+    let base = match std::env::var("TABULA_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => url,
+        _ => {
+            assert!(
+                std::env::var("TABULA_REQUIRE_POSTGRES").as_deref() != Ok("1"),
+                "TABULA_REQUIRE_POSTGRES=1 but TABULA_TEST_POSTGRES names no database"
+            );
+            return None;
+        }
+    };
+    let schema = format!("m{:016x}", rand_schema_suffix());
+    let admin = sqlx::PgPool::connect(&base).await.expect("the test database answers");
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
+        .execute(&admin)
+        .await
+        .expect("creating a test schema");
+    admin.close().await;
+    let sep = if base.contains('?') { '&' } else { '?' };
+    Some(format!("{base}{sep}options[search_path]={schema}"))
+}
+
+/// A schema name unique enough for parallel test runs on one database.
+fn rand_schema_suffix() -> u64 {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64;
+    nanos ^ (u64::from(std::process::id()) << 32) ^ COUNTER.fetch_add(1, Ordering::Relaxed) as u64
+}
+
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
 
 /// A plain-text message as a simple mail program sends it, with a fresh Message-ID.
