@@ -352,16 +352,19 @@ fn intervalo_choices_are_hidden_in_every_front_end_until_both_have_chosen() {
     let observer = w.reader(board, None);
     w.api_move("intervalo", board, &ann, "17");
     w.settle("intervalo", board, &[&ann, &bob, &observer]);
-    let markers = ["cell 17", "\"my_choice\":17"];
+    // Every picture names its cells ("cell 17: empty"): the secret is the
+    // choice as its chooser reads it, the view's field, and the cell drawn
+    // as ann's (the first turn: nothing is on the strip yet).
+    let markers = ["chose cell 17", "\"my_choice\":17", "cell 17: X"];
     assert_hidden(&w, "intervalo", board, &bob, &markers);
     assert_hidden(&w, "intervalo", board, &observer, &markers);
-    assert_preview_hidden(&w, "intervalo", board, &bob, "3", &["cell 17", "ann 17"]);
+    assert_preview_hidden(&w, "intervalo", board, &bob, "3", &["chose cell 17", "ann 17"]);
     assert_shown(
         &w,
         "intervalo",
         board,
         &ann,
-        "cell 17",
+        "you chose cell 17",
         &["command line", "GET /api", "GET /games", "mail"],
     );
     // Bob chooses on the command line: the turn is revealed to both.
