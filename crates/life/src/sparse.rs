@@ -29,7 +29,6 @@
 //! the rows above and below come from the tiles above and below.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use rayon::prelude::*;
 
@@ -67,28 +66,6 @@ fn prefetch<T>(at: *const T) {
 /// The rows of one plane of a tile: row `r`, bit `b` is the cell
 /// `SIDE * tx + b`, `SIDE * ty + r`.
 type Plane = [u64; 64];
-
-/// A fast multiplicative hash for tile keys (the default SipHash is slow
-/// for the many small lookups of a step).
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_i64(&mut self, n: i64) {
-        self.write_u64(n as u64);
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
 
 /// Scratch for stepping one tile.
 struct Window {
@@ -215,7 +192,7 @@ struct RowSums {
 #[derive(Clone, Debug)]
 enum Index {
     Flat { x0: i64, y0: i64, width: i64, height: i64, slots: Vec<u32> },
-    Hash(HashMap<(i64, i64), u32, BuildHasherDefault<KeyHasher>>),
+    Hash(HashMap<(i64, i64), u32, foldhash::fast::FixedState>),
 }
 
 impl Default for Index {

@@ -9,7 +9,6 @@
 use std::cmp::Reverse;
 use std::collections::hash_map::Entry;
 use std::collections::{BinaryHeap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
 
 use tabula_model::coords::Point;
 
@@ -113,7 +112,7 @@ pub fn route(
     if estimate > budget {
         return Route::OverBudget { at_least: estimate };
     }
-    let mut best: HashMap<Point, u64, BuildHasherDefault<PointHasher>> = HashMap::default();
+    let mut best: HashMap<Point, u64, foldhash::fast::FixedState> = HashMap::default();
     // Ordered by estimate, then by the longest path so far (deepest first
     // among equals, which reaches the goal sooner on open ground).
     let mut open = BinaryHeap::new();
@@ -160,28 +159,6 @@ pub fn route(
     match cheapest_cut {
         Some(at_least) => Route::OverBudget { at_least },
         None => Route::NoPath,
-    }
-}
-
-/// A multiplicative hash for points: the default SipHash costs more than
-/// the rest of a search step.
-#[derive(Default)]
-struct PointHasher(u64);
-
-impl Hasher for PointHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_i64(&mut self, n: i64) {
-        self.write_u64(n as u64);
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(26) ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
 }
 
