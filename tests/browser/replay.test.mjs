@@ -43,10 +43,10 @@ test("quick arrow-key presses step through the replay one move each", async () =
       await page.locator("#position", { hasText: "after move 1 of 6" }).waitFor();
       // And the board is the one of that move: the address says so too.
       assert.match(page.url(), /\?at=1$/);
-      // Quick reads from one address are sometimes answered 429 by the
-      // server's throttle; the page retries the newest step, so the board
-      // ends right (checked above), but the browser logs the refusal.
-      assert.deepEqual(page.scriptErrors.filter((e) => !/status of 429/.test(e)), []);
+      // The page reads one past position at a time, so the server's limit
+      // on replays prepared at once for one reader never refuses one (a 429
+      // would be in the browser's log).
+      assert.deepEqual(page.scriptErrors, []);
     }
   } finally {
     await browser.close();

@@ -423,7 +423,7 @@
     var tb = document.getElementById("text-board");
     if (tb) tb.textContent = snapshot.text;
     drawMarks();
-    showChanges();
+    showChanges(snapshot);
   }
 
   // ------------------------------------------------------------ what the last move changed
@@ -488,18 +488,48 @@
     if (marks) s.insertBefore(g, marks); else s.appendChild(g);
   }
 
-  function showChanges() {
+  // `shown`: the snapshot whose board was just drawn, when there is one (its
+  // view is the "after"; only the position before it is read).
+  function showChanges(shown) {
     var kind = game.getAttribute("data-kind");
     if ((kind !== "conway" && kind !== "rtlife") || !clickMap || position < 1 || !window.fetch) return;
     var mine = ++changeRequest, at = position;
-    var get = function (n) {
-      return fetch(n >= total ? api : api + "?at=" + n, { credentials: "same-origin", headers: { Accept: "application/json" } })
-        .then(function (r) { return r.json(); });
-    };
-    Promise.all([get(at - 1), get(at)]).then(function (both) {
+    var after = shown && shown.game && shown.game.view ? Promise.resolve(shown) : readAt(at, "change-after");
+    Promise.all([readAt(at - 1, "change-before"), after]).then(function (both) {
       if (mine !== changeRequest || at !== position || !both[0].ok || !both[1].ok) return;
       drawChanges(changedBoxes(both[0].game.view, both[1].game.view));
     }).catch(function () { /* no outline: the board is right anyway */ });
+  }
+
+  // Past positions are read one at a time: the server prepares at most two
+  // replays per reader at once and refuses more, so the page never has a
+  // second read on the way. A newer wish of the same `purpose` replaces
+  // one still waiting (quick key presses read only the newest step).
+  var reading = false;
+  var waitingReads = [];
+  function readAt(n, purpose) {
+    return new Promise(function (resolve, reject) {
+      waitingReads = waitingReads.filter(function (w) {
+        if (w.purpose !== purpose) return true;
+        w.reject("superseded");
+        return false;
+      });
+      waitingReads.push({ n: n, purpose: purpose, resolve: resolve, reject: reject });
+      nextRead();
+    });
+  }
+  function nextRead() {
+    if (reading || !waitingReads.length) return;
+    var w = waitingReads.shift();
+    reading = true;
+    var finish = function (settle, value) {
+      reading = false;
+      nextRead();
+      settle(value);
+    };
+    fetch(w.n >= total ? api : api + "?at=" + w.n, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.json(); })
+      .then(function (body) { finish(w.resolve, body); }, function (e) { finish(w.reject, e); });
   }
 
   // The player whose turn it is, in a turn-based game.
@@ -652,9 +682,8 @@
     n = Math.max(0, Math.min(n, total));
     var mine = ++request;
     heading = n;
-    var url = n >= total ? api : api + "?at=" + n;
-    var failed = function () {
-      if (mine !== request) return;
+    var failed = function (why) {
+      if (mine !== request || why === "superseded") return;
       // The newest step is the one the reader waits for: one more try.
       if (!retry) window.setTimeout(function () { if (mine === request) goTo(n, true); }, 200);
       else heading = null;
@@ -670,10 +699,7 @@
       history.replaceState(null, "", n >= total ? location.pathname : "?at=" + n);
     };
     if (n >= total && latest) { done(latest); return; }
-    fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
-      .then(function (r) { return r.json(); })
-      .then(function (body) { if (body.ok) done(body); else failed(); })
-      .catch(failed);
+    readAt(n, "step").then(function (body) { if (body.ok) done(body); else failed(); }, failed);
   }
 
   document.getElementById("replay").addEventListener("click", replayClick);
