@@ -57,7 +57,6 @@ impl Service {
                                 |_, s| Ok((EventAction::Move(text.clone()), s)),
                                 vec![SideEffect::DeleteQueued(q.id)],
                                 None,
-                                false,
                                 None,
                             )
                             .await;

@@ -24,13 +24,11 @@ impl Service {
     where
         F: Fn(&Game, Seat) -> Result<(EventAction, Seat), CommandError>,
     {
-        self.apply_event_with(board, user, make, Vec::new(), None, false, None).await
+        self.apply_event_with(board, user, make, Vec::new(), None, None).await
     }
 
-    /// `tell_user`: the event was not the user's own doing (a forfeit), so
-    /// the user is notified like the other players rather than left out
-    /// as the one who acted. `answer`: the reply to the mail message the
-    /// change came in, committed with it.
+    /// `answer`: the reply to the mail message the change came in,
+    /// committed with it.
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn apply_event_with<F>(
         &self,
@@ -39,7 +37,6 @@ impl Service {
         make: F,
         effects: Vec<SideEffect>,
         loaded: Option<Loaded>,
-        tell_user: bool,
         answer: Option<&Answer>,
     ) -> Result<(Arc<Game>, StoredGame), CommandError>
     where
@@ -70,7 +67,7 @@ impl Service {
                     version,
                     vec![event],
                     &added,
-                    (!tell_user).then_some(user),
+                    Some(user),
                     effects.clone(),
                     answer,
                 )

@@ -184,7 +184,6 @@ impl Service {
                         action,
                         Vec::new(),
                         Some(loaded),
-                        false,
                         caller.answer.as_ref(),
                     )
                     .await?;
@@ -272,7 +271,6 @@ impl Service {
                         |_, seat| Ok((EventAction::Move(text.clone()), seat)),
                         vec![SideEffect::DeletePending { user: user.id.clone() }],
                         None,
-                        false,
                         caller.answer.as_ref(),
                     )
                     .await?;
