@@ -128,16 +128,26 @@ fn control_characters_never_reach_another_players_terminal() {
     assert!(!printed.contains(['\u{0}', '\u{1b}', '\u{7}', '\u{202e}']), "{printed:?}");
 }
 
-/// The peak resident memory of a finished child, in bytes.
-fn peak_resident(child: &mut Child) -> u64 {
-    let mut status = 0;
-    // SAFETY: an all-zero `rusage` is a valid value for wait4 to fill in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: the pid is our own unwaited child; both pointers are valid.
-    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
-    assert_eq!(pid, child.id() as libc::pid_t, "wait4 failed");
-    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "the child failed: {status}");
-    usage.ru_maxrss as u64 * 1024
+/// The peak resident memory of `command`, in bytes, as GNU time reports it.
+/// Not the `ru_maxrss` of a child spawned from this process: Linux carries
+/// the parent's high-water mark across `vfork` and `exec` into the child's,
+/// so while another test here holds a large game, the child seemed to peak
+/// at 94 MB. `time` forks from its own small process.
+fn peak_resident(command: &mut Command, dir: &Path) -> u64 {
+    let report = dir.join("peak.txt");
+    let program = command.get_program().to_owned();
+    let args: Vec<_> = command.get_args().map(|a| a.to_owned()).collect();
+    let status = Command::new("/usr/bin/time")
+        .args(["-f", "%M", "-o"])
+        .arg(&report)
+        .arg(program)
+        .args(args)
+        .stdout(Stdio::null())
+        .status()
+        .expect("GNU time (Debian package `time`) runs");
+    assert!(status.success(), "the child failed: {status}");
+    let kib: u64 = std::fs::read_to_string(&report).unwrap().trim().parse().expect("a size in KiB");
+    kib * 1024
 }
 
 /// `tabula rewrite run` on a 16 MiB start string and 500 rules (the engine
@@ -167,16 +177,15 @@ fn tabula_rewrite_memory_is_in_proportion_to_its_input() {
     }
     write(dir.path(), "start.txt", &start);
     write(dir.path(), "rules.txt", &rules);
-    let mut child = Command::new(BIN)
-        .args(["rewrite", "run"])
+    drop((start, rules));
+    let mut run = Command::new(BIN);
+    run.args(["rewrite", "run"])
         .arg("--start-file")
         .arg(dir.path().join("start.txt"))
-        .arg(dir.path().join("rules.txt"))
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("tabula rewrite runs");
-    let peak = peak_resident(&mut child);
+        .arg(dir.path().join("rules.txt"));
+    let peak = peak_resident(&mut run, dir.path());
     let bound = 3 * input_len as u64 + 20_000_000;
+    eprintln!("tabula rewrite run: peak resident {peak} bytes for a {input_len}-byte string");
     assert!(peak <= bound, "peak resident {peak} bytes for a {input_len}-byte string (bound {bound})");
 }
 
@@ -524,16 +533,52 @@ fn a_flood_of_idle_connections_never_stops_the_moves() {
     early.write_all(request.as_bytes()).unwrap();
     let (closed, answer) = closed_within(&mut early, Duration::from_secs(10));
     assert!(closed && answer.starts_with("HTTP/1.1 200"), "a write during the flood: {answer:?}");
-    let (made, mut refused) = (flood.len(), 0);
-    for mut c in flood {
-        c.set_nonblocking(true).unwrap();
-        let mut buf = [0u8; 64];
-        if matches!(c.read(&mut buf), Ok(n) if buf[..n].starts_with(b"HTTP/1.1 503")) {
-            refused += 1;
+    // Connections past the cap are answered 503 and closed as they come.
+    // Some of them the kernel never queued for the server: when its accept
+    // queue overflowed it answered with a SYN cookie and dropped the final
+    // ACK, so the client thinks it is connected and the server learns of
+    // the connection only from its first byte. One byte each, after a first
+    // look, makes them known; then everything past the cap must be refused.
+    let (made, mut refused, mut closed) = (flood.len(), 0, 0);
+    let held_at_most = 512 - 128;
+    let mut waiting = flood;
+    let mut nudged = false;
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        waiting.retain_mut(|c| {
+            c.set_nonblocking(true).unwrap();
+            let mut buf = [0u8; 64];
+            match c.read(&mut buf) {
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => true,
+                Ok(n) if buf[..n].starts_with(b"HTTP/1.1 503") => {
+                    refused += 1;
+                    false
+                }
+                _ => {
+                    closed += 1;
+                    false
+                }
+            }
+        });
+        if waiting.len() <= held_at_most || Instant::now() > deadline {
+            break;
         }
+        if !nudged {
+            for c in &mut waiting {
+                let _ = c.write(b"G");
+            }
+            nudged = true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
     }
-    assert!(refused > 1000, "the connections past the cap were not refused ({refused} told 503)");
-    eprintln!("{made} connections made, {refused} told 503 at once; a write during the flood answered 200");
+    let held = waiting.len();
+    drop(waiting);
+    eprintln!("{made} connections made: {refused} told 503, {closed} closed without an answer, {held} held");
+    assert!(
+        held <= held_at_most && closed < made / 100,
+        "the connections past the cap were not refused: {made} made, {refused} told 503, \
+         {closed} closed without an answer, {held} held"
+    );
     // The flood is gone (its sockets dropped above): moves go on, no restart.
     std::thread::sleep(Duration::from_millis(500));
     let (status, v) =
