@@ -46,11 +46,14 @@ pub fn routes() -> Router<Web> {
         .route("/api/v1/tournaments/{id}/games", get(games_api))
 }
 
-/// A tournament's results as far as they go.
+/// A tournament's results as far as they go, as the pages and the API
+/// show them.
 pub struct Results {
-    /// The stored row.
+    /// The stored row, as stored (its settings and report name the bots'
+    /// files: show `report`, not these).
     pub row: TournamentRow,
-    /// The final report, or the report of the games finished so far.
+    /// The final report, or the report of the games finished so far,
+    /// without server paths (see [`hide_paths`]).
     pub report: TournamentReport,
     /// Games the tournament schedules in all.
     pub total: usize,
@@ -89,7 +92,8 @@ fn tournament_id(text: &str) -> Result<i64, ApiError> {
 }
 
 /// Tournament `id` with its report (built from the finished games when
-/// the tournament is not over).
+/// the tournament is not over), the bots' file paths hidden: the one view
+/// of a tournament that its page and its API resources are made from.
 ///
 /// # Errors
 /// `not_found`, or a stored row that does not decode.
@@ -116,7 +120,26 @@ pub async fn results(web: &Web, id: i64) -> Result<Results, ApiError> {
         .map(|c| scheduled_games(c.bots.len(), c.players, c.games_per_pair))
         .unwrap_or(report.games.len())
         .max(report.games.len());
-    Ok(Results { row, report, total })
+    Ok(Results { row, report: without_paths(report), total })
+}
+
+/// `report` with every bot's name, failure and error output passed
+/// through [`hide_paths`].
+fn without_paths(mut report: TournamentReport) -> TournamentReport {
+    let hide = |text: &mut String| *text = hide_paths(text);
+    report.bots.iter_mut().for_each(|b| hide(&mut b.name));
+    report.names.iter_mut().for_each(hide);
+    for g in &mut report.games {
+        g.seats.iter_mut().for_each(hide);
+        g.winner.iter_mut().for_each(hide);
+        hide(&mut g.reason);
+        for f in &mut g.failures {
+            hide(&mut f.bot);
+            hide(&mut f.message);
+            hide(&mut f.stderr);
+        }
+    }
+    report
 }
 
 /// One line of a tournament list.
@@ -136,7 +159,7 @@ pub struct ListRow {
     pub games_done: i64,
     /// Games scheduled.
     pub games_total: usize,
-    /// The bots, in the order they were given.
+    /// The bots, in the order they were given, without server paths.
     pub bots: Vec<String>,
     /// Bots seated in each game.
     pub players: usize,
@@ -155,14 +178,16 @@ struct Standings {
 fn list_row(row: &TournamentRow) -> ListRow {
     let config: Option<TournamentConfig> = serde_json::from_str(&row.config).ok();
     let (bots, players, games_per_pair) = match &config {
-        Some(c) => (unique_names(&c.bots), c.players, c.games_per_pair),
+        Some(c) => {
+            (unique_names(&c.bots).iter().map(|b| hide_paths(b)).collect(), c.players, c.games_per_pair)
+        }
         None => (Vec::new(), 0, 0),
     };
     let leader = row
         .report
         .as_deref()
         .and_then(|r| serde_json::from_str::<Standings>(r).ok())
-        .and_then(|s| s.bots.first().map(|b| b.name.clone()));
+        .and_then(|s| s.bots.first().map(|b| hide_paths(&b.name)));
     ListRow {
         id: row.id,
         game: row.game.clone(),
@@ -178,7 +203,8 @@ fn list_row(row: &TournamentRow) -> ListRow {
     }
 }
 
-/// Tournaments, newest first.
+/// Tournaments, newest first, the bots' file paths hidden: the one view
+/// of the list that its page and its API resource are made from.
 ///
 /// # Errors
 /// The store failed.
@@ -275,11 +301,7 @@ fn page_error(e: ApiError) -> PageError {
 /// `/tournaments`.
 async fn list_page(State(web): State<Web>, headers: HeaderMap) -> Result<Response, PageError> {
     let login = visitor(&web, &headers).await?;
-    let mut tournaments = list(&web, MAX_TOURNAMENTS).await.map_err(page_error)?;
-    for t in &mut tournaments {
-        t.bots = t.bots.iter().map(|b| hide_paths(b)).collect();
-        t.leader = t.leader.as_deref().map(hide_paths);
-    }
+    let tournaments = list(&web, MAX_TOURNAMENTS).await.map_err(page_error)?;
     let html =
         render("tournaments.html", context! { base => base(&web, login.as_ref()).await?, tournaments })?;
     Ok(page(StatusCode::OK, html))
@@ -382,7 +404,7 @@ fn standing_rows(report: &TournamentReport) -> Vec<StandingRow> {
         .enumerate()
         .map(|(i, b)| StandingRow {
             rank: i + 1,
-            name: hide_paths(&b.name),
+            name: b.name.clone(),
             games: b.games,
             wins: b.wins,
             losses: b.losses,
@@ -405,7 +427,7 @@ fn matrix_rows(report: &TournamentReport) -> Vec<MatrixRow> {
         .enumerate()
         .map(|(rank, &i)| MatrixRow {
             rank: rank + 1,
-            name: hide_paths(&name(i)),
+            name: name(i),
             cells: order
                 .iter()
                 .map(|&j| {
@@ -424,8 +446,8 @@ fn matrix_rows(report: &TournamentReport) -> Vec<MatrixRow> {
                         text: format!("{}-{}-{}", c.wins, c.losses, c.draws),
                         title: format!(
                             "{} against {}: {} won, {} lost, {} drawn",
-                            hide_paths(&name(i)),
-                            hide_paths(&name(j)),
+                            name(i),
+                            name(j),
                             c.wins,
                             c.losses,
                             c.draws
@@ -450,14 +472,14 @@ fn game_lines(report: &TournamentReport, limit: usize) -> Vec<GameLine> {
                 .failures
                 .iter()
                 .map(|f| FailureLog {
-                    bot: hide_paths(&f.bot),
-                    message: hide_paths(&f.message),
-                    stderr: hide_paths(&f.stderr),
+                    bot: f.bot.clone(),
+                    message: f.message.clone(),
+                    stderr: f.stderr.clone(),
                 })
                 .collect(),
-            seats: g.seats.iter().map(|s| hide_paths(s)).collect(),
-            winner: g.winner.as_deref().map(hide_paths),
-            reason: hide_paths(&g.reason),
+            seats: g.seats.clone(),
+            winner: g.winner.clone(),
+            reason: g.reason.clone(),
             scores: g.scores.iter().map(|s| s.decimal()).collect::<Vec<_>>().join(" : "),
             failed: !g.failures.is_empty(),
             moves: g.moves,
@@ -548,7 +570,7 @@ fn row_label(out: &mut String, row: usize, left: f64, name: &str) {
         out,
         "<text x=\"{}\" y=\"{y}\" text-anchor=\"end\" dominant-baseline=\"middle\" fill=\"#1d2329\">{}</text>",
         left - 8.0,
-        escape(&short(&hide_paths(name), CHART_NAME))
+        escape(&short(name, CHART_NAME))
     );
 }
 

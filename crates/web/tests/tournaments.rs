@@ -198,3 +198,63 @@ async fn unknown_tournaments_and_bad_queries_are_refused() {
     let past = s.get(&format!("/api/v1/tournaments/{id}/games?offset=100"), &[]).await.json();
     assert_eq!(past["games"], serde_json::json!([]));
 }
+
+/// A bot run as `sh /some/dir/bot.sh` names a file of the machine that ran
+/// the tournament, in its name, its failures and its error output: neither
+/// the pages nor any tournament resource of the API shows the directory,
+/// only the file's name.
+#[tokio::test]
+async fn no_resource_shows_the_server_paths_of_a_bot() {
+    let s = site().await;
+    let dir = tempfile::tempdir().unwrap();
+    let deep = dir.path().join("bots-of-the-server").join("private");
+    std::fs::create_dir_all(&deep).unwrap();
+    let script = deep.join("gives-up.sh");
+    std::fs::write(&script, "#!/bin/sh\necho \"$0: no strategy here\" >&2\nexit 3\n").unwrap();
+    let secret = dir.path().to_str().unwrap().to_string();
+    let mut config = config(5);
+    config.bots = vec![
+        BotSpec::parse("greedy").unwrap(),
+        BotSpec::parse(&format!("sh {} --depth=2", script.display())).unwrap(),
+    ];
+    config.games_per_pair = 2;
+    let (finished, report) = stored(&s, &config, None).await;
+    assert!(report.games.iter().any(|g| !g.failures.is_empty()), "the bot failed");
+    assert!(render_json(&report).contains(&secret), "the stored report names the path");
+    // Another seed: the same settings would resume the finished one.
+    config.seed = 6;
+    let (running, _) = stored(&s, &config, Some(1)).await;
+    for id in [finished, running] {
+        for path in [
+            "/api/v1/tournaments".to_string(),
+            format!("/api/v1/tournaments/{id}"),
+            format!("/api/v1/tournaments/{id}/games"),
+            "/tournaments".to_string(),
+            format!("/tournaments/{id}"),
+        ] {
+            let answer = s.get(&path, &[]).await;
+            assert_eq!(answer.status, 200, "{path}: {}", answer.body);
+            assert!(!answer.body.contains(&secret), "{path} shows the server's path: {}", answer.body);
+            assert!(!answer.body.contains("bots-of-the-server"), "{path}: {}", answer.body);
+            assert!(
+                answer.body.contains("sh gives-up.sh --depth=2"),
+                "{path} names the bot: {}",
+                answer.body
+            );
+        }
+    }
+    let games = s.get(&format!("/api/v1/tournaments/{finished}/games"), &[]).await.json();
+    let failure = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["failures"].as_array().unwrap().iter())
+        .next()
+        .expect("a failure is listed")
+        .clone();
+    assert_eq!(failure["bot"], "sh gives-up.sh --depth=2");
+    let message = failure["message"].as_str().unwrap();
+    assert!(message.starts_with("sh gives-up.sh --depth=2 "), "{failure}");
+    let one = s.get(&format!("/api/v1/tournaments/{finished}"), &[]).await.json();
+    assert_eq!(one["tournament"]["names"], serde_json::json!(["greedy", "sh gives-up.sh --depth=2"]));
+}
