@@ -4,9 +4,10 @@ use lettre::message::header::{
     ContentTransferEncoding, ContentType, HeaderName, HeaderValue, MIME_VERSION_1_0,
 };
 use lettre::message::{Body, Mailbox};
+use sha2::{Digest, Sha256};
 use std::sync::Arc;
 
-use tabula_service::command::{self, Command, Credentials, GameCommand, Reading};
+use tabula_service::command::{self, Command, GameCommand, Reading};
 use tabula_service::store::OutboxMessage;
 use tabula_service::{Answer, Caller, CommandError, Context, ErrorCode, Origin, Reply, Service};
 
@@ -110,9 +111,16 @@ pub async fn handle_message(
     let key = incoming_key(&incoming);
     let now = service.now();
     if !service.mailroom().claim_incoming(&key, now, now.saturating_sub(CLAIM_STALE_MS)).await? {
-        tracing::info!(from = ?incoming.from, %key, "mail delivered again: already handled");
-        return Ok(None);
+        if service.mailroom().incoming_done(&key).await? {
+            tracing::info!(from = ?incoming.from, %key, "mail delivered again: already handled");
+            return Ok(None);
+        }
+        // The first delivery is still at work (or died lately): this one is
+        // neither run nor dropped, but handed back to be delivered again.
+        tracing::info!(from = ?incoming.from, %key, "mail delivered again while being handled: try again later");
+        return Err(MailError::Busy);
     }
+    crate::fault::pause_point("after-claim");
     let (subject, body) = if incoming.commands.is_empty() {
         (
             "Tabula error".to_string(),
@@ -134,8 +142,7 @@ pub async fn handle_message(
         )
     } else {
         let thread = Thread::of(&incoming, to);
-        let answered = config.commit_replies.then(|| (key.clone(), thread.clone()));
-        let (subject, body) = run_commands(service, &incoming, config, answered).await;
+        let (subject, body) = run_commands(service, &incoming, config, (&key, &thread)).await;
         // A crash here, after the commands' changes and before the reply is
         // queued, must lose nothing: the tests stop the process at this point.
         crate::fault::pause_point("after-commit");
@@ -205,11 +212,27 @@ pub async fn finish_reply(service: &Service, mail: &OutgoingMail) -> Result<(), 
     Ok(())
 }
 
-/// What identifies a message across deliveries: its `Message-ID`, or a
-/// digest of its bytes when it has no usable one.
+/// What identifies a message across deliveries: its `Message-ID` with a
+/// digest of what it asks (its sender, commands and comment), or a digest
+/// of its bytes when it has no usable id. A mail server's second delivery
+/// is the same message, whatever trace headers it added; a program that
+/// reuses an id for a new message sends a new one, which is run and
+/// answered.
 fn incoming_key(incoming: &Incoming) -> String {
     match incoming.message_id.as_deref().filter(|id| relay::is_safe_message_id(id)) {
-        Some(id) => id.to_string(),
+        Some(id) => {
+            let mut content = Sha256::new();
+            content.update(incoming.from.as_deref().unwrap_or_default());
+            for line in &incoming.commands {
+                content.update(b"\n");
+                content.update(line);
+            }
+            content.update(b"\n\n");
+            content.update(&incoming.comment);
+            let digest = crate::message::hex(&content.finalize());
+            // A space never occurs in an id: the id is what comes before it.
+            format!("{id} {}", &digest[..16])
+        }
         None => format!("#{}", incoming.digest),
     }
 }
@@ -263,6 +286,9 @@ struct Ran {
     reading: Reading,
     title: Option<&'static str>,
     result: Result<Reply, CommandError>,
+    /// With a refusal of a command on a board: the board as anybody may
+    /// see it, so that the player sees why without asking.
+    board: Option<Reply>,
 }
 
 /// How long the reply committed with a command's change waits for the
@@ -271,23 +297,36 @@ struct Ran {
 /// the whole reply always comes first unless the process died.
 const REPLY_HOLD_MS: i64 = 60_000;
 
-/// Run every command in order; the reply's subject and body. With
-/// `answered` (the message's key and thread), a command that changes a
-/// game commits with its change the reply as it would be if the message
-/// ended there (see [`Answer`]).
+/// Run every command in order; the reply's subject and body. A command
+/// that changes a game commits with its change the notifications it sends,
+/// held back until the message is answered, with the message's comment at
+/// their end, and (with [`MailConfig::commit_replies`]) the reply as it
+/// would be if the message ended there (see [`Answer`]). `answered`: the
+/// message's key and thread.
 async fn run_commands(
     service: &Service,
     incoming: &Incoming,
     config: &MailConfig,
-    answered: Option<(String, Thread)>,
+    answered: (&str, &Thread),
 ) -> (String, String) {
     let games = Service::game_words();
     let count = incoming.commands.len();
     // Wrong passwords are counted against the sender's address.
     let origin = Origin::Mail(incoming.from.clone().unwrap_or_default());
     let mut ran = Vec::new();
-    let mut boards: Vec<(String, i64, Credentials)> = Vec::new();
+    let mut boards: Vec<(i64, String)> = Vec::new();
     let mut about_a_game = false;
+    let mut notes = Vec::new();
+    let comment = match incoming.comment.trim() {
+        "" => None,
+        text => match Service::chat_text(text) {
+            Ok(text) => Some(text),
+            Err(e) => {
+                notes.push(format!("Your comment was not sent: {}.", e.message));
+                None
+            }
+        },
+    };
     for line in &incoming.commands {
         let reading = Reading::new(line, &games);
         let title = line
@@ -304,42 +343,55 @@ async fn run_commands(
                     let moved_on = moved_board(&command);
                     let context = match challenger(service, &command, incoming.from.as_deref()).await {
                         Ok(caller) => {
-                            let context = Context::new(caller, origin.clone());
-                            match &answered {
-                                Some((key, thread)) => context.answering(interim_answer(
-                                    service,
-                                    key,
-                                    thread,
-                                    config,
-                                    &ran,
-                                    &reading,
-                                    title,
-                                    ran.len() + 1 < count,
-                                )),
-                                None => context,
-                            }
+                            let (key, thread) = answered;
+                            let mut answer = interim_answer(
+                                service,
+                                key,
+                                thread,
+                                config,
+                                &ran,
+                                &reading,
+                                title,
+                                ran.len() + 1 < count,
+                            );
+                            answer.comment = comment.clone();
+                            Context::new(caller, origin.clone()).answering(answer)
                         }
                         Err(e) => {
-                            ran.push(Ran { reading, title, result: Err(e) });
+                            ran.push(Ran { reading, title, result: Err(e), board: None });
                             continue;
                         }
                     };
                     let result = service.run(command, context).await;
                     if result.is_ok()
-                        && let Some((kind, board, auth)) = moved_on
-                        && !boards.iter().any(|(k, b, _)| *k == kind && *b == board)
+                        && let Some((board, user)) = moved_on
+                        && !boards.iter().any(|(b, _)| *b == board)
                     {
-                        boards.push((kind, board, auth));
+                        boards.push((board, user));
                     }
                     result
                 }
             },
         };
-        ran.push(Ran { reading, title, result });
+        let board = match (&result, reading.command.as_ref().ok().and_then(named_board)) {
+            // Not where the line was masked whole (the board's number may be what was mistyped as a password).
+            (Err(e), Some(board))
+                if !matches!(
+                    e.code,
+                    ErrorCode::UnknownBoard
+                        | ErrorCode::WrongPassword
+                        | ErrorCode::UnknownUser
+                        | ErrorCode::Unauthorized
+                ) =>
+            {
+                service.board_for(board, None).await.ok()
+            }
+            _ => None,
+        };
+        ran.push(Ran { reading, title, result, board });
     }
 
-    let mut notes = Vec::new();
-    if !incoming.comment.is_empty() {
+    if let Some(comment) = &comment {
         // Account commands (signup, help) come with greetings: no note for those.
         if boards.is_empty() && about_a_game {
             notes.push(
@@ -348,14 +400,12 @@ async fn run_commands(
                     .to_string(),
             );
         }
-        for (kind, board, auth) in boards {
-            let chat = Command::Game {
-                kind,
-                command: GameCommand::Chat { board, auth, text: incoming.comment.clone() },
-            };
-            match service.run(chat, Context::new(Caller::Anonymous, origin.clone())).await {
-                Ok(_) => notes.push(format!("Your comment was sent to the other players of board {board}.")),
-                Err(e) => notes.push(format!("Your comment was not sent to board {board}: {}.", e.message)),
+        for (board, user) in boards {
+            // The players have it in the move's notification; the board's chat keeps it for the web.
+            match service.keep_comment(board, &user, comment).await {
+                Ok(()) => notes
+                    .push(format!("Your comment went to the other players of board {board} with the move.")),
+                Err(e) => notes.push(format!("Your comment was not kept on board {board}: {}.", e.message)),
             }
         }
     }
@@ -389,13 +439,15 @@ impl Section {
 
 /// The reply's subject and body from its commands' parts and notes.
 fn compose(sections: &[Section], notes: &[String]) -> (String, String) {
-    let subject = match sections.iter().find_map(|s| s.subject.as_ref().err()) {
-        Some(title) => format!("{} error", title.unwrap_or("Tabula")),
-        None => sections
-            .iter()
-            .rev()
-            .find_map(|s| s.subject.as_ref().ok().cloned())
-            .unwrap_or_else(|| "Tabula".to_string()),
+    // A message one of whose commands went through is answered under that
+    // command's subject: only a message whose every command was refused is
+    // an error.
+    let subject = match sections.iter().rev().find_map(|s| s.subject.as_ref().ok()) {
+        Some(done) => done.clone(),
+        None => {
+            let title = sections.iter().find_map(|s| s.subject.as_ref().err().copied()).flatten();
+            format!("{} error", title.unwrap_or("Tabula"))
+        }
     };
     let mut body = if let [only] = sections {
         only.plain.clone()
@@ -427,23 +479,27 @@ fn interim_answer(
 ) -> Answer {
     let before: Vec<Section> = ran.iter().map(Section::of).collect();
     let (thread, config, reading) = (thread.clone(), config.clone(), reading.clone());
+    let commit_reply = config.commit_replies;
     Answer {
         message: key.to_string(),
         hold_until: service.now() + REPLY_HOLD_MS,
-        reply: Arc::new(move |reply: &Reply| {
-            let this = Ran { reading: reading.clone(), title, result: Ok(reply.clone()) };
-            let mut sections = before.clone();
-            sections.push(Section::of(&this));
-            let mut notes = Vec::new();
-            if more {
-                notes.push(
-                    "The commands after this one were not run: the server stopped while running them. \
+        comment: None,
+        reply: commit_reply.then(|| -> tabula_service::ReplyMail {
+            Arc::new(move |reply: &Reply| {
+                let this = Ran { reading: reading.clone(), title, result: Ok(reply.clone()), board: None };
+                let mut sections = before.clone();
+                sections.push(Section::of(&this));
+                let mut notes = Vec::new();
+                if more {
+                    notes.push(
+                        "The commands after this one were not run: the server stopped while running them. \
                      Send them again."
-                        .to_string(),
-                );
-            }
-            let (subject, body) = compose(&sections, &notes);
-            thread.mail(subject, body, &config).outbox_message()
+                            .to_string(),
+                    );
+                }
+                let (subject, body) = compose(&sections, &notes);
+                thread.mail(subject, body, &config).outbox_message()
+            })
         }),
     }
 }
@@ -453,7 +509,10 @@ fn interim_answer(
 fn section(ran: &Ran, quote_command: bool) -> String {
     match &ran.result {
         Ok(reply) => {
-            let text = format!("{}\n\n{}", reply.subject, reply.text);
+            let mut text = format!("{}\n\n{}", reply.subject, reply.text);
+            if matches!(ran.reading.command, Ok(Command::Help { topic: None })) {
+                text.push_str(MAIL_HELP);
+            }
             if quote_command { format!("> {}\n\n{text}", ran.reading.quoted(None)) } else { text }
         }
         Err(e) => {
@@ -467,18 +526,59 @@ fn section(ran: &Ran, quote_command: bool) -> String {
             if matches!(e.code, ErrorCode::WrongPassword | ErrorCode::UnknownUser) {
                 out.push_str("Nothing was changed.\n");
             }
+            if let Some(board) = &ran.board {
+                out.push_str(&format!("\nThe board as it stands:\n\n{}\n\n{}", board.subject, board.text));
+            }
             out
         }
     }
 }
 
-/// The board a command moves on, with its credentials: where a comment goes.
-fn moved_board(command: &Command) -> Option<(String, i64, Credentials)> {
+/// What `help` by mail adds: how to write to Tabula.
+const MAIL_HELP: &str = "
+Writing to Tabula by mail:
+
+- Put the command in the subject, or on the first lines of the message,
+  one command a line. A reply to a board mail may keep its \"Re:\".
+- The text after the commands is a comment: it goes to the other players
+  of the board at the end of the move's notification.
+- Quoted lines (\">\"), the line introducing them (\"On ... wrote:\") and
+  everything after a signature line (\"-- \") are left out.
+- Send from a registered address: a command for a user runs only if the
+  message comes from one of that user's addresses (given at signup,
+  changed with `change address`), and with the user's password.
+  Passwords are never shown back.
+- Each message gets one reply. Mail from programs (out-of-office
+  replies, bounces, mailing lists) is not answered.
+";
+
+/// The board a game command acts on, if it names one.
+fn named_board(command: &Command) -> Option<i64> {
     match command {
         Command::Game {
-            kind,
+            command:
+                GameCommand::Move { board, .. }
+                | GameCommand::Queue { board, .. }
+                | GameCommand::Submit { board, .. }
+                | GameCommand::Confirm { board, .. }
+                | GameCommand::Preview { board, .. }
+                | GameCommand::ShowAs { board, .. }
+                | GameCommand::Chat { board, .. }
+                | GameCommand::Subscribe { board, .. }
+                | GameCommand::Answer { board, .. },
+            ..
+        } => Some(*board),
+        _ => None,
+    }
+}
+
+/// The board a command moves on, with the mover: where a comment goes.
+fn moved_board(command: &Command) -> Option<(i64, String)> {
+    match command {
+        Command::Game {
             command: GameCommand::Move { board, auth, .. } | GameCommand::Confirm { board, auth },
-        } => Some((kind.clone(), *board, auth.clone())),
+            ..
+        } => Some((*board, tabula_service::users::canonical_user_id(&auth.user).ok()?)),
         _ => None,
     }
 }
@@ -584,13 +684,23 @@ const AUTO_RESPONSE_SUPPRESS: HeaderName = HeaderName::new_from_ascii_str("X-Aut
 pub(crate) fn build_message(draft: &Draft<'_>, from: &str) -> Result<lettre::Message, MailError> {
     let from: Mailbox = from.parse().map_err(|e| MailError::Build(format!("from {from:?}: {e}")))?;
     let to: Mailbox = draft.to.parse().map_err(|e| MailError::Build(format!("to {:?}: {e}", draft.to)))?;
+    // No control characters but newlines and tabs: a NUL would cut the body
+    // short in many mail programs, an escape sequence would reach terminals.
+    let text = tabula_service::text::clean(draft.body).trim_end_matches('\n').to_string();
+    // Long lines (prose, a long comment) are wrapped as format=flowed (RFC 3676):
+    // the raw text stays readable, and mail programs join the lines again.
+    let too_long = text.split('\n').any(|line| line.len() > MAX_PLAIN_LINE);
+    let (text, content_type) = match too_long.then(|| flowed(&text)).flatten() {
+        Some(wrapped) => (wrapped, flowed_content_type()),
+        None => (text, ContentType::TEXT_PLAIN),
+    };
     let mut builder = lettre::Message::builder()
         .from(from)
         .to(to)
         .subject(draft.subject.replace(['\r', '\n'], " "))
         .message_id(Some(format!("<{}>", draft.message_id)))
         .header(MIME_VERSION_1_0)
-        .header(ContentType::TEXT_PLAIN)
+        .header(content_type)
         // Keeps vacation programs and out-of-office rules from answering (RFC 3834, Exchange).
         .raw_header(HeaderValue::new(AUTO_SUBMITTED, draft.auto_submitted.to_string()))
         .raw_header(HeaderValue::new(AUTO_RESPONSE_SUPPRESS, "All".to_string()));
@@ -603,10 +713,7 @@ pub(crate) fn build_message(draft: &Draft<'_>, from: &str) -> Result<lettre::Mes
         builder = builder.references(references.join(" "));
     }
     // SMTP clients end the data with CRLF.CRLF whatever the body's end, so the
-    // body's own last line end is left off here (else every mail grew a blank line).
-    // No control characters but newlines and tabs: a NUL would cut the body
-    // short in many mail programs, an escape sequence would reach terminals.
-    let text = tabula_service::text::clean(draft.body).trim_end_matches('\n').to_string();
+    // body's own last line end is left off (above; else every mail grew a blank line).
     // 7bit where the text allows it, else quoted-printable (readable in any mail program; never base64).
     let body = match Body::new_with_encoding(text.clone(), ContentTransferEncoding::SevenBit) {
         Ok(body) => body,
@@ -614,4 +721,50 @@ pub(crate) fn build_message(draft: &Draft<'_>, from: &str) -> Result<lettre::Mes
             .map_err(|_| MailError::Build("the body cannot be encoded".into()))?,
     };
     builder.body(body).map_err(|e| MailError::Build(e.to_string()))
+}
+
+/// The longest line, in bytes, sent as it is (lettre takes lines shorter
+/// than 76 bytes, their line end counted, as 7bit); longer ones are wrapped.
+const MAX_PLAIN_LINE: usize = 74;
+
+/// `text/plain; charset=utf-8; format=flowed`.
+fn flowed_content_type() -> ContentType {
+    ContentType::parse("text/plain; charset=utf-8; format=flowed").unwrap_or(ContentType::TEXT_PLAIN)
+}
+
+/// `text` as format=flowed (RFC 3676, without DelSp): each line too long
+/// broken after a space, the space kept at the line's end as the mark of a
+/// soft break; lines that start with a space, `>` or `From ` stuffed with
+/// a space; spaces at the end of a line of the text itself dropped (they
+/// would read as soft breaks). `None` when a line has a word too long to
+/// break (quoted-printable is left to carry it).
+fn flowed(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    for (n, line) in text.split('\n').enumerate() {
+        if n > 0 {
+            out.push('\n');
+        }
+        let mut rest = line.trim_end_matches(' ');
+        loop {
+            let stuff = rest.starts_with(' ') || rest.starts_with('>') || rest.starts_with("From ");
+            let room = MAX_PLAIN_LINE - usize::from(stuff);
+            if stuff {
+                out.push(' ');
+            }
+            if rest.len() <= room {
+                out.push_str(rest);
+                break;
+            }
+            // Break after the last space that fits (the space stays on this line).
+            let mut end = room;
+            while !rest.is_char_boundary(end) {
+                end -= 1;
+            }
+            let cut = rest[..end].rfind(' ').filter(|&i| i > 0).map(|i| i + 1)?;
+            out.push_str(&rest[..cut]);
+            out.push('\n');
+            rest = &rest[cut..];
+        }
+    }
+    Some(out)
 }

@@ -204,6 +204,11 @@ pub enum MailError {
     /// The bytes are not an Internet message.
     #[error("the message cannot be read as an Internet message")]
     Unreadable,
+    /// Another delivery of the same message is being handled right now:
+    /// nothing was run; the mail server is to try again later (by then the
+    /// first has finished, and this one is known as handled).
+    #[error("the message is being handled by another delivery; try again later")]
+    Busy,
     /// The store failed.
     #[error("storage failed: {0}")]
     Store(#[from] tabula_service::store::StoreError),

@@ -265,6 +265,12 @@ pub fn board_thread_id(board: i64, domain: &str) -> String {
     format!("tabula.board{board}@{domain}")
 }
 
+/// The `Message-ID` a reply's outbox key (`reply:<id> <digest>`, see
+/// the gateway) answers.
+pub(crate) fn reply_parent(key: &str) -> Option<&str> {
+    key.strip_prefix("reply:").and_then(|k| k.split(' ').next()).filter(|id| is_safe_message_id(id))
+}
+
 /// Whether `id` can go into a key and a header as it is: printable ASCII,
 /// no spaces or angle brackets, `local@domain`, not too long.
 pub(crate) fn is_safe_message_id(id: &str) -> bool {
@@ -418,7 +424,7 @@ fn backoff_ms(attempts: i64, config: &MailConfig) -> i64 {
 
 fn outbox_message(row: &OutboxRow, config: &MailConfig, from: &str) -> Result<lettre::Message, MailError> {
     let key = &row.message.key;
-    let parent = key.strip_prefix("reply:").filter(|id| is_safe_message_id(id));
+    let parent = reply_parent(key);
     let references: Vec<String> = match (parent, row.message.game_id) {
         (Some(p), _) => vec![p.to_string()],
         // Every mail about a board names the same thread, so mail programs group them.

@@ -218,12 +218,14 @@ async fn play_dna_by_email<C: Capture>(relay_port: u16, capture: C) {
         assert!(got.iter().enumerate().all(|(i, m)| i == who || m.is_empty()));
     }
 
-    // ned challenges by mail; everyone is told.
+    // ned challenges by mail: the reply tells him, the others are told.
     t.send(0, "dna challenge -manual ned ted jed", "Shall we?\n").await;
     let got = t.deliver().await;
-    assert_eq!(got[0].len(), 2, "the reply and the challenge notice");
-    assert!(got[0].iter().any(|m| m.subject == "DNA Board 1 ned ted jed" && m.in_reply_to.is_some()));
-    for (who, mails) in got.iter().enumerate() {
+    assert_eq!(got[0].len(), 1, "the reply only");
+    assert!(got[0][0].subject == "DNA Board 1 ned ted jed" && got[0][0].in_reply_to.is_some());
+    t.players[0].last = Some(got[0][0].clone());
+    for (who, mails) in got.iter().enumerate().skip(1) {
+        assert_eq!(mails.len(), 1);
         let notice = mails.iter().find(|m| m.in_reply_to.is_none()).expect("a challenge notice");
         assert!(notice.body.starts_with("You are challenged to DNA board 1."), "{}", notice.body);
         assert_eq!(notice.auto_submitted.as_deref(), Some("auto-generated"));
@@ -239,7 +241,9 @@ async fn play_dna_by_email<C: Capture>(relay_port: u16, capture: C) {
         let reply = got[who].iter().find(|m| m.in_reply_to.as_deref() == Some(id.as_str())).expect("a reply");
         assert!(reply.body.contains(sequence), "the mover sees their own sequence");
         for (other, mails) in got.iter().enumerate().filter(|(o, _)| *o != who) {
-            let notice = mails.iter().find(|m| !m.subject.contains(" chat from ")).expect("a notification");
+            assert_eq!(mails.len(), 1, "one notification, the comment at its end: {mails:#?}");
+            let notice = &mails[0];
+            assert!(notice.body.trim_end().ends_with("Here is my sequence."), "{}", notice.body);
             if who < 2 {
                 // Secret until every sequence is set ...
                 assert!(
@@ -255,10 +259,7 @@ async fn play_dna_by_email<C: Capture>(relay_port: u16, capture: C) {
             }
         }
         for (i, mails) in got.into_iter().enumerate() {
-            if let Some(m) = mails
-                .into_iter()
-                .find(|m| m.subject.starts_with("DNA Board 1") && !m.subject.contains(" chat from "))
-            {
+            if let Some(m) = mails.into_iter().find(|m| m.subject.starts_with("DNA Board 1")) {
                 t.players[i].last = Some(m);
             }
         }
@@ -291,19 +292,23 @@ async fn play_dna_by_email<C: Capture>(relay_port: u16, capture: C) {
         for (other, mails) in got.iter().enumerate().filter(|(o, _)| *o != who) {
             let notice = mails.iter().find(|m| m.subject == heading).expect("a board notification");
             assert!(notice.body.contains(&format!("{name}: {nomination}")), "{}", notice.body);
-            let chat = mails.iter().find(|m| m.subject == format!("DNA Board 1 chat from {name}"));
+            assert_eq!(mails.len(), 1, "{mails:#?}");
             if comment.is_empty() {
-                assert!(chat.is_none() && mails.len() == 1, "{mails:#?}");
+                assert!(!notice.body.contains("Comment from"), "{}", notice.body);
             } else {
-                let chat = chat.expect("the comment");
-                assert_eq!(chat.body, format!("{name} writes on DNA board 1:\n\n{comment}\n"));
-                assert_eq!(mails.len(), 2);
+                assert!(
+                    notice.body.ends_with(&format!("\n\nComment from {name}:\n\n{comment}\n")),
+                    "{}",
+                    notice.body
+                );
             }
             t.players[other].last = Some(notice.clone());
         }
         if !comment.is_empty() {
             comments += 1;
-            assert!(reply.body.ends_with("Your comment was sent to the other players of board 1.\n"));
+            assert!(
+                reply.body.ends_with("Your comment went to the other players of board 1 with the move.\n")
+            );
         }
         t.players[who].last = Some(reply.clone());
     }

@@ -30,15 +30,21 @@ async fn a_move_by_mail_gets_the_board_threaded_and_its_comment_goes_to_the_othe
         "{}",
         r.body
     );
-    assert!(r.body.ends_with("Your comment was sent to the other players of board 1.\n"), "{}", r.body);
+    assert!(
+        r.body.ends_with("Your comment went to the other players of board 1 with the move.\n"),
+        "{}",
+        r.body
+    );
     assert!(!r.body.contains("pw-ned"));
     assert_eq!(r.in_reply_to.as_deref(), Some("plain-01@mail.example.org"));
     assert_eq!(r.references, vec!["plain-01@mail.example.org".to_string()]);
-    assert_eq!(r.key, "reply:plain-01@mail.example.org");
+    // The id, and a digest of what the message asks (a reused id with new content is a new message).
+    assert!(r.key.starts_with("reply:plain-01@mail.example.org "), "{}", r.key);
     assert!(r.message_id.ends_with("@example.org"));
 
-    // The move's notifications and the comment, to ted and jed only; the
-    // reply committed with the move waits for the whole reply to replace it.
+    // The move's notifications with the comment at their end, to ted and
+    // jed only, held back with the reply committed with the move until the
+    // whole reply replaces it and releases them.
     let new: Vec<_> = world.outbox().await.into_iter().skip(before).collect();
     let held: Vec<_> = new.iter().filter(|row| row.message.key == r.key).collect();
     assert_eq!(held.len(), 1);
@@ -50,14 +56,17 @@ async fn a_move_by_mail_gets_the_board_threaded_and_its_comment_goes_to_the_othe
     assert_eq!(
         notified,
         vec![
-            ("jed@example.org".to_string(), "DNA Board 1 chat from ned".to_string()),
             ("jed@example.org".to_string(), "DNA Board 1 ted".to_string()),
-            ("ted@example.org".to_string(), "DNA Board 1 chat from ned".to_string()),
             ("ted@example.org".to_string(), "DNA Board 1 ted".to_string()),
         ]
     );
-    let chat = new.iter().find(|r| r.message.subject.contains("chat")).expect("a chat");
-    assert_eq!(chat.message.body, "ned writes on DNA board 1:\n\nTake that, neighbourinos!\n");
+    for note in new {
+        assert!(
+            note.message.body.ends_with("\n\nComment from ned:\n\nTake that, neighbourinos!\n"),
+            "{}",
+            note.message.body
+        );
+    }
 }
 
 #[tokio::test]
@@ -70,19 +79,21 @@ async fn a_reply_with_quotes_and_signature_runs_its_commands_and_passes_only_the
     let r = reply(&world, &corpus("03-thunderbird-flowed-bottom-posted.eml")).await;
     assert_eq!(r.subject, "DNA Board 1 jed");
     assert!(r.body.contains("ted (30): TCAGCGCGCCGGAGTCGTCGTATTAGGGAT\n"), "{}", r.body);
-    let chats: Vec<_> = world
+    let notes: Vec<_> = world
         .outbox()
         .await
         .into_iter()
         .skip(before)
-        .filter(|r| r.message.subject == "DNA Board 1 chat from ted")
+        .filter(|r| r.message.subject == "DNA Board 1 jed" && r.message.recipient != "ted@example.org")
         .collect();
-    assert_eq!(chats.len(), 2);
-    assert!(chats[0].message.body.ends_with(
+    assert_eq!(notes.len(), 2);
+    assert!(notes[0].message.body.ends_with(
         "I have been thinking about this move for a long time and I am quite sure that it is the best one on the board. Your turn, jed.\n"
     ));
-    assert!(!chats[0].message.body.contains("-- "));
-    assert!(!chats[0].message.body.contains("It is ned's turn"));
+    let comment =
+        &notes[0].message.body[notes[0].message.body.find("Comment from ted:").expect("a comment")..];
+    assert!(!comment.contains("-- "));
+    assert!(!comment.contains("It is ned's turn"));
 }
 
 #[tokio::test]
@@ -95,15 +106,15 @@ async fn several_commands_get_one_reply_with_a_section_each() {
         "dna show 1\ndna move 1 ned pw-ned TTG\ndna move 1 ned pw-ned AAG\n\nsorry, fat fingers\n",
     );
     let r = reply(&world, &raw).await;
-    // The first refusal names the subject; every command has its section.
-    assert_eq!(r.subject, "DNA error");
+    // A command went through: the reply is no error; every command has its section.
+    assert_eq!(r.subject, "DNA Board 1 ted");
     let sections: Vec<&str> = r.body.split(&"=".repeat(60)).collect();
     assert_eq!(sections.len(), 3, "{}", r.body);
     assert!(sections[0].starts_with("> dna show 1\n\nDNA Board 1 ned\n"), "{}", sections[0]);
     assert!(sections[1].contains("> dna move 1 ned ******** TTG"), "{}", sections[1]);
     assert!(sections[1].contains("was refused: TTG would remove 2 chunks from jed"), "{}", sections[1]);
     assert!(sections[2].contains("> dna move 1 ned ******** AAG\n\nDNA Board 1 ted\n"), "{}", sections[2]);
-    assert!(r.body.contains("Your comment was sent to the other players of board 1."));
+    assert!(r.body.contains("Your comment went to the other players of board 1 with the move."));
     assert!(!r.body.contains("pw-ned"));
     assert_eq!(world.version(1).await, 4);
 }
@@ -229,8 +240,9 @@ async fn html_outlook_and_charsets_play_moves() {
     // ISO-8859-1, quoted-printable: CAT is legal for ned.
     let r = reply(&world, &corpus("10-iso-8859-1.eml")).await;
     assert_eq!(r.subject, "DNA Board 1 ted", "{}", r.body);
-    let chat = world.outbox().await.into_iter().rev().find(|r| r.message.subject.contains("chat")).unwrap();
-    assert!(chat.message.body.contains("très bien joué, Jürgen grüßt!"), "{}", chat.message.body);
+    let note =
+        world.outbox().await.into_iter().rev().find(|r| r.message.body.contains("Comment from")).unwrap();
+    assert!(note.message.body.contains("très bien joué, Jürgen grüßt!"), "{}", note.message.body);
 }
 
 #[tokio::test]
@@ -257,7 +269,12 @@ async fn a_message_whose_handling_was_cut_short_is_handled_on_its_next_delivery(
     let world = World::new().await;
     world.seed_game().await;
     let raw = corpus("30-reply-to-header.eml");
-    let key = "replyto-30@example.org";
+    // The message's key, as another database answering it shows.
+    let probe = World::new().await;
+    probe.seed_game().await;
+    let probed = reply(&probe, &raw).await.key;
+    let key = probed.trim_start_matches("reply:");
+    assert!(key.starts_with("replyto-30@example.org "), "{key}");
     let now = world.service.now();
     // Claimed long ago by a process that died before answering.
     assert!(world.service.mailroom().claim_incoming(key, now - 3_600_000, 0).await.unwrap());
@@ -313,7 +330,7 @@ async fn the_rendered_reply_is_a_proper_threaded_message() {
     let from = parsed.from().and_then(|a| a.first()).unwrap();
     assert_eq!((from.name(), from.address()), (Some("Tabula"), Some("tabula@example.org")));
     assert_eq!(parsed.body_text(0).unwrap().replace("\r\n", "\n"), r.body);
-    assert!(r.body.contains("Your comment was sent"));
+    assert!(r.body.contains("Your comment went to the other players"));
     assert!(!text.contains("pw-ned"));
     assert!(matches!(r.to_rfc5322("not an address"), Err(MailError::Build(_))));
 }

@@ -209,7 +209,7 @@ async fn the_gateway_behind_smtp_queues_one_threaded_reply_per_message() {
     let rows = world.outbox().await;
     let replies: Vec<_> = rows.iter().skip(before).filter(|r| r.message.key.starts_with("reply:")).collect();
     assert_eq!(replies.len(), 1, "{replies:#?}");
-    assert_eq!(replies[0].message.key, "reply:plain-01@mail.example.org");
+    assert!(replies[0].message.key.starts_with("reply:plain-01@mail.example.org "), "{replies:#?}");
     assert_eq!(replies[0].message.recipient, "ned@example.org");
     assert_eq!(replies[0].message.subject, "DNA Board 1 ted");
     assert_eq!(world.version(1).await, 4, "one move, made once");

@@ -24,5 +24,7 @@ pub use command::{Command, Credentials, GameCommand};
 pub use error::{CommandError, ErrorCode};
 pub use limits::LimitReport;
 pub use service::{Actions, BoardState, Offer, Waiting, WaitingGame};
-pub use service::{Answer, BotPlayer, Caller, Clock, GameReport, GameUpdate, Reply, Service, Snapshot};
+pub use service::{
+    Answer, BotPlayer, Caller, Clock, GameReport, GameUpdate, Reply, ReplyMail, Service, Snapshot,
+};
 pub use throttle::{Context, Origin};

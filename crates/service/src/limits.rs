@@ -84,6 +84,8 @@ impl Service {
         let nag = options.int("nag").unwrap_or(7 * 86_400) * 1000;
         let forfeit = options.int("forfeit").unwrap_or(21 * 86_400) * 1000;
         let last = game.record().events.last().map(|e| e.at).unwrap_or(game.record().created);
+        // The warning comes a day ahead, or halfway for limits of a day or less.
+        let warn_ahead = if forfeit > DAY_MS { DAY_MS } else { forfeit / 2 };
         // Everyone past the limit is forfeited in one change: in a game of
         // simultaneous moves several can be, and resigning one after the
         // other would make the last of them the winner.
@@ -97,9 +99,22 @@ impl Service {
             if row.vacation_until.is_some_and(|v| v > now) {
                 continue;
             }
-            if now - last.max(row.vacation_until.unwrap_or(i64::MIN)) >= forfeit {
-                forfeited.push(seat);
+            if now - last.max(row.vacation_until.unwrap_or(i64::MIN)) < forfeit {
+                continue;
             }
+            // A player who can be told is warned first, however the clock got
+            // here (a server down over the warning day, a cron not run): the
+            // forfeit waits until the warning has been out for its notice.
+            if let Some(addr) = row.emails.first().filter(|_| row.notify) {
+                let key = warning_key(board, version, user);
+                let mail = self.store();
+                let warned = mail.count_outbox_to(addr, &key, "", i64::MIN).await?;
+                let lately = mail.count_outbox_to(addr, &key, "", now.saturating_sub(warn_ahead) + 1).await?;
+                if warned == lately {
+                    continue;
+                }
+            }
+            forfeited.push(seat);
         }
         if !forfeited.is_empty() {
             let reason = format!("forfeited: no move in {}", span(forfeit));
@@ -122,17 +137,16 @@ impl Service {
             let title = game.kind().info().title;
             let Some(addr) = row.emails.first().cloned().filter(|_| row.notify) else { continue };
             let board_text = self.board_text_for(&game, board, Viewer::Player(seat));
-            // The warning comes a day ahead, or halfway for limits of a day or less.
-            let warn_ahead = if forfeit > DAY_MS { DAY_MS } else { forfeit / 2 };
             if idle >= forfeit - warn_ahead {
+                // A warning that comes late (the clock jumped past its day) still gives its notice.
+                let left = span((forfeit - idle).max(warn_ahead));
                 let msg = OutboxMessage {
-                    key: format!("forfeit-warning:{board}:v{version}:{user}"),
+                    key: warning_key(board, version, &user),
                     recipient: addr.clone(),
-                    subject: format!("{title} Board {board} {user}: forfeit in {}", span(forfeit - idle)),
+                    subject: format!("{title} Board {board} {user}: forfeit in {left}"),
                     body: format!(
-                        "You have not moved on {title} board {board} for {}. If you do not move within {}, you forfeit the game.\n\n{}",
+                        "You have not moved on {title} board {board} for {}. If you do not move within {left}, you forfeit the game.\n\n{}",
                         span(idle),
-                        span(forfeit - idle),
                         board_text
                     ),
                     game_id: Some(board),
@@ -156,6 +170,12 @@ impl Service {
         }
         Ok(())
     }
+}
+
+/// The outbox key of the forfeit warning to `user` on `board` at `version`:
+/// one warning per wait, and the proof that it went out.
+fn warning_key(board: i64, version: i64, user: &str) -> String {
+    format!("forfeit-warning:{board}:v{version}:{user}")
 }
 
 /// A duration in the unit that fits it, rounded down: `3 days`, `1 day`,

@@ -26,10 +26,27 @@ pub struct MailArgs {
     #[arg(long)]
     reply_to_stdout: bool,
     /// The address the reply comes from
-    #[arg(long, alias = "mail-from", value_name = "ADDRESS", default_value = "tabula@localhost")]
-    from: String,
+    #[arg(long, alias = "from", value_name = "ADDRESS", default_value = "tabula@localhost")]
+    mail_from: String,
+    /// The largest message taken, in bytes; a larger one is refused (exit
+    /// status 65, the mail server bounces it)
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_MESSAGE, value_parser = message_size)]
+    max_message_size: usize,
     #[command(flatten)]
     send: SendArgs,
+}
+
+/// The default of `--max-message-size`: 256 KiB, room for a move, its
+/// quoted board and a signature many times over.
+pub const DEFAULT_MAX_MESSAGE: usize = 256 * 1024;
+
+/// `--max-message-size`: 1 KiB to 64 MiB.
+pub fn message_size(text: &str) -> Result<usize, String> {
+    let n: usize = text.parse().map_err(|_| format!("{text:?} is not a number of bytes"))?;
+    if !(1024..=64 * 1024 * 1024).contains(&n) {
+        return Err(format!("{n} is out of range: from 1024 bytes to 67108864 (64 MiB)"));
+    }
+    Ok(n)
 }
 
 /// Sending the outbox from a command that runs once (`mail`, `cron`).
@@ -89,12 +106,33 @@ pub fn run(global: &Global, args: MailArgs) -> Result<ExitCode> {
 
 fn handle(global: &Global, args: MailArgs) -> Result<ExitCode> {
     let to_stdout = args.reply_to_stdout;
-    let config =
-        tabula_mail::MailConfig { address: args.from, commit_replies: !to_stdout, ..Default::default() };
+    let config = tabula_mail::MailConfig {
+        address: args.mail_from,
+        commit_replies: !to_stdout,
+        max_message_bytes: args.max_message_size,
+        ..Default::default()
+    };
     let relay = args.send.relay()?;
     let mut raw = Vec::new();
     let limit = config.max_message_bytes as u64 + 1;
     std::io::stdin().take(limit).read_to_end(&mut raw).context("reading the message")?;
+    // Too large is too large whatever the database: bounced at once.
+    if raw.len() > config.max_message_bytes {
+        let e = tabula_mail::MailError::TooLarge { size: raw.len(), limit: config.max_message_bytes };
+        eprintln!("tabula: {e}");
+        return Ok(ExitCode::from(EXIT_UNREADABLE));
+    }
+    // A mail server runs this in a directory of its choosing: a database
+    // that is not there is a wrong --db (or one not set up yet), never one
+    // to create there. The message waits at the mail server until it is.
+    if !tabula_service::store::is_postgres_url(&global.db) && !std::path::Path::new(&global.db).exists() {
+        anyhow::bail!(
+            "the database {} does not exist: give --db the absolute path of the database, \
+             created by the operator first (for example by `tabula --db {} serve` or any other command)",
+            global.db,
+            global.db
+        );
+    }
     run_one_command(async {
         let service = open_one_command_service(global).await?;
         let reply = match tabula_mail::handle_message(&service, &raw, &config).await {

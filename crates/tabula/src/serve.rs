@@ -33,6 +33,10 @@ pub struct ServeArgs {
     /// The address mail comes from
     #[arg(long, value_name = "ADDRESS", default_value = "tabula@localhost")]
     mail_from: String,
+    /// The largest message taken over --smtp, in bytes; larger ones are
+    /// refused (552) before they are read
+    #[arg(long, value_name = "BYTES", default_value_t = crate::mail::DEFAULT_MAX_MESSAGE, value_parser = crate::mail::message_size)]
+    max_message_size: usize,
     /// How log lines are written: text, or json (one object a line, for log collectors)
     #[arg(long, value_name = "FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -102,7 +106,11 @@ pub fn init_logs(format: LogFormat) {
 
 pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
     init_logs(args.log_format);
-    let mail_config = tabula_mail::MailConfig { address: args.mail_from.clone(), ..Default::default() };
+    let mail_config = tabula_mail::MailConfig {
+        address: args.mail_from.clone(),
+        max_message_bytes: args.max_message_size,
+        ..Default::default()
+    };
     let rt =
         tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     rt.block_on(async {

@@ -347,7 +347,10 @@ fn reminders_warnings_and_forfeits_by_the_clock() {
     let outbox = t.ok("outbox");
     assert!(outbox.contains("Subject: DNA Board 3 ted: forfeit in 1 hour"), "{outbox}");
     assert!(outbox.contains("You have not moved on DNA board 3 for 2 hours."), "{outbox}");
+    // The warning went out half an hour late: its notice of an hour and a half still runs.
     t.now = Some("2026-01-06T04:00:00Z".into());
+    assert!(t.ok("cron").contains("0 forfeits"));
+    t.now = Some("2026-01-06T04:30:00Z".into());
     assert!(t.ok("cron").contains("1 forfeits"));
     let board3 = t.ok("dna show 3");
     assert!(board3.contains("forfeited: no move in 3 hours"), "{board3}");

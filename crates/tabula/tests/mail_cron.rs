@@ -189,3 +189,125 @@ fn a_kill_between_the_move_and_the_reply_still_delivers_the_reply_once() {
     assert_eq!(to(&mails, "ted@example.org").len(), 1, "ted told once: {mails:#?}");
     assert_eq!(to(&mails, "jed@example.org").len(), 1, "jed told once: {mails:#?}");
 }
+
+/// A mail from ned with `subject`, its Message-ID `<id@example.org>`.
+fn from_ned(subject: &str, id: &str, body: &str) -> String {
+    format!(
+        "From: Ned <ned@example.org>\r\nTo: tabula@example.org\r\nSubject: {subject}\r\n\
+         Message-ID: <{id}@example.org>\r\n\r\n{body}\r\n"
+    )
+}
+
+#[test]
+fn a_game_against_a_bot_by_mail_sends_one_mail_a_message() {
+    let mut t = Tabula::new();
+    let Some(smtp) = Aiosmtpd::start(t.path()) else { return };
+    let relay = format!("127.0.0.1:{}", smtp.port);
+    t.now = Some("2026-01-01T00:00:00Z".into());
+    t.signup(&["ned"]);
+    // Piped in by the mail server; sent by the next cron run.
+    let deliver = |t: &Tabula, message: &str| {
+        let out = pipe(t, &["mail", "--from", "tabula@example.org"], message);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        t.ok(&format!("cron --relay {relay}"));
+    };
+    deliver(&t, &from_ned("dna challenge ned bot:random", "b0", ""));
+    assert_eq!(smtp.mails().len(), 1, "the challenge's reply only: {:#?}", smtp.mails());
+    for n in 1..=40 {
+        let board = t.ok("dna show 1");
+        let Some(seq) =
+            board.lines().find_map(|l| l.strip_prefix("ned (")).and_then(|l| l.split(": ").nth(1))
+        else {
+            break;
+        };
+        if board.contains("Board 1 over") {
+            break;
+        }
+        let nomination: String = seq.chars().take(3).collect();
+        let before = smtp.mails().len();
+        deliver(&t, &from_ned(&format!("dna move 1 ned pw-ned {nomination}"), &format!("b{n}"), ""));
+        let mails = smtp.mails();
+        assert_eq!(mails.len(), before + 1, "one mail for move {n}: {mails:#?}");
+    }
+    assert!(t.ok("dna show 1").contains("DNA Board 1 over"), "{}", t.ok("dna show 1"));
+    let mails = smtp.mails();
+    assert!(mails.iter().all(|m| m.contains("To: ned@example.org")), "{mails:#?}");
+}
+
+#[test]
+fn a_delivery_while_the_first_is_at_work_is_handed_back_for_later() {
+    let mut t = Tabula::new();
+    let Some(smtp) = Aiosmtpd::start(t.path()) else { return };
+    let relay = format!("127.0.0.1:{}", smtp.port);
+    t.now = Some("2026-01-01T00:00:00Z".into());
+    t.signup(&["ned", "ted"]);
+    let message = from_ned("dna challenge ned ted", "busy1", "");
+    // The first delivery stops right after claiming the message.
+    let flag = t.path().join("claimed");
+    let mut first = t
+        .command(&["mail", "--mail-from", "tabula@example.org"])
+        .env("TABULA_TEST_PAUSE", format!("after-claim:{}", flag.display()))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    first.stdin.take().unwrap().write_all(message.as_bytes()).unwrap();
+    for _ in 0..1200 {
+        if flag.exists() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(flag.exists(), "the first delivery claimed the message");
+    // A second delivery meanwhile: EX_TEMPFAIL, so that the mail server tries again.
+    let out = pipe(&t, &["mail", "--mail-from", "tabula@example.org", "--relay", &relay], &message);
+    assert_eq!(out.status.code(), Some(75), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("being handled"), "{out:?}");
+    assert!(smtp.mails().is_empty(), "{:#?}", smtp.mails());
+    // The first dies; the mail server's later try is handled, once.
+    first.kill().unwrap();
+    first.wait().unwrap();
+    t.now = Some("2026-01-01T00:11:00Z".into());
+    let out = pipe(&t, &["mail", "--mail-from", "tabula@example.org", "--relay", &relay], &message);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(to(&smtp.mails(), "ned@example.org").len(), 1, "{:#?}", smtp.mails());
+    assert!(t.ok("dna show 1").contains("DNA Board 1"));
+    let out = pipe(&t, &["mail", "--mail-from", "tabula@example.org", "--relay", &relay], &message);
+    assert!(out.status.success(), "handled: a later delivery is dropped quietly");
+    assert_eq!(to(&smtp.mails(), "ned@example.org").len(), 1);
+}
+
+#[test]
+fn mail_never_creates_a_database_where_the_mail_server_runs_it() {
+    let t = Tabula::new();
+    let cwd = tempfile::tempdir().unwrap();
+    let message = from_ned("help", "nodb", "");
+    for db in ["tabula.db", &t.db.display().to_string()] {
+        let mut child = std::process::Command::new(common::BIN)
+            .args(["--db", db, "mail", "--mail-from", "tabula@example.org"])
+            .current_dir(cwd.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(message.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(75), "the mail server keeps the message: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("does not exist") && err.contains("--db"), "{err}");
+        assert!(std::fs::read_dir(cwd.path()).unwrap().next().is_none(), "nothing created");
+        assert!(!t.db.exists());
+    }
+    // Once the operator has made it, the message is handled.
+    t.signup(&["ned"]);
+    let out = pipe(&t, &["mail", "--mail-from", "tabula@example.org", "--reply-to-stdout"], &message);
+    assert!(out.status.success(), "{out:?}");
+    // The size limit can be set; a larger message is refused (65: bounced).
+    let big = from_ned("help", "big", &"x".repeat(3000));
+    let out = pipe(&t, &["mail", "--max-message-size", "2048"], &big);
+    assert_eq!(out.status.code(), Some(65), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at most 2048"), "{out:?}");
+    t.fails("mail --max-message-size 10", 2);
+}

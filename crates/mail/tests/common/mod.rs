@@ -408,8 +408,24 @@ pub fn parse_got(raw: &[u8]) -> Got {
         subject: m.subject().expect("Subject").to_string(),
         message_id: m.message_id().expect("Message-ID").to_string(),
         in_reply_to: m.in_reply_to().as_text().map(str::to_string),
-        body: m.body_text(0).map(|b| b.replace("\r\n", "\n")).unwrap_or_default(),
+        body: unflow(&m, m.body_text(0).map(|b| b.replace("\r\n", "\n")).unwrap_or_default()),
     }
+}
+
+/// The text as a mail program that reads format=flowed (RFC 3676) shows
+/// it: a line that ends in a space goes on with the next; the space
+/// stuffed before a line is dropped.
+fn unflow(m: &mail_parser::Message<'_>, body: String) -> String {
+    use mail_parser::MimeHeaders as _;
+    let flowed = m
+        .content_type()
+        .and_then(|ct| ct.attribute("format"))
+        .is_some_and(|f| f.eq_ignore_ascii_case("flowed"));
+    if !flowed {
+        return body;
+    }
+    let unstuffed: Vec<&str> = body.split('\n').map(|l| l.strip_prefix(' ').unwrap_or(l)).collect();
+    unstuffed.join("\n").replace(" \n", " ")
 }
 
 /// Tabula with its SMTP listener, its relay, and the outside mail server
@@ -453,6 +469,16 @@ impl Gateway {
     pub async fn deliver(&mut self) -> Vec<Got> {
         let service = self.world.service.clone();
         self.deliver_with(&service).await
+    }
+
+    /// [`Gateway::deliver`], the messages as they arrived (raw).
+    pub async fn deliver_raw(&mut self) -> Vec<Vec<u8>> {
+        let report =
+            tabula_mail::drain_outbox(&self.world.service, &self.relay, &config()).await.expect("drained");
+        assert!(report.errors.is_empty(), "{report:?}");
+        let got = self.outside.take_new();
+        assert_eq!(got.len(), report.sent, "every message sent arrived, and nothing else");
+        got
     }
 
     /// [`Gateway::deliver`] by `service` (the same database at another time).

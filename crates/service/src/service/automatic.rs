@@ -5,12 +5,18 @@ use tabula_model::{EventAction, Seat, Turn};
 use crate::error::CommandError;
 use crate::store::{GameStatus, OutboxMessage, SideEffect, StoreError, StoredGame};
 
-use super::{Loaded, Service};
+use super::{Loaded, Round, Service};
 
 impl Service {
     /// Play whatever is due without a person: bots' moves and queued
     /// moves, each committed on its own.
     pub async fn play_automatic(&self, board: i64) {
+        self.play_automatic_in(board, Round::default()).await
+    }
+
+    /// [`Service::play_automatic`] as part of `round`: right after the
+    /// command of `round.told`, whose reply shows these moves.
+    pub(super) async fn play_automatic_in(&self, board: i64, round: Round<'_>) {
         for _ in 0..10_000 {
             let Ok(Loaded { game, stored, .. }) = self.load(board).await else { return };
             if stored.summary.status != GameStatus::Active || game.is_over() {
@@ -42,7 +48,8 @@ impl Service {
                         None if matches!(game.to_move(), Turn::Clock) => continue,
                         None => EventAction::Resign { reason: Some("the bot found no move".into()) },
                     };
-                    if self.apply_event(board, &user, |_, s| Ok((action.clone(), s))).await.is_ok() {
+                    let act = |_: &_, s| Ok((action.clone(), s));
+                    if self.apply_event_with(board, &user, act, Vec::new(), None, round).await.is_ok() {
                         acted = true;
                         break;
                     }
@@ -57,7 +64,7 @@ impl Service {
                                 |_, s| Ok((EventAction::Move(text.clone()), s)),
                                 vec![SideEffect::DeleteQueued(q.id)],
                                 None,
-                                None,
+                                round,
                             )
                             .await;
                         if r.is_err() {

@@ -102,7 +102,20 @@ impl Service {
                 break;
             }
             let added = game.history_for(Viewer::Observer)[history_before..].to_vec();
-            match self.commit(game, &stored, &mail, version, events, &added, None, Vec::new(), None).await {
+            match self
+                .commit(
+                    game,
+                    &stored,
+                    &mail,
+                    version,
+                    events,
+                    &added,
+                    None,
+                    Vec::new(),
+                    super::Round::default(),
+                )
+                .await
+            {
                 Ok((g, s)) => {
                     game = Arc::unwrap_or_clone(g);
                     stored = s;

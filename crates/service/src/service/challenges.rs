@@ -10,7 +10,7 @@ use crate::store::{GameFilter, GameStatus, NewGame, OutboxMessage, StoreError};
 use crate::throttle::{Context, Origin};
 use crate::users;
 
-use super::{CONFLICT_RETRIES, Caller, GameUpdate, Loaded, MAX_CHALLENGE_PLAYERS, Reply, Service};
+use super::{CONFLICT_RETRIES, Caller, GameUpdate, Loaded, MAX_CHALLENGE_PLAYERS, Reply, Round, Service};
 
 impl Service {
     pub(super) async fn challenge(
@@ -127,9 +127,13 @@ impl Service {
         };
         let id = self.store.create_game(&new).await?;
         let stored = self.load(id).await?.stored;
-        // Tell every named human about the new board.
+        // Tell every named human about the new board, but the challenger:
+        // the reply to the challenge shows it to them.
         let mut messages = Vec::new();
         for (seat, user) in ids.iter().enumerate() {
+            if challenger.as_ref() == Some(user) {
+                continue;
+            }
             if let Some(addr) = self.notify_address(user).await? {
                 let t = self.board_text(&game, &stored, Viewer::Player(seat));
                 let lead = if accepted[seat] {
@@ -151,7 +155,7 @@ impl Service {
         }
         self.store.enqueue(&messages, now).await?;
         if status == GameStatus::Active {
-            self.play_automatic(id).await;
+            self.play_automatic_in(id, Round { answer: None, told: challenger.as_deref() }).await;
         }
         let loaded = self.load(id).await?;
         Ok(self.board_reply(&loaded.game, &loaded.stored, None))
@@ -187,7 +191,7 @@ impl Service {
         self.forget(board);
         let _ = self.updates.send(GameUpdate { board, version: loaded.stored.summary.version });
         if status == GameStatus::Active {
-            self.play_automatic(board).await;
+            self.play_automatic_in(board, Round { answer: None, told: Some(&user.id) }).await;
         }
         let loaded = self.load(board).await?;
         Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id)))
@@ -208,7 +212,17 @@ impl Service {
             };
             let added = game.submit(event.clone())?;
             match self
-                .commit(game, &stored, &mail, version, vec![event], &added, Some(user), Vec::new(), None)
+                .commit(
+                    game,
+                    &stored,
+                    &mail,
+                    version,
+                    vec![event],
+                    &added,
+                    Some(user),
+                    Vec::new(),
+                    Round::default(),
+                )
                 .await
             {
                 Ok(_) => return Ok(()),

@@ -10,7 +10,7 @@ use crate::reply;
 use crate::store::{GameStatus, GameSummary, OutboxMessage, SideEffect, StoreError, StoredGame};
 
 use super::boards::{not_a_player, waiting_for};
-use super::{Answer, CONFLICT_RETRIES, GameUpdate, Loaded, Mail, Service};
+use super::{CONFLICT_RETRIES, GameUpdate, Loaded, Mail, Round, Service};
 
 impl Service {
     /// Apply the event `make(game, seat)` for `user` on `board`, retrying on
@@ -24,11 +24,11 @@ impl Service {
     where
         F: Fn(&Game, Seat) -> Result<(EventAction, Seat), CommandError>,
     {
-        self.apply_event_with(board, user, make, Vec::new(), None, None).await
+        self.apply_event_with(board, user, make, Vec::new(), None, Round::default()).await
     }
 
-    /// `answer`: the reply to the mail message the change came in,
-    /// committed with it.
+    /// `round`: the mail message the change answers, and whose command
+    /// made it (see [`Round`]).
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn apply_event_with<F>(
         &self,
@@ -37,7 +37,7 @@ impl Service {
         make: F,
         effects: Vec<SideEffect>,
         loaded: Option<Loaded>,
-        answer: Option<&Answer>,
+        round: Round<'_>,
     ) -> Result<(Arc<Game>, StoredGame), CommandError>
     where
         F: Fn(&Game, Seat) -> Result<(EventAction, Seat), CommandError>,
@@ -69,7 +69,7 @@ impl Service {
                     &added,
                     Some(user),
                     effects.clone(),
-                    answer,
+                    round,
                 )
                 .await
             {
@@ -86,8 +86,9 @@ impl Service {
 
     /// Store new events of `game` (already applied to it) with their
     /// notifications, against `version`; the game is then the cached one.
-    /// With an `answer`, the reply to the mail message of `actor`'s command,
-    /// and the message's handled mark, are in the same transaction.
+    /// With an answer in `round`, the reply to the mail message of the
+    /// command, and the message's handled mark, are in the same
+    /// transaction.
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn commit(
         &self,
@@ -99,7 +100,7 @@ impl Service {
         added: &[HistoryEntry],
         actor: Option<&str>,
         mut effects: Vec<SideEffect>,
-        answer: Option<&Answer>,
+        round: Round<'_>,
     ) -> Result<(Arc<Game>, StoredGame), StoreError> {
         let board = stored.summary.id;
         let summary =
@@ -114,7 +115,7 @@ impl Service {
             && (!crate::digest::sends_digests(game.kind().info().dynamics) || game.is_over());
         if notify {
             for (reader, viewer) in readers(&game, &mail.subscribers) {
-                if Some(reader.as_str()) == actor {
+                if Some(reader.as_str()) == actor || Some(reader.as_str()) == round.told {
                     continue;
                 }
                 let address = match mail.recipients.iter().find(|r| r.user == reader) {
@@ -124,19 +125,38 @@ impl Service {
                 };
                 if let Some(addr) = address {
                     let t = self.board_text(&game, &new_stored, viewer);
-                    effects.push(SideEffect::Outbox(OutboxMessage {
-                        key: format!("game:{board}:v{}:{reader}", summary.version),
-                        recipient: addr,
-                        subject: t.heading,
-                        body: t.body,
-                        game_id: Some(board),
-                    }));
+                    effects.push(match round.answer {
+                        // One notification per reader and message, whatever its commands:
+                        // a later change of the same message replaces it while it is held.
+                        Some(answer) => SideEffect::Held {
+                            message: OutboxMessage {
+                                key: format!(
+                                    "{}{board}:{reader}",
+                                    crate::store::held_note_prefix(&answer.message)
+                                ),
+                                recipient: addr,
+                                subject: t.heading,
+                                body: with_comment(t.body, round.told, answer.comment.as_deref()),
+                                game_id: Some(board),
+                            },
+                            due: answer.hold_until,
+                        },
+                        None => SideEffect::Outbox(OutboxMessage {
+                            key: format!("game:{board}:v{}:{reader}", summary.version),
+                            recipient: addr,
+                            subject: t.heading,
+                            body: t.body,
+                            game_id: Some(board),
+                        }),
+                    });
                 }
             }
         }
-        if let (Some(answer), Some(actor)) = (answer, actor) {
-            let reply = self.board_reply(&game, &new_stored, Some(actor));
-            effects.push(SideEffect::Held { message: (answer.reply)(&reply), due: answer.hold_until });
+        if let (Some(answer), Some(told)) = (round.answer, round.told)
+            && let Some(reply) = &answer.reply
+        {
+            let shown = self.board_reply(&game, &new_stored, Some(told));
+            effects.push(SideEffect::Held { message: reply(&shown), due: answer.hold_until });
             effects.push(SideEffect::Handled(answer.message.clone()));
         }
         let started = std::time::Instant::now();
@@ -236,7 +256,10 @@ impl Service {
                 }
             }
         }
-        match self.commit(game, &stored, &mail, version, events, &added, None, Vec::new(), None).await {
+        match self
+            .commit(game, &stored, &mail, version, events, &added, None, Vec::new(), Round::default())
+            .await
+        {
             Ok(_) => {}
             Err(e) => {
                 self.forget(board);
@@ -245,6 +268,17 @@ impl Service {
         }
         self.play_automatic(board).await;
         Ok(())
+    }
+}
+
+/// A notification's text with the comment of the message that made the
+/// change at its end, as pbmserv wrote it.
+fn with_comment(body: String, author: Option<&str>, comment: Option<&str>) -> String {
+    match (author, comment.map(str::trim).filter(|c| !c.is_empty())) {
+        (Some(author), Some(comment)) => {
+            format!("{}\n\nComment from {author}:\n\n{comment}\n", body.trim_end())
+        }
+        _ => body,
     }
 }
 

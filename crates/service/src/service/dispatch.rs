@@ -16,7 +16,7 @@ use crate::users;
 
 use super::accounts::check_emails;
 use super::boards::wrong_kind;
-use super::{GameUpdate, MAX_CHAT, Reply, Service, internal};
+use super::{GameUpdate, MAX_CHAT, Reply, Round, Service, internal};
 
 impl Service {
     /// Parse and run one command line for `context`: a [`Caller`] alone
@@ -85,8 +85,12 @@ impl Service {
                 self.store.update_user(&u).await?;
                 let text = match days {
                     Some(d) => format!(
-                        "{} is on vacation for {d} days: no reminders or forfeits until then.\n",
-                        u.id
+                        "{} is on vacation for {d} days, until {}: no reminders or forfeits until then.\n",
+                        u.id,
+                        u.vacation_until
+                            .and_then(chrono::DateTime::from_timestamp_millis)
+                            .map(|t| t.format("%A %-d %B %Y, %H:%M UTC").to_string())
+                            .unwrap_or_default()
                     ),
                     None => format!("{} is back from vacation.\n", u.id),
                 };
@@ -140,6 +144,7 @@ impl Service {
             }
             GameCommand::Move { board, auth, action: mv, guard } => {
                 let user = self.authenticate(&auth, caller).await?;
+                let round = Round { answer: caller.answer.as_ref(), told: Some(&user.id) };
                 let loaded = self.load_to_change(board).await?;
                 if loaded.stored.summary.kind != kind.info().kind {
                     let error = wrong_kind(board, &loaded.stored.summary.kind);
@@ -177,16 +182,8 @@ impl Service {
                     };
                     Ok((action, seat))
                 };
-                let (game, stored) = self
-                    .apply_event_with(
-                        board,
-                        &user.id,
-                        action,
-                        Vec::new(),
-                        Some(loaded),
-                        caller.answer.as_ref(),
-                    )
-                    .await?;
+                let (game, stored) =
+                    self.apply_event_with(board, &user.id, action, Vec::new(), Some(loaded), round).await?;
                 // Only bots and queued moves (played in turn-based games) act
                 // by themselves; otherwise the committed game is the board.
                 let automatic = game.players().iter().any(|p| p.starts_with("bot:"))
@@ -194,7 +191,7 @@ impl Service {
                 if !automatic {
                     return Ok(self.board_reply(&game, &stored, Some(&user.id)));
                 }
-                self.play_automatic(board).await;
+                self.play_automatic_in(board, round).await;
                 let (game, stored) = match self.load(board).await {
                     Ok(l) => (Arc::new(l.game), l.stored),
                     Err(_) => (game, stored),
@@ -271,10 +268,11 @@ impl Service {
                         |_, seat| Ok((EventAction::Move(text.clone()), seat)),
                         vec![SideEffect::DeletePending { user: user.id.clone() }],
                         None,
-                        caller.answer.as_ref(),
+                        Round { answer: caller.answer.as_ref(), told: Some(&user.id) },
                     )
                     .await?;
-                self.play_automatic(board).await;
+                self.play_automatic_in(board, Round { answer: caller.answer.as_ref(), told: Some(&user.id) })
+                    .await;
                 let loaded = self.load(board).await?;
                 Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id)))
             }
@@ -355,16 +353,7 @@ impl Service {
                 let user = self.authenticate(&auth, caller).await?;
                 let loaded = self.load_kind(kind, board).await?;
                 self.seat(&loaded, &user.id)?;
-                let text = crate::text::clean(&text);
-                if text.trim().is_empty() {
-                    return Err(CommandError::new(ErrorCode::BadValue, "a chat message needs some text"));
-                }
-                if text.chars().count() > MAX_CHAT {
-                    return Err(CommandError::new(
-                        ErrorCode::BadValue,
-                        format!("a chat message has at most {MAX_CHAT} characters"),
-                    ));
-                }
+                let text = Service::chat_text(&text)?;
                 let now = self.now();
                 // One chat line is one transaction, never retried: a random tag keeps two
                 // lines sent in the same millisecond from sharing an outbox key.
@@ -377,7 +366,8 @@ impl Service {
                 readers.sort();
                 readers.dedup();
                 for reader in readers.iter().filter(|r| **r != user.id) {
-                    if let Some(addr) = self.mail_address(reader).await? {
+                    // `notify off` stops every mail about boards, chat included.
+                    if let Some(addr) = self.notify_address(reader).await? {
                         messages.push(OutboxMessage {
                             key: format!("chat:{board}:{now}:{tag:016x}:{}:{reader}", user.id),
                             recipient: addr,
@@ -407,5 +397,40 @@ impl Service {
                 self.answer(kind, board, &auth, accept, caller).await
             }
         }
+    }
+}
+
+impl Service {
+    /// A chat line or a mail's comment as stored and sent: control
+    /// characters cleaned out; refused when empty or too long.
+    ///
+    /// # Errors
+    /// `bad_value` for no text or more than 4000 characters.
+    pub fn chat_text(text: &str) -> Result<String, CommandError> {
+        let text = crate::text::clean(text);
+        if text.trim().is_empty() {
+            return Err(CommandError::new(ErrorCode::BadValue, "a chat message needs some text"));
+        }
+        if text.chars().count() > MAX_CHAT {
+            return Err(CommandError::new(
+                ErrorCode::BadValue,
+                format!("a chat message has at most {MAX_CHAT} characters"),
+            ));
+        }
+        Ok(text)
+    }
+
+    /// Keep the comment of a mail message in the chat of `board`, where the
+    /// web shows it, as `user`'s: the players had it at the end of the
+    /// move's notification, so no mail is sent for it.
+    ///
+    /// # Errors
+    /// As [`Service::chat_text`], or storage failures.
+    pub async fn keep_comment(&self, board: i64, user: &str, text: &str) -> Result<(), CommandError> {
+        let text = Service::chat_text(text)?;
+        self.store.chat(board, user, self.now(), &text, &[]).await?;
+        let version = self.store.game_version(board).await?.unwrap_or(0);
+        let _ = self.updates.send(GameUpdate { board, version });
+        Ok(())
     }
 }

@@ -144,8 +144,25 @@ pub struct Answer {
     pub message: String,
     /// When the reply queued with the change is due if nothing replaces it.
     pub hold_until: Timestamp,
-    /// The reply mail, from the command's own reply as of the change.
-    pub reply: Arc<dyn Fn(&Reply) -> crate::store::OutboxMessage + Send + Sync>,
+    /// The reply mail, from the command's own reply as of the change;
+    /// `None` when the reply is not queued (it goes to standard output):
+    /// then only the notifications are held back.
+    pub reply: Option<ReplyMail>,
+    /// The message's comment, written at the end of every notification
+    /// its moves send (as pbmserv did), never as a mail of its own.
+    pub comment: Option<String>,
+}
+
+/// What a change is part of: the mail message it answers, and the user
+/// whose command made it. That user is not notified of the changes the
+/// command makes (a bot's answering move included): the command's reply
+/// shows the board after them. With an answer, the notifications are held
+/// back under the message's key, a later change of the same message
+/// replacing them, so that one message sends one mail per reader.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Round<'a> {
+    pub answer: Option<&'a Answer>,
+    pub told: Option<&'a str>,
 }
 
 impl std::fmt::Debug for Answer {
@@ -161,11 +178,19 @@ impl PartialEq for Answer {
     fn eq(&self, other: &Self) -> bool {
         self.message == other.message
             && self.hold_until == other.hold_until
-            && Arc::ptr_eq(&self.reply, &other.reply)
+            && self.comment == other.comment
+            && match (&self.reply, &other.reply) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
     }
 }
 
 impl Eq for Answer {}
+
+/// Makes the reply mail to a message from a command's reply (see [`Answer`]).
+pub type ReplyMail = Arc<dyn Fn(&Reply) -> crate::store::OutboxMessage + Send + Sync>;
 
 /// Clock events applied per command at most (a long downtime is caught up
 /// over several commands and by the scheduler).

@@ -498,6 +498,13 @@ pub enum SideEffect {
     Handled(String),
 }
 
+/// The start of the outbox keys of the notifications the commands of the
+/// incoming message `key` hold back until the message is answered (see
+/// [`SideEffect::Held`]): `note:KEY:` then the board and the reader.
+pub fn held_note_prefix(key: &str) -> String {
+    format!("note:{key}:")
+}
+
 /// A new game to store.
 #[derive(Clone, Debug)]
 pub struct NewGame {
@@ -902,14 +909,22 @@ pub trait Mail: Send + Sync {
     /// unfinished (by a crash) before `stale_before`; `false` if it was
     /// handled already or is being handled now.
     async fn claim_incoming(&self, key: &str, now: Timestamp, stale_before: Timestamp) -> StoreResult<bool>;
-    /// Mark a claimed incoming message handled (its reply is queued or sent).
+    /// Whether the incoming message `key` was handled (a claim that
+    /// [`Mail::claim_incoming`] refused is either that, or a delivery of the
+    /// message still being handled).
+    async fn incoming_done(&self, key: &str) -> StoreResult<bool>;
+    /// Mark a claimed incoming message handled (its reply is queued or
+    /// sent), and release the notifications its commands hold back (keys
+    /// under [`held_note_prefix`]): due at once.
     async fn finish_incoming(&self, key: &str, at: Timestamp) -> StoreResult<()>;
     /// Queue the reply to a claimed incoming message and mark the message
     /// handled, in one transaction: one durable commit instead of two for
     /// every message answered by mail, and no moment at which the reply is
     /// queued but the message still looks unanswered. A reply with the
     /// same key still held back (see [`SideEffect::Held`]) is replaced by
-    /// this one, due at once; one sent or on its way is left alone.
+    /// this one, due at once; one sent or on its way is left alone. The
+    /// message's held notifications are released, as by
+    /// [`Mail::finish_incoming`].
     async fn answer_incoming(&self, key: &str, reply: &OutboxMessage, at: Timestamp) -> StoreResult<()>;
 }
 

@@ -203,6 +203,14 @@ async fn finish_incoming(conn: &mut PgConnection, key: &str, at: Timestamp) -> S
     Ok(())
 }
 
+/// Make the notifications held back by the incoming message `key` due at `at`.
+async fn release_held_notes(conn: &mut PgConnection, key: &str, at: Timestamp) -> StoreResult<()> {
+    let sql = "UPDATE outbox SET next_attempt = $1 WHERE left(key, length($2)) = $2 \
+               AND sent_at IS NULL AND gave_up_at IS NULL AND attempts = 0 AND next_attempt > $1";
+    sqlx::query_with(sql, args![at, crate::store::held_note_prefix(key)]).execute(conn).await?;
+    Ok(())
+}
+
 /// Split `instance board version` as sent by [`PostgresStore::notify`].
 fn parse_change(payload: &str) -> Option<(&str, GameChange)> {
     let mut words = payload.split(' ');
@@ -723,14 +731,25 @@ impl Mail for PostgresStore {
             || self.execute(stale, args![key, now, stale_before]).await? == 1)
     }
 
+    async fn incoming_done(&self, key: &str) -> StoreResult<bool> {
+        let sql = "SELECT COUNT(*) FROM incoming_mail WHERE key = $1 AND done_at IS NOT NULL";
+        let (done,): (i64,) = sqlx::query_as_with(sql, args![key]).fetch_one(&self.pool).await?;
+        Ok(done > 0)
+    }
+
     async fn finish_incoming(&self, key: &str, at: Timestamp) -> StoreResult<()> {
-        finish_incoming(&mut *self.pool.acquire().await?, key, at).await
+        let mut tx = self.pool.begin().await?;
+        finish_incoming(&mut tx, key, at).await?;
+        release_held_notes(&mut tx, key, at).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     async fn answer_incoming(&self, key: &str, reply: &OutboxMessage, at: Timestamp) -> StoreResult<()> {
         let mut tx = self.pool.begin().await?;
         replace_held_outbox(&mut tx, reply, at, at).await?;
         finish_incoming(&mut tx, key, at).await?;
+        release_held_notes(&mut tx, key, at).await?;
         tx.commit().await?;
         Ok(())
     }

@@ -729,9 +729,22 @@ impl Mail for SqliteStore {
             .await
     }
 
+    async fn incoming_done(&self, key: &str) -> StoreResult<bool> {
+        const SQL: &str = "SELECT COUNT(*) FROM incoming_mail WHERE key = ?1 AND done_at IS NOT NULL";
+        let args = args![key.to_string()];
+        let done: i64 =
+            self.read(move |c| Ok(c.query_row(SQL, params_from_iter(&args), |r| r.get(0))?)).await?;
+        Ok(done > 0)
+    }
+
     async fn finish_incoming(&self, key: &str, at: Timestamp) -> StoreResult<()> {
-        let sql = "UPDATE incoming_mail SET done_at = ?1 WHERE key = ?2 AND done_at IS NULL";
-        self.execute(sql, args![at, key]).await.map(drop)
+        let key = key.to_owned();
+        self.writer
+            .write(move |c| {
+                writer::finish_incoming(c, &key, at)?;
+                writer::release_held_notes(c, &key, at)
+            })
+            .await
     }
 
     async fn answer_incoming(&self, key: &str, reply: &OutboxMessage, at: Timestamp) -> StoreResult<()> {
@@ -739,7 +752,8 @@ impl Mail for SqliteStore {
         self.writer
             .write(move |c| {
                 writer::replace_held_outbox(c, &reply, at, at)?;
-                writer::finish_incoming(c, &key, at)
+                writer::finish_incoming(c, &key, at)?;
+                writer::release_held_notes(c, &key, at)
             })
             .await
     }

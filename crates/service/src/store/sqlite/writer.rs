@@ -609,6 +609,17 @@ pub(super) fn replace_held_outbox(
     Ok(changed)
 }
 
+/// Make the notifications held back by the incoming message `key` due at `at`.
+pub(super) fn release_held_notes(conn: &Connection, key: &str, at: Timestamp) -> StoreResult<()> {
+    let prefix = crate::store::held_note_prefix(key);
+    conn.prepare_cached(
+        "UPDATE outbox SET next_attempt = ?1 WHERE substr(key, 1, length(?2)) = ?2 \
+         AND sent_at IS NULL AND gave_up_at IS NULL AND attempts = 0 AND next_attempt > ?1",
+    )?
+    .execute(params![at, prefix])?;
+    Ok(())
+}
+
 /// Mark a claimed incoming message handled (once: a later mark keeps the first time).
 pub(super) fn finish_incoming(conn: &Connection, key: &str, at: Timestamp) -> StoreResult<()> {
     conn.prepare_cached("UPDATE incoming_mail SET done_at = ?1 WHERE key = ?2 AND done_at IS NULL")?
