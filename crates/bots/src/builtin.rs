@@ -1,6 +1,6 @@
 //! The built-in bots behind one interface over the common model.
 
-use tabula_model::{DynState, Game, GameInfo, GameRng, Options, Seat, Turn};
+use tabula_model::{DynState, Game, GameKind, GameRng, Options, Seat, Turn};
 
 use crate::heuristics;
 use crate::mcts::{self, MctsConfig};
@@ -59,17 +59,21 @@ impl BuiltinBot {
         self.bot
     }
 
-    /// Whether this bot can play the game described by `info`.
-    pub fn supports(&self, info: &'static GameInfo) -> Result<(), BuiltinError> {
+    /// Whether this bot can play games of `kind`: `random` and `mcts` play
+    /// every game; `greedy` every game that evaluates positions for bots
+    /// ([`tabula_model::Rules::EVALUATE`]) and those this crate has a
+    /// heuristic of its own for (Intervalo, Real-Time Life); `center` and
+    /// `nash` are Intervalo strategies.
+    pub fn supports(&self, kind: &dyn GameKind) -> Result<(), BuiltinError> {
         let ok = match self.bot {
             Builtin::Random | Builtin::Mcts(_) => true,
-            Builtin::Greedy => heuristics::has_greedy(info.kind),
-            Builtin::Center | Builtin::Nash => info.kind == "intervalo",
+            Builtin::Greedy => kind.evaluates() || heuristics::has_own_greedy(kind),
+            Builtin::Center | Builtin::Nash => heuristics::is_game(kind, &tabula_intervalo::KIND),
         };
         if ok {
             Ok(())
         } else {
-            Err(BuiltinError::Unsupported { bot: self.bot.to_string(), game: info.title })
+            Err(BuiltinError::Unsupported { bot: self.bot.to_string(), game: kind.info().title })
         }
     }
 
@@ -103,14 +107,11 @@ impl BuiltinBot {
             return false;
         }
         let clocked = turn == Turn::Clock;
-        let kind = position.info.kind;
         let chosen = match self.bot {
             Builtin::Random => return state.random_move_into(seat, rng, out),
             // On the clock the heuristic passes when it sees nothing better.
-            Builtin::Greedy if clocked => heuristics::greedy(state, kind, seat, rng),
-            Builtin::Greedy => {
-                heuristics::greedy(state, kind, seat, rng).or_else(|| state.random_move(seat, rng))
-            }
+            Builtin::Greedy if clocked => heuristics::greedy(state, seat, rng),
+            Builtin::Greedy => heuristics::greedy(state, seat, rng).or_else(|| state.random_move(seat, rng)),
             Builtin::Center => {
                 return heuristics::center_into(state, seat, rng, out)
                     || state.random_move_into(seat, rng, out);
@@ -148,8 +149,8 @@ impl BuiltinBot {
 pub struct Position<'a> {
     /// The game's state.
     pub state: &'a dyn DynState,
-    /// The game.
-    pub info: &'static GameInfo,
+    /// The game's kind.
+    pub kind: &'static dyn GameKind,
     /// The game's options.
     pub options: &'a Options,
     /// Players in the game.
@@ -161,7 +162,7 @@ impl<'a> Position<'a> {
     pub fn of(game: &'a Game) -> Position<'a> {
         Position {
             state: game.state(),
-            info: game.kind().info(),
+            kind: game.kind(),
             options: &game.record().options,
             players: game.players().len(),
         }
@@ -171,42 +172,42 @@ impl<'a> Position<'a> {
 /// The search settings of `mcts` for `seat` at `position`: the game's
 /// cheap heuristics where it has them.
 pub fn mcts_config(position: Position<'_>, seat: Seat, budget: mcts::Budget) -> MctsConfig {
-    let kind = position.info.kind;
     let mut config = MctsConfig {
         budget,
         opponent_model: heuristics::opponent_model(position.state, seat),
-        playout_policy: heuristics::playout_policy(kind),
         ..MctsConfig::default()
     };
-    match kind {
-        // Epsilon-greedy playouts: nine moves in ten by the nomination
-        // heuristic, the rest at random.
-        "dna" => config.policy_share = 0.9,
-        "rtlife" => {
-            // Playouts show how the position evolves with nobody moving,
-            // for a few generations, then the standings are compared.
-            config.policy_share = 1.0;
-            // Others place as the heuristic would, in the tree too: a
-            // placement is only as good as the best reply to it.
-            config.opponent_model = Some(crate::rtlife::playout);
-            config.model_share = 1.0;
-            config.sampled_moves = 8;
-            config.candidates = Some(crate::rtlife::candidates);
-            config.estimate = Some(crate::rtlife::estimate);
-            let gen_ticks = position.options.int("gen_ticks").unwrap_or(12).clamp(1, 1000) as usize;
-            config.clock_horizon = gen_ticks * crate::rtlife::SEARCH_HORIZON;
-            // The bot moves only on the tick before a generation (and places
-            // once): below the root every seat plays as modelled.
-            config.max_depth = Some(1);
-            // A placement is played as far ahead as the heuristic plays it,
-            // then the position is estimated: as strong in checks as
-            // playouts to the end, and much cheaper (a pattern's far future
-            // changes anyway with every cell its owner moves).
-            if crate::rtlife::game_of(position.state).is_some_and(|life| !life.has_placed(seat)) {
-                config.clock_horizon = gen_ticks * crate::rtlife::PLACE_HORIZON;
-            }
+    if position.kind.has_playout() {
+        // Epsilon-greedy playouts: nine moves in ten by the game's own
+        // heuristic (DNA's nomination that hurts the others most), the rest
+        // at random.
+        config.playout_policy = Some(|state, seat, rng| state.playout_move(seat, rng));
+        config.policy_share = 0.9;
+    }
+    // Real-Time Life has a search of its own in this crate.
+    if heuristics::is_game(position.kind, &tabula_rtlife::KIND) {
+        // Playouts show how the position evolves with nobody moving,
+        // for a few generations, then the standings are compared.
+        config.policy_share = 1.0;
+        // Others place as the heuristic would, in the tree too: a
+        // placement is only as good as the best reply to it.
+        config.opponent_model = Some(crate::rtlife::playout);
+        config.model_share = 1.0;
+        config.sampled_moves = 8;
+        config.candidates = Some(crate::rtlife::candidates);
+        config.estimate = Some(crate::rtlife::estimate);
+        let gen_ticks = position.options.int("gen_ticks").unwrap_or(12).clamp(1, 1000) as usize;
+        config.clock_horizon = gen_ticks * crate::rtlife::SEARCH_HORIZON;
+        // The bot moves only on the tick before a generation (and places
+        // once): below the root every seat plays as modelled.
+        config.max_depth = Some(1);
+        // A placement is played as far ahead as the heuristic plays it,
+        // then the position is estimated: as strong in checks as
+        // playouts to the end, and much cheaper (a pattern's far future
+        // changes anyway with every cell its owner moves).
+        if crate::rtlife::game_of(position.state).is_some_and(|life| !life.has_placed(seat)) {
+            config.clock_horizon = gen_ticks * crate::rtlife::PLACE_HORIZON;
         }
-        _ => {}
     }
     config
 }
@@ -225,6 +226,6 @@ pub fn builtin_move(
     rng: &mut GameRng,
 ) -> Result<Option<String>, BuiltinError> {
     let bot = BuiltinBot::named(bot)?;
-    bot.supports(game.kind().info())?;
+    bot.supports(game.kind())?;
     Ok(bot.choose(game, seat, rng))
 }

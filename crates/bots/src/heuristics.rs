@@ -2,15 +2,19 @@
 //! read only what their seat may see.
 
 use rand::Rng;
-use tabula_conway::Conway;
-use tabula_dna::{Dna, Standing};
 use tabula_intervalo::Intervalo;
-use tabula_model::{Ctx, DynState, GameRng, Seat, SeatResult, Turn};
-use tabula_rewrite::goal::Goal;
+use tabula_model::{Ctx, DynState, GameKind, GameRng, Seat, SeatResult, Turn};
 
-/// Whether `kind` (a game's command word) has a `greedy` heuristic.
-pub fn has_greedy(kind: &str) -> bool {
-    matches!(kind, "intervalo" | "dna" | "conway" | "rewrite" | "rtlife")
+/// Whether `kind` is the game `game` (one of the game crates' `KIND`s).
+pub fn is_game(kind: &dyn GameKind, game: &dyn GameKind) -> bool {
+    kind.info().kind == game.info().kind
+}
+
+/// Whether this crate has a `greedy` heuristic of its own for `kind`
+/// rather than the game's evaluation: Intervalo scores cells directly,
+/// Real-Time Life moves cells on the tick before a generation.
+pub fn has_own_greedy(kind: &dyn GameKind) -> bool {
+    is_game(kind, &tabula_intervalo::KIND) || is_game(kind, &tabula_rtlife::KIND)
 }
 
 /// Candidate moves a one-move look-ahead weighs at most.
@@ -18,33 +22,24 @@ const LOOKAHEAD_CANDIDATES: usize = 48;
 
 /// The game's heuristic move for `seat`, or `None` where the game has none.
 ///
-/// Intervalo scores cells directly ([`intervalo_greedy_set`]). DNA, Conway
-/// and Rewrite look one move ahead: each candidate (all legal moves, or a
-/// sample) is made on a copy that hides what `seat` may not see, the rest of
-/// a simultaneous round is filled with random moves, and the position is
-/// scored: DNA the own sequence against the longest other (the nomination
-/// that hurts opponents most and self least), Conway own pieces against the
-/// most numerous opponent, Rewrite the hits of the own goal in the table.
-pub fn greedy(state: &dyn DynState, kind: &str, seat: Seat, rng: &mut GameRng) -> Option<String> {
+/// Intervalo scores cells directly ([`intervalo_greedy_set`]) and Real-Time
+/// Life has its own ([`crate::rtlife::greedy`]). Every game that evaluates
+/// positions ([`tabula_model::Rules::EVALUATE`]: DNA, Conway, Rewrite) is
+/// played by a one-move look-ahead: each candidate (all legal moves, or a
+/// sample) is made on a copy that hides what `seat` may not see, the rest
+/// of a simultaneous round is filled with random moves, and the position is
+/// scored by the game's evaluation.
+pub fn greedy(state: &dyn DynState, seat: Seat, rng: &mut GameRng) -> Option<String> {
     if let Some(s) = state.as_any().downcast_ref::<Intervalo>() {
         return intervalo_greedy(&s.strip_for(seat), rng).map(|c| (c + 1).to_string());
     }
-    let score: fn(&dyn DynState, Seat) -> Option<f64> = match kind {
-        "rtlife" => return crate::rtlife::greedy(state, seat, rng),
-        "dna" => dna_score,
-        "conway" => conway_score,
-        "rewrite" => rewrite_score,
-        _ => return None,
-    };
-    lookahead(state, seat, rng, score)
+    if crate::rtlife::game_of(state).is_some() {
+        return crate::rtlife::greedy(state, seat, rng);
+    }
+    lookahead(state, seat, rng)
 }
 
-fn lookahead(
-    state: &dyn DynState,
-    seat: Seat,
-    rng: &mut GameRng,
-    score: fn(&dyn DynState, Seat) -> Option<f64>,
-) -> Option<String> {
+fn lookahead(state: &dyn DynState, seat: Seat, rng: &mut GameRng) -> Option<String> {
     let mut candidates: Vec<String> = match state.legal_moves(seat) {
         Some(all) if all.len() <= LOOKAHEAD_CANDIDATES => all,
         _ => (0..LOOKAHEAD_CANDIDATES).filter_map(|_| state.random_move(seat, rng)).collect(),
@@ -71,7 +66,7 @@ fn lookahead(
                 SeatResult::Draw => 0.0,
                 SeatResult::Loss => -1e9,
             },
-            None => score(&*guess, seat).unwrap_or(0.0),
+            None => guess.evaluate(seat).unwrap_or(0.0),
         };
         if value > best_value {
             best_value = value;
@@ -79,68 +74,6 @@ fn lookahead(
         }
         if value == best_value {
             best.push(mv);
-        }
-    }
-    (!best.is_empty()).then(|| best.swap_remove(rng.random_range(0..best.len())))
-}
-
-fn dna_score(state: &dyn DynState, seat: Seat) -> Option<f64> {
-    let dna = state.as_any().downcast_ref::<Dna>()?;
-    let length = |s: Seat| dna.sequence(s).map_or(0, <[u8]>::len) as f64;
-    let others: Vec<Seat> =
-        (0..dna.players().len()).filter(|&s| s != seat && dna.standing(s) == Standing::In).collect();
-    let longest_other = others.iter().map(|&s| length(s)).fold(0.0, f64::max);
-    let out = (0..dna.players().len()).filter(|&s| s != seat && dna.standing(s) == Standing::Out).count();
-    Some(length(seat) - longest_other + 20.0 * out as f64)
-}
-
-fn conway_score(state: &dyn DynState, seat: Seat) -> Option<f64> {
-    let conway = state.as_any().downcast_ref::<Conway>()?;
-    let most_other = (0..8).filter(|&s| s != seat).map(|s| conway.pieces(s)).max().unwrap_or(0);
-    Some(conway.pieces(seat) as f64 - most_other as f64)
-}
-
-fn rewrite_score(state: &dyn DynState, seat: Seat) -> Option<f64> {
-    let view = state.view_json(tabula_model::Viewer::Player(seat), 0);
-    let goal = view["own_goal"].as_str()?;
-    let alphabet = view["alphabet"].as_str()?;
-    let goal_length = view["goal_length"].as_u64()? as usize;
-    let regex = view["regex_goals"].as_bool().unwrap_or(false);
-    let table = view["table"].as_str()?;
-    let goal = Goal::parse(goal, alphabet, goal_length, regex).ok()?;
-    Some(goal.hits(table.as_bytes(), |_| true).0 as f64)
-}
-
-/// The heuristic MCTS playouts partly follow for a game, if any: DNA's
-/// nomination that removes the most from the others and the least from
-/// the mover, by the counts the game itself reports (no look-ahead).
-pub fn playout_policy(kind: &str) -> Option<crate::mcts::PlayoutPolicy> {
-    match kind {
-        "dna" => Some(dna_playout),
-        _ => None,
-    }
-}
-
-fn dna_playout(state: &dyn DynState, seat: Seat, rng: &mut GameRng) -> Option<String> {
-    let dna = state.as_any().downcast_ref::<Dna>()?;
-    let mut best: Vec<String> = Vec::new();
-    let mut best_value = i64::MIN;
-    for nomination in dna.nominations(seat) {
-        let value: i64 = nomination
-            .removed
-            .iter()
-            .enumerate()
-            .map(|(s, r)| {
-                let r = r.unwrap_or(0) as i64;
-                if s == seat { -2 * r } else { r }
-            })
-            .sum();
-        if value > best_value {
-            best_value = value;
-            best.clear();
-        }
-        if value == best_value {
-            best.push(nomination.chunk);
         }
     }
     (!best.is_empty()).then(|| best.swap_remove(rng.random_range(0..best.len())))

@@ -7,8 +7,8 @@ pub struct ServerBots;
 
 impl tabula_service::BotPlayer for ServerBots {
     fn knows(&self, name: &str, kind: &str) -> bool {
-        let Some(info) = tabula_games::find(kind).map(|k| k.info()) else { return false };
-        crate::BuiltinBot::named(name).is_ok_and(|b| b.supports(info).is_ok())
+        let Some(kind) = tabula_games::find(kind) else { return false };
+        crate::BuiltinBot::named(name).is_ok_and(|b| b.supports(kind).is_ok())
     }
 
     fn choose(&self, name: &str, game: &tabula_model::Game, seat: tabula_model::Seat) -> Option<String> {
@@ -19,10 +19,10 @@ impl tabula_service::BotPlayer for ServerBots {
     }
 
     fn names(&self, kind: &str) -> Vec<String> {
-        let Some(info) = tabula_games::find(kind).map(|k| k.info()) else { return Vec::new() };
+        let Some(kind) = tabula_games::find(kind) else { return Vec::new() };
         crate::builtin::NAMES
             .into_iter()
-            .filter(|n| crate::BuiltinBot::named(n).is_ok_and(|b| b.supports(info).is_ok()))
+            .filter(|n| crate::BuiltinBot::named(n).is_ok_and(|b| b.supports(kind).is_ok()))
             .map(str::to_string)
             .collect()
     }

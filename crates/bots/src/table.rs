@@ -4,8 +4,8 @@
 //! the same either way) without writing a record or history lines.
 
 use tabula_model::{
-    Ctx, DynState, Event, EventAction, Game, GameInfo, GameKind, GameRng, GameStreams, MoveError, Options,
-    Outcome, Seat, Setup, SetupError, Turn,
+    Ctx, DynState, Event, EventAction, Game, GameKind, GameRng, GameStreams, MoveError, Options, Outcome,
+    Seat, Setup, SetupError, Turn,
 };
 
 use crate::builtin::Position;
@@ -25,7 +25,7 @@ pub(crate) enum Table<'a> {
 /// and copying them cost a good part of that.
 pub(crate) struct Bare<'a> {
     state: Box<dyn DynState>,
-    info: &'static GameInfo,
+    kind: &'static dyn GameKind,
     options: &'a Options,
     players: usize,
     /// The random streams of the game's seed, one per event.
@@ -55,7 +55,7 @@ impl<'a> Table<'a> {
         let streams = GameStreams::new(seed);
         let mut rng = streams.stream(0);
         let state = kind.new_state(&setup, &mut rng)?;
-        let bare = Bare { state, info: kind.info(), options, players, streams, rng, events: 0, now: 0 };
+        let bare = Bare { state, kind, options, players, streams, rng, events: 0, now: 0 };
         Ok(Table::Bare(Box::new(bare)))
     }
 
@@ -81,7 +81,7 @@ impl<'a> Table<'a> {
             Table::Full(game) => Position::of(game),
             Table::Bare(bare) => Position {
                 state: &*bare.state,
-                info: bare.info,
+                kind: bare.kind,
                 options: bare.options,
                 players: bare.players,
             },

@@ -338,7 +338,7 @@ fn validate(config: &TournamentConfig, kind: &'static dyn GameKind) -> Result<Op
     }
     for spec in &config.bots {
         if let Some(bot) = BuiltinBot::from_spec(spec) {
-            bot.supports(info)?;
+            bot.supports(kind)?;
         }
     }
     Ok(options)

@@ -9,6 +9,7 @@
 //! generation is out; the last player with pieces wins, and players who
 //! vanish together in the same generation draw.
 
+mod bot;
 mod render;
 mod rules;
 

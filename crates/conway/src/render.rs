@@ -1,9 +1,9 @@
 //! What players see: the view, the text board and the SVG picture.
 
 use serde::Serialize;
-use tabula_model::Seat;
 use tabula_model::coords::column_name;
 use tabula_model::svg::{self, NEUTRAL_COLOUR, escape, player_colour};
+use tabula_model::{ClickMap, Seat};
 
 /// Where a player stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -120,12 +120,35 @@ pub fn text(view: &ConwayView) -> String {
     out
 }
 
+/// Space around the board in the picture, for the coordinates.
+const MARGIN: f64 = 28.0;
+
+/// Side of one cell in the picture of a board of `n` columns: 24 up to 40
+/// columns, else what fits 960 (at least 2).
+fn cell_side(n: usize) -> f64 {
+    if n <= 40 { 24.0 } else { (960.0 / n as f64).max(2.0) }
+}
+
+/// Where [`svg`] draws the points, for the web's clicks: a grid of named
+/// points, as many a move as the view allows.
+pub fn click_map(view: &ConwayView) -> Option<ClickMap> {
+    let max = usize::try_from(view.allowed.max(1)).unwrap_or(usize::MAX);
+    Some(ClickMap::Grid {
+        x0: MARGIN,
+        y0: MARGIN,
+        cell: cell_side(view.size),
+        columns: view.size,
+        rows: view.size,
+        max,
+    })
+}
+
 /// The board as a standalone SVG document: the grid with coordinates, pieces
 /// in player colours, neutral pieces grey, and the legend below.
 pub fn svg(view: &ConwayView) -> String {
     let n = view.size;
-    let cell = if n <= 40 { 24.0 } else { (960.0 / n as f64).max(2.0) };
-    let margin = 28.0;
+    let cell = cell_side(n);
+    let margin = MARGIN;
     let board = cell * n as f64;
     let legend = 22.0 * (view.players.len() + 2) as f64;
     let (w, h) = (board + 2.0 * margin, board + 2.0 * margin + legend);

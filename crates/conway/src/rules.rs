@@ -248,6 +248,8 @@ impl Conway {
 }
 
 impl Rules for Conway {
+    const EVALUATE: Option<tabula_model::Evaluation<Self>> = Some(crate::bot::evaluate);
+
     type Move = ConwayMove;
     type View = ConwayView;
 
@@ -493,6 +495,10 @@ impl Rules for Conway {
 
     fn render_svg(view: &ConwayView) -> String {
         render::svg(view)
+    }
+
+    fn click_map(view: &ConwayView) -> Option<tabula_model::ClickMap> {
+        render::click_map(view)
     }
 
     fn is_active(&self, seat: Seat) -> bool {

@@ -10,6 +10,7 @@
 
 #![warn(missing_docs)]
 
+mod bot;
 pub mod calculator;
 pub mod engine;
 mod info;

@@ -709,6 +709,9 @@ impl Dna {
 
 impl Rules for Dna {
     type Move = DnaMove;
+
+    const EVALUATE: Option<tabula_model::Evaluation<Self>> = Some(crate::bot::evaluate);
+    const PLAYOUT: Option<tabula_model::Playout<Self>> = Some(crate::bot::playout);
     type View = DnaView;
 
     fn info() -> &'static GameInfo {

@@ -5,7 +5,7 @@
 //!
 //! After an intended change, write the files anew and read the diff:
 //!
-//!     TABULA_BLESS=1 cargo test -p tabula-games --test golden
+//!     TABULA_BLESS=1 cargo test --release --workspace --locked --test golden
 
 use std::fmt::Write as _;
 use std::path::PathBuf;

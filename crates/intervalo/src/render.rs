@@ -1,6 +1,6 @@
 use std::fmt::Write;
 
-use tabula_model::svg;
+use tabula_model::{ClickMap, svg};
 
 use crate::view::IntervaloView;
 
@@ -82,6 +82,19 @@ const SVG_CELL: f64 = 34.0;
 const SVG_ROW_HEIGHT: f64 = 40.0;
 /// Left and top edge of cell 1 in the picture.
 const SVG_ORIGIN: (f64, f64) = (10.0, 10.0);
+
+/// Where [`svg`] draws the cells, for the web's clicks: cells numbered from
+/// 1 in rows of ten.
+pub(crate) fn click_map(view: &IntervaloView) -> Option<ClickMap> {
+    Some(ClickMap::Strip {
+        x0: SVG_ORIGIN.0,
+        y0: SVG_ORIGIN.1,
+        cell: SVG_CELL,
+        per_row: SVG_ROW,
+        row_height: SVG_ROW_HEIGHT,
+        count: view.strip.chars().count(),
+    })
+}
 
 /// Text readable on a seat's colour: the first seat's blue takes white,
 /// the second's orange black.

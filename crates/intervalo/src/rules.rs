@@ -433,6 +433,10 @@ impl Rules for Intervalo {
         crate::render::svg(view)
     }
 
+    fn click_map(view: &IntervaloView) -> Option<tabula_model::ClickMap> {
+        crate::render::click_map(view)
+    }
+
     fn is_active(&self, seat: Seat) -> bool {
         self.resigned != Some(seat)
     }

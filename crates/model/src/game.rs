@@ -372,6 +372,11 @@ impl Game {
         self.state.render_svg(viewer, now)
     }
 
+    /// The viewer's picture with its click layout, drawn from one view.
+    pub fn picture(&self, viewer: Viewer, now: Timestamp) -> crate::Picture {
+        self.state.picture(viewer, now)
+    }
+
     /// The viewer's view as JSON.
     pub fn view_json(&self, viewer: Viewer, now: Timestamp) -> serde_json::Value {
         self.state.view_json(viewer, now)

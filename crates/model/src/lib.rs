@@ -55,6 +55,7 @@
 //!   (heading, text, and for a board its **report**: the game as the caller
 //!   may see it, in JSON).
 
+mod click;
 pub mod coords;
 mod error;
 mod game;
@@ -67,6 +68,7 @@ mod seats;
 pub mod svg;
 pub mod testing;
 
+pub use click::{ClickMap, Picture};
 pub use error::{MoveError, ReplayError, SetupError};
 pub use game::{
     Event, EventAction, Game, HistoryEntry, MoveLine, Preview, Proposal, ProposalKind, Record, check_seed,
@@ -74,7 +76,9 @@ pub use game::{
 pub use info::{COMMON_OPTIONS, Dynamics, GameInfo, OptionKind, OptionSpec};
 pub use options::{OptionError, OptionValue, Options, format_duration, parse_duration};
 pub use rng::{GameRng, GameStreams, rng_for};
-pub use rules::{Applied, Ctx, DynState, Erased, GameKind, Hidden, Kind, LogEntry, Rules, Setup};
+pub use rules::{
+    Applied, Ctx, DynState, Erased, Evaluation, GameKind, Hidden, Kind, LogEntry, Playout, Rules, Setup,
+};
 pub use score::Score;
 pub use seats::{Seats, SeatsIter};
 

@@ -3,7 +3,10 @@ use std::marker::PhantomData;
 
 use serde::Serialize;
 
-use crate::{GameInfo, GameRng, MoveError, Options, Outcome, Seat, SetupError, Timestamp, Turn, Viewer};
+use crate::{
+    ClickMap, GameInfo, GameRng, MoveError, Options, Outcome, Picture, Seat, SetupError, Timestamp, Turn,
+    Viewer,
+};
 
 /// What a game is set up from.
 #[derive(Clone, Debug)]
@@ -83,6 +86,13 @@ impl Applied {
     }
 }
 
+/// A game's evaluation of a position for a seat ([`Rules::EVALUATE`]).
+pub type Evaluation<R> = fn(&R, Seat) -> f64;
+
+/// A game's heuristic move for a seat in search bots' playouts
+/// ([`Rules::PLAYOUT`]).
+pub type Playout<R> = fn(&R, Seat, &mut GameRng) -> Option<<R as Rules>::Move>;
+
 /// The rules of one game: pure, deterministic, I/O-free.
 ///
 /// The model follows OpenSpiel's `State`: the caller asks who acts
@@ -156,6 +166,26 @@ pub trait Rules: Clone + Send + Sync + 'static {
 
     /// The view as a standalone SVG picture, for the web.
     fn render_svg(view: &Self::View) -> String;
+
+    /// The clickable layout of the picture [`Rules::render_svg`] draws from
+    /// `view`, for games whose moves name points or cells of a board: the
+    /// web turns a click into a move with it. Written next to the drawing
+    /// code, with the same numbers. `None` (the default): moves are typed.
+    fn click_map(_view: &Self::View) -> Option<ClickMap> {
+        None
+    }
+
+    /// The game's evaluation of a position for a seat, higher is better:
+    /// what bots that look ahead maximise (the built-in `greedy` makes each
+    /// candidate move on a copy and keeps the best by it). It must read only
+    /// what the seat may see. Without one (the default) a game is played by
+    /// the bots that need none (`random`, `mcts`).
+    const EVALUATE: Option<Evaluation<Self>> = None;
+
+    /// The game's quick heuristic move for a seat, which search bots follow
+    /// in most of their playouts instead of random moves (the built-in
+    /// `mcts` nine moves in ten). `None` (the default): random playouts.
+    const PLAYOUT: Option<Playout<Self>> = None;
 
     /// Whether `seat` is still in the game (not eliminated or resigned).
     fn is_active(&self, seat: Seat) -> bool;
@@ -242,6 +272,14 @@ pub trait DynState: Send + Sync {
     fn render_text(&self, viewer: Viewer, now: Timestamp) -> String;
     /// The viewer's view as SVG.
     fn render_svg(&self, viewer: Viewer, now: Timestamp) -> String;
+    /// The viewer's picture and its click layout, drawn from one view.
+    fn picture(&self, viewer: Viewer, now: Timestamp) -> Picture;
+    /// The game's evaluation for `seat` (see [`Rules::EVALUATE`]); `None`
+    /// where the game has none.
+    fn evaluate(&self, seat: Seat) -> Option<f64>;
+    /// The game's heuristic move for `seat` (see [`Rules::PLAYOUT`]), as
+    /// text; `None` where the game has none or it finds no move.
+    fn playout_move(&self, seat: Seat, rng: &mut GameRng) -> Option<String>;
     /// When the next clock event is due.
     fn next_clock(&self) -> Option<Timestamp>;
     /// Apply the due clock event.
@@ -281,6 +319,14 @@ pub trait GameKind: Send + Sync {
     fn hides_information(&self, _options: &Options) -> bool {
         self.info().hidden_information
     }
+    /// Whether the game evaluates positions for bots ([`Rules::EVALUATE`]).
+    fn evaluates(&self) -> bool {
+        false
+    }
+    /// Whether the game has a playout heuristic ([`Rules::PLAYOUT`]).
+    fn has_playout(&self) -> bool {
+        false
+    }
 }
 
 /// Adapter from a [`Rules`] type to [`GameKind`] and [`DynState`].
@@ -306,6 +352,14 @@ impl<R: Rules> GameKind for Kind<R> {
 
     fn hides_information(&self, options: &Options) -> bool {
         R::hides_information(options)
+    }
+
+    fn evaluates(&self) -> bool {
+        R::EVALUATE.is_some()
+    }
+
+    fn has_playout(&self) -> bool {
+        R::PLAYOUT.is_some()
     }
 
     fn new_state(&self, setup: &Setup<'_>, rng: &mut GameRng) -> Result<Box<dyn DynState>, SetupError> {
@@ -400,6 +454,20 @@ impl<R: Rules> DynState for Erased<R> {
 
     fn render_svg(&self, viewer: Viewer, now: Timestamp) -> String {
         R::render_svg(&self.0.view(viewer, now))
+    }
+
+    fn picture(&self, viewer: Viewer, now: Timestamp) -> Picture {
+        let view = self.0.view(viewer, now);
+        Picture { svg: R::render_svg(&view), click: R::click_map(&view) }
+    }
+
+    fn evaluate(&self, seat: Seat) -> Option<f64> {
+        R::EVALUATE.map(|evaluate| evaluate(&self.0, seat))
+    }
+
+    fn playout_move(&self, seat: Seat, rng: &mut GameRng) -> Option<String> {
+        let playout = R::PLAYOUT?;
+        playout(&self.0, seat, rng).map(|m| self.0.format_move(&m))
     }
 
     fn next_clock(&self) -> Option<Timestamp> {

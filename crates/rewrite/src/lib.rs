@@ -9,6 +9,7 @@
 //!   is its entry for the registry of games.
 //! - [`calculator`]: the `tabula rewrite run` tool.
 
+mod bot;
 pub mod calculator;
 pub mod engine;
 pub mod goal;

@@ -178,6 +178,11 @@ impl Rewrite {
         &self.config
     }
 
+    /// The goal `seat` has chosen, if any: a secret of that seat's.
+    pub(crate) fn goal(&self, seat: Seat) -> Option<&Goal> {
+        self.goals.get(seat)?.as_ref()
+    }
+
     /// The current table string.
     pub fn table(&self) -> &str {
         &self.table.text
@@ -500,6 +505,8 @@ impl Rewrite {
 }
 
 impl Rules for Rewrite {
+    const EVALUATE: Option<tabula_model::Evaluation<Self>> = Some(crate::bot::evaluate);
+
     type Move = RewriteMove;
     type View = RewriteView;
 

@@ -4,7 +4,7 @@ use serde::Serialize;
 use tabula_life::{Life, Owner};
 use tabula_model::coords::{Point, column_name};
 use tabula_model::svg::{self, NEUTRAL_COLOUR, escape, player_colour};
-use tabula_model::{Timestamp, Viewer};
+use tabula_model::{ClickMap, Timestamp, Viewer};
 
 use crate::rules::{Edges, Gone, RtLife};
 
@@ -435,14 +435,47 @@ fn plane_text(view: &RtLifeView, w: Window) -> String {
     out
 }
 
+/// Space around the field in the picture, for the coordinates.
+const MARGIN: f64 = 36.0;
+
+/// Side of one cell in the picture of a window of `columns` by `rows`: 12
+/// up to 80 on the longer side, else what fits 960 (at least 1).
+fn cell_side(columns: usize, rows: usize) -> f64 {
+    let longest = columns.max(rows);
+    if longest <= 80 { 12.0 } else { (960.0 / longest as f64).max(1.0) }
+}
+
+/// Where [`svg`] draws the field's window, for the web's clicks; `None`
+/// when no window is shown.
+pub fn click_map(view: &RtLifeView) -> Option<ClickMap> {
+    let window = view.window?;
+    let (columns, rows) = (usize::try_from(window.columns).ok()?, usize::try_from(window.rows).ok()?);
+    Some(ClickMap::Field {
+        x0: MARGIN,
+        y0: MARGIN,
+        cell: cell_side(columns, rows),
+        left: window.left,
+        top: window.top,
+        columns,
+        rows,
+        plane: view.edges == "unbounded",
+        start_cells: view.start_cells,
+        placing: view
+            .players
+            .iter()
+            .filter(|p| p.status == PlayerStatus::NotPlaced)
+            .map(|p| p.user.clone())
+            .collect(),
+    })
+}
+
 /// The view as a standalone SVG document: the field (or the occupied box
 /// with a margin of one point) in player colours, coordinates along the
 /// edges, and the legend below.
 pub fn svg(view: &RtLifeView) -> String {
     let (columns, rows) = view.window.map_or((10, 5), |w| (w.columns as usize, w.rows as usize));
-    let longest = columns.max(rows);
-    let cell = if longest <= 80 { 12.0 } else { (960.0 / longest as f64).max(1.0) };
-    let margin = 36.0;
+    let cell = cell_side(columns, rows);
+    let margin = MARGIN;
     let (field_w, field_h) = (cell * columns as f64, cell * rows as f64);
     let mut legend: Vec<(Option<&str>, String)> =
         vec![(None, status(view).lines().next().unwrap_or_default().to_string())];

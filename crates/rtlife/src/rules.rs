@@ -996,6 +996,10 @@ impl Rules for RtLife {
         render::svg(view)
     }
 
+    fn click_map(view: &RtLifeView) -> Option<tabula_model::ClickMap> {
+        render::click_map(view)
+    }
+
     fn is_active(&self, seat: Seat) -> bool {
         self.players.get(seat).is_some_and(|p| p.gone.is_none())
     }

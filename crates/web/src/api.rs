@@ -17,7 +17,6 @@ use tabula_service::store::{GameFilter, GameStatus};
 use tabula_service::{Caller, Context, Reply, Snapshot};
 
 use crate::auth::{api_user, bearer};
-use crate::boards::click_map;
 use crate::client::ClientAddress;
 use crate::error::ApiError;
 use crate::{Web, events, openapi};
@@ -59,8 +58,7 @@ pub fn reply_json(reply: &Reply) -> Result<Value, ApiError> {
 pub fn snapshot_json(snapshot: &Snapshot) -> Result<Value, ApiError> {
     let mut v = reply_json(&snapshot.reply)?;
     v["svg"] = Value::String(snapshot.svg.clone());
-    let click = snapshot.reply.game.as_ref().and_then(|g| click_map(&g.kind, &g.view));
-    v["click"] = serde_json::to_value(click).map_err(internal)?;
+    v["click"] = serde_json::to_value(&snapshot.click).map_err(internal)?;
     Ok(v)
 }
 

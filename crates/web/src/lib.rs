@@ -10,7 +10,6 @@
 //!   listener's own view after every change.
 //! - [`pages`]: the server-rendered pages (templates embedded in the binary,
 //!   auto-escaped), with login sessions and CSRF-checked forms.
-//! - [`boards`]: how a click on a board picture becomes a coordinate.
 //! - [`tournaments`]: tournament pages and resources.
 //!
 //! Hidden information: every view is asked of the service for the identity
@@ -19,7 +18,6 @@
 
 pub mod api;
 pub mod auth;
-pub mod boards;
 pub mod client;
 pub mod connections;
 mod error;

@@ -491,8 +491,8 @@
   // `shown`: the snapshot whose board was just drawn, when there is one (its
   // view is the "after"; only the position before it is read).
   function showChanges(shown) {
-    var kind = game.getAttribute("data-kind");
-    if ((kind !== "conway" && kind !== "rtlife") || !clickMap || position < 1 || !window.fetch) return;
+    // Boards of points (grids and fields) outline what a move changed.
+    if (!clickMap || (clickMap.type !== "grid" && clickMap.type !== "field") || position < 1 || !window.fetch) return;
     var mine = ++changeRequest, at = position;
     var after = shown && shown.game && shown.game.view ? Promise.resolve(shown) : readAt(at, "change-after");
     Promise.all([readAt(at - 1, "change-before"), after]).then(function (both) {

@@ -1,9 +1,8 @@
-//! The click layouts of `boards.rs` against the pictures the game crates
+//! The click layouts the games give with their pictures against what they
 //! really draw: every drawn cell's centre must map back to its own name,
-//! for every cell size the renderers use.
+//! for every cell size the renderers use. The web serves both as they come.
 
-use tabula_model::{Event, EventAction, Game, GameKind, Options, Viewer};
-use tabula_web::boards::{ClickMap, click_map};
+use tabula_model::{ClickMap, Event, EventAction, Game, GameKind, Options, Viewer};
 
 /// Every `<rect x=.. y=.. width=.. height=..><title>NAME</title>` of `svg`:
 /// (centre x, centre y, name). A title `cell 5: empty` names cell `5`.
@@ -40,9 +39,8 @@ fn play(game: &mut Game, seat: usize, text: &str) {
 
 fn check(game: &Game, expect_at_least: usize) -> ClickMap {
     let kind = game.kind().info().kind;
-    let view = game.view_json(Viewer::Player(0), 0);
-    let map = click_map(kind, &view).expect("a click map");
-    let svg = game.render_svg(Viewer::Player(0), 0);
+    let picture = game.picture(Viewer::Player(0), 0);
+    let (map, svg) = (picture.click.expect("a click map"), picture.svg);
     let cells = titled_rects(&svg);
     assert!(cells.len() >= expect_at_least, "{kind}: only {} titled cells", cells.len());
     for (x, y, name) in &cells {
@@ -89,7 +87,7 @@ fn conway_points_map_to_their_names() {
 fn games_without_points_have_no_map() {
     let kind = tabula_games::find("dna").unwrap();
     let g = game(kind, &["-length=6"], &["ann", "bob"]);
-    assert_eq!(click_map("dna", &g.view_json(Viewer::Observer, 0)), None);
+    assert_eq!(g.picture(Viewer::Observer, 0).click, None);
 }
 
 /// The centres of the cells drawn in `colour` (runs of a row are one rect).
@@ -121,11 +119,10 @@ fn real_time_life_points_map_to_their_names() {
     ] {
         let mut g = game(kind, &options, &["ann", "bob"]);
         play(&mut g, 0, &format!("place {}", placed.join(",")));
-        let view = g.view_json(Viewer::Player(1), 0);
-        let map = click_map("rtlife", &view).expect("a click map");
+        let picture = g.picture(Viewer::Player(1), 0);
+        let (map, svg) = (picture.click.expect("a click map"), picture.svg);
         let ClickMap::Field { cell, ref placing, .. } = map else { panic!("rtlife is a field") };
         assert_eq!(placing, &vec!["bob".to_string()], "{options:?}");
-        let svg = g.render_svg(Viewer::Player(1), 0);
         let cells = coloured_cells(&svg, tabula_model::svg::player_colour(0), cell);
         let mut names: Vec<String> = cells.iter().map(|(x, y)| map.label_at(*x, *y).unwrap()).collect();
         names.sort();

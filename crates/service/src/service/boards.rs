@@ -71,8 +71,8 @@ impl Service {
         self.heavy(move || {
             let game = replayed(game, past)?;
             let reply = board_text_reply(&game, &stored, viewer, now);
-            let svg = game.render_svg(viewer, now);
-            Ok(Snapshot { reply, svg })
+            let picture = game.picture(viewer, now);
+            Ok(Snapshot { reply, svg: picture.svg, click: picture.click })
         })
         .await
     }

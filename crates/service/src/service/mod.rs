@@ -219,6 +219,8 @@ pub struct Snapshot {
     pub reply: Reply,
     /// The board as a standalone SVG document.
     pub svg: String,
+    /// The picture's click layout, for games whose moves name board points.
+    pub click: Option<tabula_model::ClickMap>,
 }
 
 /// The service.

@@ -21,10 +21,10 @@ use tabula_service::{BoardState, Caller, Command, CommandError, Context, Credent
 
 use super::{Signed, base, board_number, json_answer, page, query, visitor};
 use crate::Web;
-use crate::boards::{ClickMap, click_map};
 use crate::client::ClientAddress;
 use crate::error::PageError;
 use crate::templates::render;
+use tabula_model::ClickMap;
 
 /// Longest move text a form may send.
 const MAX_MOVE_TEXT: usize = 1000;
@@ -172,8 +172,8 @@ async fn game_view(
             later: h.number > position,
         })
         .collect();
-    let click: Option<ClickMap> = click_map(&game.kind, &shown_game.view);
-    let click_json = serde_json::to_string(&click).unwrap_or_else(|_| "null".into());
+    let click = &shown.click;
+    let click_json = serde_json::to_string(click).unwrap_or_else(|_| "null".into());
     // The `#moveno` guard refuses a move made on a board that moved on
     // meanwhile. Only when one player is to move: where several are, the
     // others' moves (secret ones too) would make it refuse for nothing.

@@ -1,17 +1,26 @@
-//! How a click on a board picture becomes the text of a move.
+//! The clickable layout of a board picture: how a click on the SVG a game
+//! draws becomes the text of a move.
 //!
-//! The pictures come from the game crates as plain SVG. For the games whose
-//! moves name points of a board, this module states the picture's layout
-//! (where the grid starts, how big a cell is) as a [`ClickMap`], computed
-//! from the viewer's view. The page's script turns a click into the
-//! picture's own coordinates (so zooming and panning do not matter) and
-//! then into a cell name with the same arithmetic as [`ClickMap::label_at`].
-//! The tests render real boards and check that every drawn cell maps back
-//! to its own name, so a change of a game's layout cannot go unnoticed.
+//! A game whose moves name points or cells of its board states its
+//! picture's layout (where the grid starts, how big a cell is) with
+//! [`crate::Rules::click_map`], next to the drawing code that uses the same
+//! numbers. The web page's script turns a click into the picture's own
+//! coordinates (so zooming and panning do not matter) and then into a cell
+//! name with the same arithmetic as [`ClickMap::label_at`]; the script knows
+//! the three layouts, never a game.
 
 use serde::Serialize;
-use serde_json::Value;
-use tabula_model::coords::column_name;
+
+use crate::coords::column_name;
+
+/// A board picture and its click layout, drawn from one view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Picture {
+    /// The standalone SVG document.
+    pub svg: String,
+    /// Its click layout, for games whose moves name points of a board.
+    pub click: Option<ClickMap>,
+}
 
 /// The clickable layout of a board picture, in the SVG's user units.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -121,60 +130,9 @@ impl ClickMap {
     }
 }
 
-/// The click layout of `kind`'s picture of `view` (the view JSON the
-/// picture was drawn from), for the games whose moves name board points.
-pub fn click_map(kind: &str, view: &Value) -> Option<ClickMap> {
-    match kind {
-        // crates/conway/src/render.rs: margin 28, cells of 24 up to 40
-        // columns, else 960 / size (at least 2).
-        "conway" => {
-            let size = usize::try_from(view.get("size")?.as_u64()?).ok()?;
-            let cell = if size <= 40 { 24.0 } else { (960.0 / size as f64).max(2.0) };
-            let max = view.get("allowed").and_then(Value::as_u64).unwrap_or(1).max(1) as usize;
-            Some(ClickMap::Grid { x0: 28.0, y0: 28.0, cell, columns: size, rows: size, max })
-        }
-        // crates/intervalo/src/render.rs: cell 1 at (10, 10), cells 34
-        // apart in rows of 10, each row 40 high.
-        "intervalo" => {
-            let count = view.get("strip")?.as_str()?.chars().count();
-            Some(ClickMap::Strip { x0: 10.0, y0: 10.0, cell: 34.0, per_row: 10, row_height: 40.0, count })
-        }
-        // crates/rtlife/src/render.rs: margin 36, cells of 12 up to 80
-        // columns or rows, else 960 / the longer side (at least 1).
-        "rtlife" => {
-            let window = view.get("window")?;
-            let columns = usize::try_from(window.get("columns")?.as_u64()?).ok()?;
-            let rows = usize::try_from(window.get("rows")?.as_u64()?).ok()?;
-            let longest = columns.max(rows);
-            let cell = if longest <= 80 { 12.0 } else { (960.0 / longest as f64).max(1.0) };
-            let placing = view
-                .get("players")?
-                .as_array()?
-                .iter()
-                .filter(|p| p.get("status").and_then(Value::as_str) == Some("not_placed"))
-                .filter_map(|p| p.get("user").and_then(Value::as_str).map(str::to_string))
-                .collect();
-            Some(ClickMap::Field {
-                x0: 36.0,
-                y0: 36.0,
-                cell,
-                left: window.get("left")?.as_i64()?,
-                top: window.get("top")?.as_i64()?,
-                columns,
-                rows,
-                plane: view.get("edges").and_then(Value::as_str) == Some("unbounded"),
-                start_cells: usize::try_from(view.get("start_cells")?.as_u64()?).ok()?,
-                placing,
-            })
-        }
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn grid_names_points_with_row_one_at_the_bottom() {
@@ -193,15 +151,5 @@ mod tests {
         assert_eq!(m.label_at(10.0 + 14.0 * 5.5, 22.0 + 30.0 + 5.0).as_deref(), Some("70"));
         assert_eq!(m.label_at(10.0 + 14.0 * 6.5, 22.0 + 30.0 + 5.0), None);
         assert_eq!(m.label_at(11.0, 22.0 + 20.0), None);
-    }
-
-    #[test]
-    fn only_grid_games_have_a_map() {
-        assert_eq!(click_map("dna", &json!({"players": []})), None);
-        assert_eq!(click_map("conway", &json!({})), None);
-        assert!(matches!(
-            click_map("conway", &json!({"size": 50, "allowed": 3})),
-            Some(ClickMap::Grid { columns: 50, max: 3, .. })
-        ));
     }
 }
