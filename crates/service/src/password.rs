@@ -8,23 +8,20 @@
 //! here (its blocks stay in the cache between passes) and leaves less
 //! fresh memory for the kernel to clear in a short-lived `tabula mail`.
 //!
-//! Two things make a check cheaper for us without making a guess cheaper
+//! The lanes make a check cheaper for us without making a guess cheaper
 //! for an attacker, who pays for the same memory and the same number of
-//! block computations per guess:
+//! block computations per guess: they run in parallel, so on two cores a
+//! check takes about half the time of the single-lane hash it replaces.
 //!
-//! - the lanes run in parallel, so on two cores a check takes about half
-//!   the time of the single-lane hash it replaces;
-//! - the working memory is mapped fresh and backed by 2 MiB
-//!   pages where the system allows it: one page fault per 2 MiB instead of
-//!   one per 4 KiB (with 19 MiB, about 4,900 of them: a third of a
-//!   single-lane check's time in a short-lived process), and far fewer TLB misses in argon2's
-//!   random reads across the whole block.
+//! Hashing and checking go through the crate's own `PasswordHasher` and
+//! `PasswordVerifier`, which allocate the working memory zeroed by the
+//! system and free it after each hash (so a server never keeps these
+//! blocks in its heap).
 //!
 //! Stored PHC strings carry their own parameters, so hashes made with one
 //! lane keep verifying; only new hashes use the parameters below.
 
-use argon2::password_hash::phc::{Output, ParamsString, PasswordHash, Salt};
-use argon2::{Algorithm, Argon2, Block, Params, Version};
+use argon2::{Algorithm, Argon2, Params, PasswordHash, PasswordHasher, PasswordVerifier, Version};
 
 /// Memory of a new hash in KiB: the smallest of OWASP's equal minimums
 /// for argon2id, 7 MiB.
@@ -37,127 +34,19 @@ const P_COST: u32 = 2;
 /// Length of the hash output in bytes (argon2's default).
 const OUTPUT_LEN: usize = 32;
 
-fn params() -> Params {
-    Params::new(M_COST_KIB, T_COST, P_COST, Some(OUTPUT_LEN)).expect("valid argon2 parameters")
-}
-
 /// Hash a password with argon2id and a random salt (PHC string).
 pub fn hash(pw: &str) -> String {
-    let salt = Salt::new(&argon2::password_hash::generate_salt()).expect("a salt of the recommended length");
-    let params = params();
-    let argon = Argon2::new(Algorithm::Argon2id, Version::V0x13, params.clone());
-    let mut out = [0u8; OUTPUT_LEN];
-    compute(&argon, pw.as_bytes(), &salt, &mut out).expect("argon2 hashing of a bounded password");
-    PasswordHash {
-        algorithm: Algorithm::Argon2id.ident(),
-        version: Some(Version::V0x13.into()),
-        params: ParamsString::try_from(&params).expect("argon2 parameters as a PHC string"),
-        salt: Some(salt),
-        hash: Some(Output::new(&out).expect("an output of argon2's default length")),
-    }
-    .to_string()
+    let params = Params::new(M_COST_KIB, T_COST, P_COST, Some(OUTPUT_LEN)).expect("valid argon2 parameters");
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+        .hash_password(pw.as_bytes())
+        .expect("argon2 hashing of a bounded password with a fresh salt")
+        .to_string()
 }
 
 /// Whether `pw` matches the stored PHC string, with the algorithm, version
-/// and parameters the string names.
+/// and parameters the string names (the comparison is constant-time).
 pub fn verify(pw: &str, stored: &str) -> bool {
-    let Ok(phc) = PasswordHash::new(stored) else { return false };
-    let (Some(salt), Some(expected)) = (&phc.salt, &phc.hash) else { return false };
-    let Ok(algorithm) = Algorithm::try_from(phc.algorithm.as_str()) else { return false };
-    let Ok(version) = phc.version.map_or(Ok(Version::default()), Version::try_from) else { return false };
-    let Ok(params) = Params::try_from(&phc) else { return false };
-    let argon = Argon2::new(algorithm, version, params);
-    let mut out = vec![0u8; expected.len()];
-    if compute(&argon, pw.as_bytes(), salt, &mut out).is_err() {
-        return false;
-    }
-    // `Output`'s equality is constant-time.
-    Output::new(&out).is_ok_and(|computed| &computed == expected)
-}
-
-fn compute(argon: &Argon2<'_>, pw: &[u8], salt: &[u8], out: &mut [u8]) -> argon2::Result<()> {
-    match HugeBlocks::new(argon.params().block_count()) {
-        Some(mut memory) => argon.hash_password_into_with_memory(pw, salt, out, memory.as_mut()),
-        None => argon.hash_password_into(pw, salt, out),
-    }
-}
-
-/// Argon2's working memory in an anonymous mapping of its own, aligned to
-/// 2 MiB and advised as huge pages, unmapped when dropped (so a server
-/// never keeps these blocks in its heap).
-struct HugeBlocks {
-    start: std::ptr::NonNull<Block>,
-    blocks: usize,
-    mapped: usize,
-}
-
-/// Size of a transparent huge page on x86-64 and arm64.
-const HUGE_PAGE: usize = 2 << 20;
-
-impl HugeBlocks {
-    #[cfg(target_os = "linux")]
-    fn new(blocks: usize) -> Option<Self> {
-        let mapped = blocks.checked_mul(Block::SIZE)?.checked_next_multiple_of(HUGE_PAGE)?;
-        let reserve = mapped.checked_add(HUGE_PAGE)?;
-        // SAFETY: a fresh private anonymous mapping; nothing else refers to it.
-        let raw = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                reserve,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
-        if raw == libc::MAP_FAILED {
-            return None;
-        }
-        let raw_addr = raw as usize;
-        let head = raw_addr.next_multiple_of(HUGE_PAGE) - raw_addr;
-        let tail = reserve - head - mapped;
-        // SAFETY: the head and tail lie inside the mapping just made and
-        // are page-aligned (mmap returns pages, HUGE_PAGE is a multiple of
-        // the page size); the aligned middle stays mapped. Failures only
-        // leave unused address space mapped, so they are ignored, as is a
-        // refused advice (huge pages disabled): the memory works either way.
-        let start = unsafe {
-            if head > 0 {
-                libc::munmap(raw, head);
-            }
-            let start = raw.cast::<u8>().add(head);
-            if tail > 0 {
-                libc::munmap(start.add(mapped).cast(), tail);
-            }
-            libc::madvise(start.cast(), mapped, libc::MADV_HUGEPAGE);
-            start
-        };
-        // Fresh anonymous pages read as zeros, a valid `Block` (plain u64s),
-        // and the start is 2 MiB aligned, more than `Block`'s 64 bytes.
-        Some(Self { start: std::ptr::NonNull::new(start.cast())?, blocks, mapped })
-    }
-
-    #[cfg(not(target_os = "linux"))]
-    fn new(_blocks: usize) -> Option<Self> {
-        None
-    }
-
-    fn as_mut(&mut self) -> &mut [Block] {
-        // SAFETY: `start` points to `blocks` zero-initialised, aligned
-        // blocks owned by `self` until drop; `&mut self` makes this the only
-        // reference.
-        unsafe { std::slice::from_raw_parts_mut(self.start.as_ptr(), self.blocks) }
-    }
-}
-
-impl Drop for HugeBlocks {
-    fn drop(&mut self) {
-        #[cfg(target_os = "linux")]
-        // SAFETY: the mapping made in `new`, no longer borrowed.
-        unsafe {
-            libc::munmap(self.start.as_ptr().cast(), self.mapped);
-        }
-    }
+    PasswordHash::new(stored).is_ok_and(|phc| Argon2::default().verify_password(pw.as_bytes(), &phc).is_ok())
 }
 
 #[cfg(test)]
