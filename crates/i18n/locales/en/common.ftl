@@ -1,0 +1,23 @@
+# Words every front end shares: language names, quantities, durations.
+# Arguments: quantities ($count, $days, ...) are numbers; identifiers
+# ($board, $user) are text.
+
+language-name = English
+language-setting = Language
+board-title = Board { $board }
+games-count = { $count ->
+    [one] { $count } game
+   *[other] { $count } games
+}
+duration-days = { $days ->
+    [one] { $days } day
+   *[other] { $days } days
+}
+duration-hours = { $hours ->
+    [one] { $hours } hour
+   *[other] { $hours } hours
+}
+duration-minutes = { $minutes ->
+    [one] { $minutes } minute
+   *[other] { $minutes } minutes
+}

@@ -1,0 +1,22 @@
+# Palabras que comparten todas las interfaces: nombres de idiomas,
+# cantidades, duraciones.
+
+language-name = español
+language-setting = Idioma
+board-title = Tablero { $board }
+games-count = { $count ->
+    [one] { $count } partida
+   *[other] { $count } partidas
+}
+duration-days = { $days ->
+    [one] { $days } día
+   *[other] { $days } días
+}
+duration-hours = { $hours ->
+    [one] { $hours } hora
+   *[other] { $hours } horas
+}
+duration-minutes = { $minutes ->
+    [one] { $minutes } minuto
+   *[other] { $minutes } minutos
+}

@@ -1,0 +1,420 @@
+//! Tabula's texts in its players' languages: English, Finnish and Spanish.
+//!
+//! Every text a person reads comes from a message catalogue in Project
+//! Fluent's syntax (`locales/LANG/*.ftl`, embedded in the binary), looked
+//! up by a message id with named arguments. Fluent carries each language's
+//! plural rules, so a catalogue says "1 päivä" / "2 päivää" without code
+//! knowing Finnish. Command words, JSON keys and error codes are the
+//! protocol and never go through here: only what people read does.
+//!
+//! Where a language comes from, in order: the user's own setting; for a
+//! visitor, the browser's `Accept-Language` ([`Lang::from_accept_language`]);
+//! on the command line, `--lang` or the POSIX locale variables
+//! ([`Lang::from_env`]). English is the default and the fallback.
+//!
+//! Arguments: quantities go in as numbers, so that plurals select and the
+//! language's decimal mark and digit grouping apply; identifiers (board
+//! numbers, user ids, cells) go in as text, so they are never grouped.
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use fluent_bundle::concurrent::FluentBundle;
+use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
+use unic_langid::LanguageIdentifier;
+
+mod format;
+
+pub use format::{format_datetime, format_decimal, format_integer};
+
+/// A language Tabula speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Lang {
+    /// English, the default and the fallback of every message.
+    #[default]
+    En,
+    /// Finnish (suomi): the language of Rewrite's original community.
+    Fi,
+    /// Spanish (español): the language of Intervalo's original community.
+    Es,
+}
+
+impl Lang {
+    /// Every language, English first.
+    pub const ALL: [Lang; 3] = [Lang::En, Lang::Fi, Lang::Es];
+
+    /// The language's code, as settings, URLs and `--lang` spell it.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Fi => "fi",
+            Lang::Es => "es",
+        }
+    }
+
+    /// The language's name in itself, for language menus.
+    pub fn native_name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Fi => "suomi",
+            Lang::Es => "español",
+        }
+    }
+
+    /// The language a tag names: a BCP 47 tag (`fi`, `es-MX`, `en-GB`) or a
+    /// POSIX locale (`fi_FI.UTF-8`, `es_ES@euro`); any case. `None` for a
+    /// language Tabula does not speak, or for no language at all.
+    pub fn parse(tag: &str) -> Option<Lang> {
+        // The language subtag: before any region, encoding or modifier.
+        let primary = tag.trim().split(['-', '_', '.', '@']).next()?;
+        match primary.to_ascii_lowercase().as_str() {
+            "en" => Some(Lang::En),
+            "fi" => Some(Lang::Fi),
+            "es" => Some(Lang::Es),
+            _ => None,
+        }
+    }
+
+    /// The language a browser prefers among those Tabula speaks, from an
+    /// `Accept-Language` header (`fi-FI,fi;q=0.9,en;q=0.8`): highest weight
+    /// first, the header's order among equal weights; English when none
+    /// is spoken here or the header is malformed.
+    pub fn from_accept_language(header: &str) -> Lang {
+        let mut ranges: Vec<(u16, usize, &str)> = Vec::new();
+        for (order, item) in header.split(',').take(MAX_ACCEPT_RANGES).enumerate() {
+            let mut parts = item.split(';');
+            let range = parts.next().unwrap_or("").trim();
+            let weight = parts
+                .filter_map(|p| p.trim().strip_prefix("q=").or_else(|| p.trim().strip_prefix("Q=")))
+                .next()
+                .map_or(Some(1000), quality);
+            if let Some(weight) = weight
+                && weight > 0
+                && !range.is_empty()
+            {
+                ranges.push((weight, order, range));
+            }
+        }
+        ranges.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let requested: Vec<LanguageIdentifier> =
+            ranges.iter().filter_map(|(_, _, range)| range.parse().ok()).collect();
+        let available: Vec<LanguageIdentifier> = Lang::ALL.iter().map(|l| l.langid()).collect();
+        let default = Lang::En.langid();
+        fluent_langneg::negotiate_languages(
+            &requested,
+            &available,
+            Some(&default),
+            fluent_langneg::NegotiationStrategy::Lookup,
+        )
+        .first()
+        .and_then(|id| Lang::parse(&id.to_string()))
+        .unwrap_or_default()
+    }
+
+    /// The language of a command-line process from its environment, as
+    /// POSIX programs choose their messages' language: `LC_ALL`, then
+    /// `LC_MESSAGES`, then `LANG`, the first that is set and not empty.
+    /// `C`, `POSIX` and languages Tabula does not speak give English.
+    pub fn from_env() -> Lang {
+        Lang::from_locale_vars(|name| std::env::var(name).ok())
+    }
+
+    /// [`Lang::from_env`] over any source of variables (testable).
+    pub fn from_locale_vars(var: impl Fn(&str) -> Option<String>) -> Lang {
+        ["LC_ALL", "LC_MESSAGES", "LANG"]
+            .into_iter()
+            .filter_map(var)
+            .find(|v| !v.is_empty())
+            .and_then(|v| Lang::parse(&v))
+            .unwrap_or_default()
+    }
+
+    fn langid(self) -> LanguageIdentifier {
+        self.code().parse().expect("the language codes are valid tags")
+    }
+}
+
+impl std::fmt::Display for Lang {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl std::str::FromStr for Lang {
+    type Err = UnknownLang;
+
+    fn from_str(s: &str) -> Result<Lang, UnknownLang> {
+        Lang::parse(s).ok_or_else(|| UnknownLang(s.chars().take(40).collect()))
+    }
+}
+
+/// A language tag naming no language Tabula speaks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownLang(pub String);
+
+impl std::fmt::Display for UnknownLang {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?} is not a language Tabula speaks: use en, fi or es", self.0)
+    }
+}
+
+impl std::error::Error for UnknownLang {}
+
+/// Ranges of an `Accept-Language` header looked at: real browsers send a
+/// handful; a hostile header of thousands costs no more than this.
+const MAX_ACCEPT_RANGES: usize = 32;
+
+/// An `Accept-Language` weight (`1`, `0.8`, `0.125`) in thousandths;
+/// `None` when malformed (RFC 9110: at most three decimals, at most 1).
+fn quality(text: &str) -> Option<u16> {
+    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
+    if frac.len() > 3 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let thousandths = format!("{frac:0<3}").parse::<u16>().ok()?;
+    match whole {
+        "0" => Some(thousandths),
+        "1" if thousandths == 0 => Some(1000),
+        _ => None,
+    }
+}
+
+/// One catalogue file: its name (for messages about it) and its text.
+type Source = (&'static str, &'static str);
+
+/// The catalogues of each language, one file per area of the product.
+/// Every language has the same files with the same message ids and the
+/// same arguments (checked by this crate's tests).
+const CATALOGUES: [(Lang, &[Source]); 3] = [
+    (Lang::En, &[("en/common.ftl", include_str!("../locales/en/common.ftl"))]),
+    (Lang::Fi, &[("fi/common.ftl", include_str!("../locales/fi/common.ftl"))]),
+    (Lang::Es, &[("es/common.ftl", include_str!("../locales/es/common.ftl"))]),
+];
+
+/// The catalogue files of `lang`, as embedded (for checks and tools).
+pub fn sources(lang: Lang) -> &'static [(&'static str, &'static str)] {
+    CATALOGUES.iter().find(|(l, _)| *l == lang).map_or(&[], |(_, s)| s)
+}
+
+type Bundle = FluentBundle<FluentResource>;
+
+static BUNDLES: LazyLock<[Bundle; 3]> = LazyLock::new(|| Lang::ALL.map(bundle));
+
+/// The bundle of one language, with its number formatting and without
+/// Unicode isolation marks around arguments (mail and terminals show them
+/// as stray characters; Tabula's texts are all left-to-right).
+fn bundle(lang: Lang) -> Bundle {
+    let mut bundle = FluentBundle::new_concurrent(vec![lang.langid()]);
+    bundle.set_use_isolating(false);
+    bundle.set_formatter(Some(format::formatter(lang)));
+    for (name, text) in sources(lang) {
+        let resource = FluentResource::try_new((*text).to_string())
+            .unwrap_or_else(|(_, errors)| panic!("catalogue {name} does not parse: {errors:?}"));
+        if let Err(errors) = bundle.add_resource(resource) {
+            panic!("catalogue {name} repeats a message: {errors:?}");
+        }
+    }
+    bundle
+}
+
+/// Named arguments of a message.
+#[derive(Default)]
+pub struct Args<'a>(FluentArgs<'a>);
+
+impl<'a> Args<'a> {
+    /// No arguments.
+    pub fn new() -> Self {
+        Args(FluentArgs::new())
+    }
+
+    /// Argument `name` set to `value` (text as it is, numbers as
+    /// quantities: see [`ArgValue`]).
+    pub fn with(mut self, name: &'static str, value: impl ArgValue<'a>) -> Self {
+        self.0.set(name, value.into_value());
+        self
+    }
+}
+
+/// The text of message `id` in `lang`, with `args`. A message missing in
+/// `lang` falls back to English (the catalogue checks keep that from
+/// happening in a release); a message missing everywhere gives its id, so a
+/// mistake shows as a readable word rather than as nothing.
+pub fn text(lang: Lang, id: &str, args: &Args<'_>) -> String {
+    format_in(lang, id, args).or_else(|| format_in(Lang::En, id, args)).unwrap_or_else(|| id.to_string())
+}
+
+/// [`text`] of an attribute of a message (`id.attribute` in Fluent), for a
+/// message that carries several related texts (a form field's label and
+/// hint, a mail's subject and body).
+pub fn attribute(lang: Lang, id: &str, attribute: &str, args: &Args<'_>) -> String {
+    attribute_in(lang, id, attribute, args)
+        .or_else(|| attribute_in(Lang::En, id, attribute, args))
+        .unwrap_or_else(|| format!("{id}.{attribute}"))
+}
+
+/// Whether message `id` exists in English, the reference catalogue.
+pub fn has_message(id: &str) -> bool {
+    BUNDLES[0].has_message(id)
+}
+
+fn index(lang: Lang) -> usize {
+    Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0)
+}
+
+fn format_in(lang: Lang, id: &str, args: &Args<'_>) -> Option<String> {
+    let bundle = &BUNDLES[index(lang)];
+    let pattern = bundle.get_message(id)?.value()?;
+    Some(resolve(bundle, pattern, args))
+}
+
+fn attribute_in(lang: Lang, id: &str, attribute: &str, args: &Args<'_>) -> Option<String> {
+    let bundle = &BUNDLES[index(lang)];
+    let pattern = bundle.get_message(id)?.get_attribute(attribute)?.value();
+    Some(resolve(bundle, pattern, args))
+}
+
+fn resolve(bundle: &Bundle, pattern: &fluent_syntax::ast::Pattern<&str>, args: &Args<'_>) -> String {
+    // A missing argument shows as `{$name}` in the text; the catalogue
+    // tests check every call site's arguments against the English message.
+    let mut errors = Vec::new();
+    bundle.format_pattern(pattern, Some(&args.0), &mut errors).into_owned()
+}
+
+/// The text of a message: `t!(lang, "id")` or
+/// `t!(lang, "id", user = "ned", count = 3)`. String and `&str` values go in
+/// as text, integers and floats as numbers (see [`Args`]).
+#[macro_export]
+macro_rules! t {
+    ($lang:expr, $id:expr $(, $name:ident = $value:expr)* $(,)?) => {
+        $crate::text($lang, $id, &$crate::Args::new()$(.with(stringify!($name), $value))*)
+    };
+}
+
+/// A value a message's argument can take: text (`&str`, `String`) is shown
+/// as it is; integers and floats are quantities.
+pub trait ArgValue<'a> {
+    /// The value as Fluent sees it.
+    fn into_value(self) -> FluentValue<'a>;
+}
+
+macro_rules! numeric_arg {
+    ($($t:ty),*) => {$(
+        impl<'a> ArgValue<'a> for $t {
+            fn into_value(self) -> FluentValue<'a> {
+                // Every count Tabula shows is far below 2^53.
+                FluentValue::from(self as f64)
+            }
+        }
+    )*};
+}
+numeric_arg!(i32, i64, u32, u64, usize, f64);
+
+impl<'a> ArgValue<'a> for &'a str {
+    fn into_value(self) -> FluentValue<'a> {
+        FluentValue::String(Cow::Borrowed(self))
+    }
+}
+
+impl<'a> ArgValue<'a> for &'a String {
+    fn into_value(self) -> FluentValue<'a> {
+        FluentValue::String(Cow::Borrowed(self.as_str()))
+    }
+}
+
+impl<'a> ArgValue<'a> for String {
+    fn into_value(self) -> FluentValue<'a> {
+        FluentValue::String(Cow::Owned(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_and_locales_name_their_language() {
+        for (tag, lang) in [
+            ("fi", Some(Lang::Fi)),
+            ("FI-fi", Some(Lang::Fi)),
+            ("fi_FI.UTF-8", Some(Lang::Fi)),
+            ("es_ES@euro", Some(Lang::Es)),
+            ("es-419", Some(Lang::Es)),
+            ("en-GB", Some(Lang::En)),
+            ("C.UTF-8", None),
+            ("POSIX", None),
+            ("sv-FI", None),
+            ("", None),
+        ] {
+            assert_eq!(Lang::parse(tag), lang, "{tag:?}");
+        }
+        assert_eq!("es".parse::<Lang>(), Ok(Lang::Es));
+        assert_eq!(
+            "de".parse::<Lang>().unwrap_err().to_string(),
+            "\"de\" is not a language Tabula speaks: use en, fi or es"
+        );
+    }
+
+    #[test]
+    fn a_browser_gets_its_best_spoken_language() {
+        for (header, lang) in [
+            ("fi-FI,fi;q=0.9,en-US;q=0.8,en;q=0.7", Lang::Fi),
+            ("es-MX,es;q=0.9", Lang::Es),
+            ("de-DE,de;q=0.9,es;q=0.5,en;q=0.4", Lang::Es),
+            ("en;q=0.2, fi;q=0.9", Lang::Fi),
+            ("fi;q=0, es", Lang::Es),
+            ("sv-SE,sv;q=0.9", Lang::En),
+            ("*", Lang::En),
+            ("", Lang::En),
+            ("fi;q=2, es;q=0.5", Lang::Es),
+            ("fi;q=0.12345, es;q=0.1", Lang::Es),
+            (";;;,,,q=,", Lang::En),
+        ] {
+            assert_eq!(Lang::from_accept_language(header), lang, "{header:?}");
+        }
+    }
+
+    #[test]
+    fn a_huge_header_is_read_only_in_part() {
+        let header = format!("{}fi", "xx;q=0.5,".repeat(10_000));
+        assert_eq!(Lang::from_accept_language(&header), Lang::En);
+    }
+
+    #[test]
+    fn posix_variables_choose_in_their_order() {
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |name: &str| vars.iter().find(|(n, _)| *n == name).map(|(_, v)| v.to_string())
+        };
+        assert_eq!(Lang::from_locale_vars(env(&[("LANG", "fi_FI.UTF-8")])), Lang::Fi);
+        assert_eq!(Lang::from_locale_vars(env(&[("LANG", "fi_FI.UTF-8"), ("LC_ALL", "es_ES")])), Lang::Es);
+        assert_eq!(Lang::from_locale_vars(env(&[("LANG", "es_ES"), ("LC_MESSAGES", "")])), Lang::Es);
+        assert_eq!(Lang::from_locale_vars(env(&[("LANG", "C.UTF-8")])), Lang::En);
+        assert_eq!(Lang::from_locale_vars(env(&[])), Lang::En);
+    }
+
+    #[test]
+    fn plurals_follow_each_language() {
+        assert_eq!(t!(Lang::En, "duration-days", days = 1), "1 day");
+        assert_eq!(t!(Lang::En, "duration-days", days = 3), "3 days");
+        assert_eq!(t!(Lang::Fi, "duration-days", days = 1), "1 päivä");
+        assert_eq!(t!(Lang::Fi, "duration-days", days = 3), "3 päivää");
+        assert_eq!(t!(Lang::Es, "duration-days", days = 1), "1 día");
+        assert_eq!(t!(Lang::Es, "duration-days", days = 3), "3 días");
+    }
+
+    #[test]
+    fn quantities_are_grouped_and_identifiers_are_not() {
+        assert_eq!(t!(Lang::En, "games-count", count = 12_345), "12,345 games");
+        assert_eq!(t!(Lang::Fi, "games-count", count = 12_345), "12\u{a0}345 peliä");
+        assert_eq!(t!(Lang::Es, "games-count", count = 12_345), "12.345 partidas");
+        assert_eq!(t!(Lang::Es, "games-count", count = 1_234), "1234 partidas");
+        assert_eq!(t!(Lang::Fi, "board-title", board = "12345"), "Lauta 12345");
+    }
+
+    #[test]
+    fn a_missing_message_falls_back_and_never_panics() {
+        assert_eq!(t!(Lang::Fi, "no-such-message"), "no-such-message");
+        assert_eq!(attribute(Lang::Es, "no-such-message", "label", &Args::new()), "no-such-message.label");
+        // A missing argument shows its name rather than failing.
+        assert_eq!(t!(Lang::En, "board-title"), "Board {$board}");
+    }
+}
