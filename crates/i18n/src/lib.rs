@@ -1,8 +1,9 @@
 //! Tabula's texts in its players' languages: English, Finnish and Spanish.
 //!
 //! Every text a person reads comes from a message catalogue in Project
-//! Fluent's syntax (`locales/LANG/*.ftl`, embedded in the binary), looked
-//! up by a message id with named arguments. Fluent carries each language's
+//! Fluent's syntax (`locales/LANG/*.ftl`, and each game's own texts in
+//! its folder, `crates/GAME/locales/LANG/GAME.ftl`; all embedded in the
+//! binary), looked up by a message id with named arguments. Fluent carries each language's
 //! plural rules, so a catalogue says "1 päivä" / "2 päivää" without code
 //! knowing Finnish. Command words, JSON keys and error codes are the
 //! protocol and never go through here: only what people read does.
@@ -17,6 +18,7 @@
 //! numbers, user ids, cells) go in as text, so they are never grouped.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use fluent_bundle::concurrent::FluentBundle;
@@ -182,13 +184,35 @@ fn quality(text: &str) -> Option<u16> {
 /// One catalogue file: its name (for messages about it) and its text.
 type Source = (&'static str, &'static str);
 
-/// The catalogues of each language, one file per area of the product.
+/// One file `crates/FOLDER/locales/LANG/FILE.ftl` per `"FOLDER" / "FILE"`,
+/// embedded for each language, named `LANG/FILE.ftl`.
+macro_rules! catalogues {
+    ($($folder:literal / $file:literal),* $(,)?) => {
+        [
+            (Lang::En, &[$(catalogues!(@file "en", $folder, $file)),*]),
+            (Lang::Fi, &[$(catalogues!(@file "fi", $folder, $file)),*]),
+            (Lang::Es, &[$(catalogues!(@file "es", $folder, $file)),*]),
+        ]
+    };
+    (@file $lang:literal, $folder:literal, $file:literal) => {
+        (
+            concat!($lang, "/", $file, ".ftl"),
+            include_str!(concat!("../../", $folder, "/locales/", $lang, "/", $file, ".ftl")),
+        )
+    };
+}
+
+/// The catalogues of each language: one file per area of the product,
+/// and one per game in the game's own folder (`crates/GAME/locales/`).
 /// Every language has the same files with the same message ids and the
 /// same arguments (checked by this crate's tests).
-const CATALOGUES: [(Lang, &[Source]); 3] = [
-    (Lang::En, &[("en/common.ftl", include_str!("../locales/en/common.ftl"))]),
-    (Lang::Fi, &[("fi/common.ftl", include_str!("../locales/fi/common.ftl"))]),
-    (Lang::Es, &[("es/common.ftl", include_str!("../locales/es/common.ftl"))]),
+const CATALOGUES: [(Lang, &[Source]); 3] = catalogues![
+    "i18n" / "common",
+    "dna" / "dna",
+    "rewrite" / "rewrite",
+    "intervalo" / "intervalo",
+    "conway" / "conway",
+    "rtlife" / "rtlife",
 ];
 
 /// The catalogue files of `lang`, as embedded (for checks and tools).
@@ -250,6 +274,39 @@ pub fn attribute(lang: Lang, id: &str, attribute: &str, args: &Args<'_>) -> Stri
     attribute_in(lang, id, attribute, args)
         .or_else(|| attribute_in(Lang::En, id, attribute, args))
         .unwrap_or_else(|| format!("{id}.{attribute}"))
+}
+
+/// The text of message `id` in `lang` when the message takes no arguments,
+/// for texts that never vary within a language (a game's title, its
+/// rules): formatted once, the first time any is asked for, and kept for
+/// the life of the process. Falls back to English like [`text`]; `None`
+/// when no language has such a message, or the message takes arguments.
+pub fn fixed_text(lang: Lang, id: &str) -> Option<&'static str> {
+    let found = |lang: Lang| FIXED[index(lang)].get(id).map(String::as_str);
+    found(lang).or_else(|| found(Lang::En))
+}
+
+/// Every message without arguments, formatted, per language.
+static FIXED: LazyLock<[HashMap<String, String>; 3]> = LazyLock::new(|| Lang::ALL.map(fixed_texts));
+
+fn fixed_texts(lang: Lang) -> HashMap<String, String> {
+    let bundle = &BUNDLES[index(lang)];
+    let mut out = HashMap::new();
+    for (_, text) in sources(lang) {
+        // The bundle has parsed these already (and panics on a bad one);
+        // it does not list its messages, so the ids come from a second parse.
+        let Ok(resource) = fluent_syntax::parser::parse(*text) else { continue };
+        for entry in resource.body {
+            let fluent_syntax::ast::Entry::Message(message) = entry else { continue };
+            let Some(pattern) = bundle.get_message(message.id.name).and_then(|m| m.value()) else { continue };
+            let mut errors = Vec::new();
+            let formatted = bundle.format_pattern(pattern, None, &mut errors);
+            if errors.is_empty() {
+                out.insert(message.id.name.to_string(), formatted.into_owned());
+            }
+        }
+    }
+    out
 }
 
 /// Whether message `id` exists in English, the reference catalogue.
@@ -408,6 +465,22 @@ mod tests {
         assert_eq!(t!(Lang::Es, "games-count", count = 12_345), "12.345 partidas");
         assert_eq!(t!(Lang::Es, "games-count", count = 1_234), "1234 partidas");
         assert_eq!(t!(Lang::Fi, "board-title", board = "12345"), "Lauta 12345");
+    }
+
+    #[test]
+    fn fixed_texts_are_the_messages_without_arguments() {
+        assert_eq!(fixed_text(Lang::Fi, "language-setting"), Some("Kieli"));
+        assert_eq!(fixed_text(Lang::Es, "intervalo-title"), Some("Intervalo"));
+        assert_eq!(fixed_text(Lang::Fi, "rewrite-title"), Some("Merkkikorvauspeli"));
+        // A message that takes arguments has no fixed text; nor has a
+        // message that does not exist.
+        assert_eq!(fixed_text(Lang::En, "board-title"), None);
+        assert_eq!(fixed_text(Lang::Es, "no-such-message"), None);
+        // The same text each time, formatted once.
+        assert!(std::ptr::eq(
+            fixed_text(Lang::Es, "dna-rules").unwrap(),
+            fixed_text(Lang::Es, "dna-rules").unwrap()
+        ));
     }
 
     #[test]

@@ -1,0 +1,18 @@
+# conway: its title, the one line `list` shows, the rules and the move
+# syntax that `help conway` and the web pages show. Command words, option
+# names and move syntax are the protocol and stay as they are in every
+# language.
+
+conway-title = Conway
+conway-summary = Life usealle pelaajalle toruksella: aseta nappuloita ja selviydy sukupolvien yli
+conway-rules =
+    Lauta on torus (se jatkuu ylälaidasta alalaitaan ja vasemmasta laidasta oikeaan), ja aluksi se on tyhjä. Pelaajat asettavat vuorotellen nappuloitaan tyhjiin pisteisiin. Siirto m (kaikkien pelaajien siirrot laskettuna yhdestä alkaen) saa asettaa enintään min(m, P) nappulaa, missä P on asetuksen -place arvo (oletus 4): ensimmäinen siirto yhden, toinen kaksi ja niin edelleen P:hen asti. Vähemmänkin saa asettaa, ja 'pass' ei aseta yhtään; 'random' asettaa sallitun määrän satunnaisiin tyhjiin pisteisiin, ja siirtoluettelossa se merkitään tähdellä *.
+
+    Siirrosta P alkaen koko laudalla kuluu jokaisen siirron asettelun jälkeen yksi Lifen sukupolvi: jokainen nappula lasketaan naapuriksi omistajastaan riippumatta; nappula, jolla on 2 tai 3 naapuria, säilyy, ja kaikki muut kuolevat; tyhjään pisteeseen, jolla on tasan 3 naapuria, syntyy uusi nappula, jonka omistaa se, jonka omia on vähintään 2 kolmesta vanhemmasta, tai neutraali nappula (#), jos kaikki kolme ovat eri omistajien.
+
+    Kun jokainen pelaaja on ollut kerran vuorossa, pelaaja, jolta ei jää sukupolven jälkeen yhtään nappulaa, putoaa pelistä. Viimeinen pelaaja, jolla on nappuloita, voittaa; samassa sukupolvessa katoavien pelaajien kesken peli päättyy tasan. Asetuksella -max_turns=N voittaa N siirron jälkeen se, jolla on eniten nappuloita (yhtä monella tasapeli). Luovuttava pelaaja putoaa heti, ja hänen nappulansa muuttuvat neutraaleiksi.
+conway-move-help =
+    conway move <lauta#> <käyttäjä> <salasana> a1,b2,c3   aseta nappuloita (sarakkeen kirjain, rivin numero; a1 on vasen alakulma)
+    conway move <lauta#> <käyttäjä> <salasana> a1         aseta yksi nappula
+    conway move <lauta#> <käyttäjä> <salasana> pass       älä aseta mitään
+    conway move <lauta#> <käyttäjä> <salasana> random     aseta sallittu määrä satunnaisiin tyhjiin pisteisiin

@@ -1,0 +1,19 @@
+# intervalo: its title, the one line `list` shows, the rules and the move syntax
+# that `help intervalo` and the web pages show. Command words, option names and
+# move syntax are the protocol and stay as they are in every language.
+
+intervalo-title = Intervalo
+intervalo-summary = two players choose cells of a strip at the same time; intervals score
+intervalo-rules =
+    Two players share a strip of cells numbered from 1 (64 by default), all empty at the start.
+    Each turn both players secretly choose one empty cell; a choice cannot be changed once made,
+    and neither sees the other's until both are in.
+    - Same cell: a neutral piece goes there.
+    - Different cells: each chosen cell gets its chooser's piece. Then each player's pieces lying
+      between the two chosen cells (both included) are counted, and whoever has more there scores
+      a point. Equal counts score nothing.
+    The game ends when no empty cell is left (a last single empty cell is chosen by both and
+    becomes neutral). More points wins; equal points is a draw.
+intervalo-move-help =
+    A cell number: `intervalo move B user pw 17`. The choice stays secret until both players
+    have chosen; then both choices and the score are shown to both.

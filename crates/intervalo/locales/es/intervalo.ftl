@@ -1,0 +1,21 @@
+# intervalo: its title, the one line `list` shows, the rules and the move
+# syntax that `help intervalo` and the web pages show. Command words, option
+# names and move syntax are the protocol and stay as they are in every
+# language. The Spanish rules use the words of the game's own community:
+# tira, casilla, ficha, ficha neutral, turno, punto.
+
+intervalo-title = Intervalo
+intervalo-summary = dos jugadores eligen a la vez casillas de una tira; los intervalos puntúan
+intervalo-rules =
+    Los dos jugadores comparten una tira de casillas numeradas desde el 1 (64 por defecto), todas vacías
+    al comenzar. En cada turno, ambos eligen en secreto una casilla libre; una vez hecha, la elección
+    no se puede cambiar, y ninguno ve la del otro hasta que los dos han elegido.
+    - Si eligen la misma casilla, se coloca en ella una ficha neutral.
+    - Si eligen casillas distintas, en cada una se coloca una ficha del jugador que la eligió. Luego se
+      cuentan las fichas de cada jugador que hay entre las dos casillas elegidas (ambas incluidas), y quien
+      tenga más fichas propias en ese tramo obtiene un punto. Si tienen las mismas, nadie puntúa.
+    La partida termina cuando ya no quedan casillas libres (si solo queda una, la eligen los dos y recibe
+    una ficha neutral). Gana quien tenga más puntos; con los mismos puntos, la partida termina en empate.
+intervalo-move-help =
+    El número de una casilla: `intervalo move B usuario contraseña 17`. La elección se mantiene en secreto
+    hasta que los dos jugadores han elegido; entonces ambos ven las dos elecciones y el marcador.

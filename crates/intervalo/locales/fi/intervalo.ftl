@@ -1,0 +1,21 @@
+# intervalo: its title, the one line `list` shows, the rules and the move
+# syntax that `help intervalo` and the web pages show. Command words, option
+# names and move syntax are the protocol and stay as they are in every
+# language.
+
+intervalo-title = Intervalo
+intervalo-summary = kaksi pelaajaa valitsee yhtä aikaa ruutuja nauhalta; välit tuovat pisteitä
+intervalo-rules =
+    Kaksi pelaajaa pelaa yhteisellä nauhalla, jonka ruudut on numeroitu 1:stä alkaen (oletuksena 64 ruutua);
+    alussa kaikki ruudut ovat tyhjiä. Joka vuorolla kumpikin pelaaja valitsee salaa yhden tyhjän ruudun.
+    Tehtyä valintaa ei voi muuttaa, eikä kumpikaan näe toisen valintaa ennen kuin molemmat ovat valinneet.
+    - Sama ruutu: ruutuun tulee neutraali nappula.
+    - Eri ruudut: kumpaankin valittuun ruutuun tulee valitsijansa nappula. Sitten lasketaan kummankin
+      pelaajan nappulat valittujen ruutujen väliltä (molemmat ruudut mukaan lukien), ja se, jolla niitä
+      on siellä enemmän, saa pisteen. Yhtä monella nappulalla kumpikaan ei saa pistettä.
+    Peli päättyy, kun tyhjiä ruutuja ei ole enää jäljellä (viimeisen yksittäisen tyhjän ruudun valitsevat
+    molemmat, ja siihen tulee neutraali nappula). Enemmän pisteitä saanut voittaa; tasapisteillä peli
+    päättyy tasan.
+intervalo-move-help =
+    Ruudun numero: `intervalo move B käyttäjä salasana 17`. Valinta pysyy salassa, kunnes molemmat
+    pelaajat ovat valinneet; sitten molemmille näytetään kummankin valinta ja pistetilanne.
