@@ -1,5 +1,6 @@
 //! The built-in bots behind one interface over the common model.
 
+use tabula_model::Lang;
 use tabula_model::{DynState, Game, GameKind, GameRng, Options, Seat, Turn};
 
 use crate::heuristics;
@@ -73,7 +74,7 @@ impl BuiltinBot {
         if ok {
             Ok(())
         } else {
-            Err(BuiltinError::Unsupported { bot: self.bot.to_string(), game: kind.info().title })
+            Err(BuiltinError::Unsupported { bot: self.bot.to_string(), game: kind.info().title(Lang::En) })
         }
     }
 

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
+use tabula_model::Lang;
 use tabula_model::{Dynamics, GameKind, Options, SeatResult};
 use thiserror::Error;
 
@@ -314,7 +315,10 @@ fn validate(config: &TournamentConfig, kind: &'static dyn GameKind) -> Result<Op
     if config.players < info.min_players || config.players > info.max_players {
         return bad(format!(
             "{} is played by {} to {} players, not {}",
-            info.title, info.min_players, info.max_players, config.players
+            info.title(Lang::En),
+            info.min_players,
+            info.max_players,
+            config.players
         ));
     }
     if config.bots.len() < config.players {

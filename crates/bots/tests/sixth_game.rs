@@ -15,10 +15,6 @@ use tabula_model::{
 
 static INFO: GameInfo = GameInfo {
     kind: "toy",
-    title: "Toy",
-    summary: "three in a row on a board of nine points",
-    rules: "Players take turns claiming an empty point; three in a row wins, a full board is a draw.",
-    move_help: "a point, like b2",
     min_players: 2,
     max_players: 2,
     dynamics: Dynamics::Sequential,
@@ -225,7 +221,8 @@ fn the_built_in_bots_play_it() {
         BuiltinBot::named(name).unwrap().supports(&TOY).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
     let refused = BuiltinBot::named("center").unwrap().supports(&TOY).unwrap_err();
-    assert_eq!(refused.to_string(), "the center bot does not play Toy");
+    // Outside the registry the toy has no catalogue: its command word names it.
+    assert_eq!(refused.to_string(), "the center bot does not play toy");
 
     // Greedy (the game's evaluation, one move ahead) against random, and
     // mcts against greedy: every move legal, every game to its end.

@@ -15,40 +15,9 @@ use crate::render::{self, ConwayView, PlayerLine, PlayerStatus};
 /// Largest board side: columns run `a`..`zz`.
 pub const MAX_SIZE: i64 = 702;
 
-const RULES_TEXT: &str = "\
-The board is a torus (it wraps from top to bottom and from left to right), \
-initially empty. Players take turns placing their pieces on empty points. \
-Move m (counting every player's moves from 1) may place up to min(m, P) \
-pieces, where P is the -place option (default 4): one on the first move, two \
-on the second, and so on up to P. Fewer pieces are allowed, and 'pass' places \
-none; 'random' places the allowed number on random empty points and is \
-marked with * in the move list.
-
-From move P on, after each move's placement the whole board undergoes one \
-generation of Life: every piece counts as a neighbour, whatever its owner; a \
-piece with 2 or 3 neighbours survives, every other piece dies; an empty \
-point with exactly 3 neighbours gets a new piece, owned by the owner of at \
-least 2 of the 3 parents, or neutral (#) if all three differ.
-
-Once every player has had a turn, a player with no pieces left after a \
-generation is out. The last player with pieces wins; players who vanish in \
-the same generation draw. With -max_turns=N, after N moves the player with \
-the most pieces wins (equal counts draw). A player who resigns is out at \
-once and their pieces become neutral.";
-
-const MOVE_HELP: &str = "\
-conway move <board#> <userid> <password> a1,b2,c3   place pieces (column letter, row number; a1 is bottom left)
-conway move <board#> <userid> <password> a1         place one piece
-conway move <board#> <userid> <password> pass       place nothing
-conway move <board#> <userid> <password> random     place the allowed number on random empty points";
-
 /// The game's static facts and options.
 pub static INFO: GameInfo = GameInfo {
     kind: "conway",
-    title: "Conway",
-    summary: "multiplayer Life on a torus: place pieces, survive the generations",
-    rules: RULES_TEXT,
-    move_help: MOVE_HELP,
     min_players: 2,
     max_players: 8,
     dynamics: Dynamics::Sequential,

@@ -1,105 +1,11 @@
-//! DNA's static facts: rules text, move help and the option table.
+//! DNA's static facts: the option table and player counts (its texts,
+//! the rules and the move help among them, are in `locales/`).
 
 use tabula_model::{Dynamics, GameInfo, OptionKind, OptionSpec};
 
 /// Longest sequence a game may use. Long enough for any sensible game, and
 /// small enough that listing every legal nomination stays fast.
 pub const MAX_LENGTH: i64 = 200;
-
-const RULES: &str = "\
-DNA is a game of accelerated evolution for 2 to 8 players: whittle down your \
-opponents' genetic code before they whittle down yours.
-
-SET-UP. Every player owns a DNA sequence, 36 letters long unless -length says \
-otherwise, made of the nucleotides A, C, G and T (adenine, cytosine, guanine, \
-thymine). With -base=2 or -base=3 only the first two or three of those letters \
-are used. Normally the server draws every sequence at random. With -manual each \
-player sets their own sequence instead, or asks for a random one; nobody sees \
-another player's sequence until all of them are set. Play then begins.
-
-NOMINATING. Players take turns in the order they were named, the first named \
-player starting. On your turn you nominate a chunk: a run of consecutive letters, \
-3 long unless -chunk, -min_chunk or -max_chunk allow other sizes. The chunk must \
-occur in your own sequence (not so with -need_not_own). Every instance of it is \
-then removed from your own sequence (not with -no_reduce_self) and from every \
-opponent's sequence (with -reduce_next, only from the next opponent in turn \
-order who is still in the game).
-
-HOW REMOVAL WORKS. Removal goes in passes. A pass reads a sequence from left to \
-right and cuts out each instance of the chunk it meets; an instance overlapping \
-one just cut is skipped. The letters on both sides of a cut close up, which can \
-form new instances, so passes repeat until a pass finds nothing. Every instance \
-cut in any pass counts as one chunk removed. For example AGC occurs only once in \
-TAAGAAGCGCCT, yet three passes remove three chunks: TAAGA[AGC]GCCT, then \
-TAAG[AGC]CT, then TA[AGC]T, which leaves TAT. Overlapping chunks need care: \
-AACACACA minus ACA leaves AC (the first pass cuts A[ACA]C[ACA]).
-
-FIRST ROUND. Unless the game was started with -non_incremental, during the first \
-round the i-th player in turn order may not nominate a chunk that would remove \
-more than i chunks from any single opponent: the first player at most one, the \
-second at most two, and so on.
-
-LEGAL NOMINATIONS. A nomination must remove at least one chunk from some \
-sequence. A player with no legal nomination passes automatically, and the move \
-list says so. If every player still in the game passes in one full round, the \
-sequences can no longer change and the game ends: the longest sequence wins, \
-and equal longest sequences tie. Passes forced by the first-round limits do not \
-count towards this, since the limits end with the first round.
-
-ELIMINATION AND WINNING. After each nomination, a player whose sequence is \
-shorter than the smallest chunk size is out of the game. The last player \
-standing wins. If one nomination puts out every player still in the game, the \
-longest of their sequences wins; equal longest sequences tie.
-
-RESIGNING. A player may resign at any time. The resigned player's sequence stays \
-on the board, frozen: later nominations no longer reduce it.
-
-CHUNK SIZES. With -min_chunk and -max_chunk any size from the smallest to the \
-largest may be nominated; a bound left out is 3, or the other bound where 3 \
-would be on its wrong side. -chunk together with a different -min_chunk or \
--max_chunk, a smallest size above the largest, or a chunk longer than the \
-sequence are refused.
-
-EXAMPLE. A game between ned, ted and jed starts with
-
-  ned (36): TCGCATGTACAAAGTTTTCAATCTTCGCCTTGAGAG
-  ted (36): TCAGCGCGTTCCCGGAGTCGTCGTATTAAAGGGGAT
-  jed (36): GCCAATTATGGACTTGTTGTCAGATAGTTTCCGGCG
-
-As first move ned nominates AAG, which occurs once in his sequence and once in \
-ted's (he could not nominate TTG: it occurs twice in jed's, and the first player \
-may remove at most one chunk from any opponent):
-
-  ned (33): TCGCATGTACATTTTCAATCTTCGCCTTGAGAG
-  ted (33): TCAGCGCGTTCCCGGAGTCGTCGTATTAGGGAT
-  jed (36): GCCAATTATGGACTTGTTGTCAGATAGTTTCCGGCG
-
-As second move ted nominates TTC:
-
-  ned (27): TCGCATGTACATTAATCGCCTTGAGAG
-  ted (30): TCAGCGCGCCGGAGTCGTCGTATTAGGGAT
-  jed (33): GCCAATTATGGACTTGTTGTCAGATAGTCGGCG
-
-THE BOARD. One line per player with the length of the sequence and the \
-sequence: `ned (33): TCGCATGTACATTTTCAATCTTCGCCTTGAGAG`. A player out of the game \
-is marked (out), one who resigned (resigned). During a -manual set-up the \
-sequences of others show as hidden.";
-
-const MOVE_HELP: &str = "\
-Nominate a chunk by writing its letters (upper or lower case):
-  dna move 1 ned PASSWORD AAG
-A chunk has the game's chunk size (3 by default, or any size from -min_chunk to \
--max_chunk) and uses only the game's letters (A, C, G, T, or fewer with -base).
-
-With -manual, before the first nomination every player sets their sequence with \
-a move that is the whole sequence, exactly -length letters:
-  dna move 1 ned PASSWORD GCCAATTATGGACTTGTTGTCAGATAGTTTCCGGCG
-or lets the server draw one at random:
-  dna move 1 ned PASSWORD random
-
-To plan a nomination, the calculator shows what removing a chunk does to a \
-sequence, one line per pass with --trace, or as JSON with --json:
-  tabula dna remove --trace TAAGAAGCGCCT AGC";
 
 const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
@@ -167,10 +73,6 @@ const OPTIONS: &[OptionSpec] = &[
 /// DNA's static facts.
 pub static INFO: GameInfo = GameInfo {
     kind: "dna",
-    title: "DNA",
-    summary: "whittle down your opponents' genetic code before they whittle down yours",
-    rules: RULES,
-    move_help: MOVE_HELP,
     min_players: 2,
     max_players: 8,
     dynamics: Dynamics::Sequential,

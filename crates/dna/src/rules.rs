@@ -7,7 +7,7 @@ use rand::Rng;
 use rand::seq::IndexedRandom;
 use serde::Serialize;
 use tabula_model::{
-    Applied, Ctx, GameInfo, GameRng, LogEntry, MoveError, Options, Outcome, Rules, Score, Seat, Setup,
+    Applied, Ctx, GameInfo, GameRng, Lang, LogEntry, MoveError, Options, Outcome, Rules, Score, Seat, Setup,
     SetupError, Timestamp, Turn, Viewer,
 };
 
@@ -729,7 +729,7 @@ impl Rules for Dna {
         let n = setup.players.len();
         if !(INFO.min_players..=INFO.max_players).contains(&n) {
             return Err(SetupError::PlayerCount {
-                game: INFO.title,
+                game: INFO.title(Lang::En),
                 min: INFO.min_players,
                 max: INFO.max_players,
                 given: n,

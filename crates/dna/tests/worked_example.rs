@@ -3,7 +3,7 @@
 mod common;
 
 use common::*;
-use tabula_model::{MoveError, Turn, Viewer};
+use tabula_model::{Lang, MoveError, Turn, Viewer};
 
 #[test]
 fn the_seed_game_move_by_move() {
@@ -53,7 +53,7 @@ fn the_seed_game_move_by_move() {
         assert_eq!(game.render_text(viewer, 0), board(&game));
     }
     // `help dna` tells this example: each of its boards is the game's.
-    let rules = tabula_dna::INFO.rules;
+    let rules = tabula_dna::INFO.rules(Lang::En);
     let indented = |b: &str| b.lines().map(|l| format!("  {l}\n")).collect::<String>();
     assert!(rules.contains(&indented(&board(&game))), "{rules}");
 }

@@ -1,28 +1,13 @@
 use rand::Rng;
 use tabula_model::{
-    Applied, Ctx, Dynamics, GameInfo, GameRng, LogEntry, MoveError, OptionKind, OptionSpec, Outcome, Rules,
-    Score, Seat, Setup, SetupError, Timestamp, Turn, Viewer,
+    Applied, Ctx, Dynamics, GameInfo, GameRng, Lang, LogEntry, MoveError, OptionKind, OptionSpec, Outcome,
+    Rules, Score, Seat, Setup, SetupError, Timestamp, Turn, Viewer,
 };
 
 use crate::view::IntervaloView;
 
 /// The largest strip accepted by `-cells`.
 pub const MAX_CELLS: usize = 4096;
-
-const RULES: &str = "\
-Two players share a strip of cells numbered from 1 (64 by default), all empty at the start.
-Each turn both players secretly choose one empty cell; a choice cannot be changed once made,
-and neither sees the other's until both are in.
-- Same cell: a neutral piece goes there.
-- Different cells: each chosen cell gets its chooser's piece. Then each player's pieces lying
-  between the two chosen cells (both included) are counted, and whoever has more there scores
-  a point. Equal counts score nothing.
-The game ends when no empty cell is left (a last single empty cell is chosen by both and
-becomes neutral). More points wins; equal points is a draw.";
-
-const MOVE_HELP: &str = "\
-A cell number: `intervalo move B user pw 17`. The choice stays secret until both players
-have chosen; then both choices and the score are shown to both.";
 
 static OPTIONS: [OptionSpec; 1] = [OptionSpec {
     name: "cells",
@@ -33,10 +18,6 @@ static OPTIONS: [OptionSpec; 1] = [OptionSpec {
 
 static INFO: GameInfo = GameInfo {
     kind: "intervalo",
-    title: "Intervalo",
-    summary: "two players choose cells of a strip at the same time; intervals score",
-    rules: RULES,
-    move_help: MOVE_HELP,
     min_players: 2,
     max_players: 2,
     dynamics: Dynamics::Simultaneous,
@@ -269,7 +250,7 @@ impl Rules for Intervalo {
             .ok_or_else(|| SetupError::Contradiction(format!("-cells must be 2 to {MAX_CELLS}, not {n}")))?;
         let [first, second] = setup.players else {
             return Err(SetupError::PlayerCount {
-                game: INFO.title,
+                game: INFO.title(Lang::En),
                 min: 2,
                 max: 2,
                 given: setup.players.len(),

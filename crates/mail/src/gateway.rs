@@ -7,6 +7,7 @@ use lettre::message::{Body, Mailbox};
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 
+use tabula_model::Lang;
 use tabula_service::command::{self, Command, GameCommand, Reading};
 use tabula_service::store::OutboxMessage;
 use tabula_service::{Answer, Caller, CommandError, Context, ErrorCode, Origin, Reply, Service};
@@ -333,7 +334,7 @@ async fn run_commands(
             .split_whitespace()
             .next()
             .and_then(|w| tabula_games::find(&w.to_ascii_lowercase()))
-            .map(|k| k.info().title);
+            .map(|k| k.info().title(Lang::En));
         about_a_game |= title.is_some();
         let result = match reading.command.clone() {
             Err(e) => Err(e),

@@ -3,6 +3,7 @@
 
 use mail_parser::{HeaderValue, MessageParser, MimeHeaders, PartType};
 use sha2::{Digest, Sha256};
+use tabula_model::Lang;
 use tabula_service::Service;
 
 use crate::text::{self, Split};
@@ -148,7 +149,7 @@ pub fn read_message(raw: &[u8], config: &MailConfig) -> Result<Incoming, MailErr
     }
 
     let games = Service::game_words();
-    let titles: Vec<&str> = tabula_games::all().iter().map(|k| k.info().title).collect();
+    let titles: Vec<&str> = tabula_games::all().iter().map(|k| k.info().title(Lang::En)).collect();
     let body = body_text(&message);
     let mut lines = text::new_text(&body, &titles);
     // "Hi Tabula," on the first line: the commands may follow it.

@@ -3,7 +3,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    Applied, Ctx, DynState, GameKind, LogEntry, MoveError, Options, Outcome, ReplayError, Seat, Setup,
+    Applied, Ctx, DynState, GameKind, Lang, LogEntry, MoveError, Options, Outcome, ReplayError, Seat, Setup,
     SetupError, Timestamp, Turn, Viewer, rng_for,
 };
 
@@ -747,7 +747,7 @@ pub fn check_seed(kind: &dyn GameKind, options: &Options) -> Result<(), SetupErr
         return Err(SetupError::Contradiction(format!(
             "-seed cannot be used here: {} with these options hides moves from its players, \
              and anyone who knows the seed could work out its random draws; leave -seed out",
-            kind.info().title
+            kind.info().title(Lang::En)
         )));
     }
     Ok(())

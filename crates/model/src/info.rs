@@ -1,5 +1,7 @@
 use serde::Serialize;
 
+use crate::Lang;
+
 /// How a game's turns are taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -13,19 +15,13 @@ pub enum Dynamics {
 }
 
 /// Static facts about a game: what `help` and `list` print, what challenge
-/// forms are generated from, and what options are accepted.
+/// forms are generated from, and what options are accepted. Its texts
+/// (title, summary, rules, move help) are in the game's catalogues,
+/// `crates/GAME/locales/LANG/GAME.ftl`, one per language.
 #[derive(Debug)]
 pub struct GameInfo {
-    /// The command word (`dna`).
+    /// The command word (`dna`): the same in every language.
     pub kind: &'static str,
-    /// The display name (`DNA`).
-    pub title: &'static str,
-    /// One line for `list`.
-    pub summary: &'static str,
-    /// The rules, as `help <game>` prints them.
-    pub rules: &'static str,
-    /// Move syntax with examples, as `help <game>` prints it.
-    pub move_help: &'static str,
     /// Fewest players at the start.
     pub min_players: usize,
     /// Most players.
@@ -49,6 +45,35 @@ impl GameInfo {
     /// The option spec named `name`.
     pub fn option(&self, name: &str) -> Option<&'static OptionSpec> {
         self.all_options().find(|o| o.name == name)
+    }
+
+    /// The display name in `lang` (`DNA`; `Merkkikorvauspeli` in Finnish):
+    /// message `KIND-title`, or the command word for a game without a
+    /// catalogue.
+    pub fn title(&self, lang: Lang) -> &'static str {
+        self.text(lang, "title").unwrap_or(self.kind)
+    }
+
+    /// One line for `list` in `lang`: message `KIND-summary`.
+    pub fn summary(&self, lang: Lang) -> &'static str {
+        self.text(lang, "summary").unwrap_or_default()
+    }
+
+    /// The rules in `lang`, as `help KIND` prints them: message `KIND-rules`.
+    pub fn rules(&self, lang: Lang) -> &'static str {
+        self.text(lang, "rules").unwrap_or_default()
+    }
+
+    /// Move syntax with examples in `lang`, as `help KIND` prints it:
+    /// message `KIND-move-help`.
+    pub fn move_help(&self, lang: Lang) -> &'static str {
+        self.text(lang, "move-help").unwrap_or_default()
+    }
+
+    /// Message `KIND-PART` of the game's catalogue. A game's texts take no
+    /// arguments, so each is formatted once and kept.
+    fn text(&self, lang: Lang, part: &str) -> Option<&'static str> {
+        tabula_i18n::fixed_text(lang, &format!("{}-{part}", self.kind))
     }
 }
 

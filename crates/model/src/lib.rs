@@ -22,8 +22,8 @@
 //!   what an event does is its *action* ([`EventAction`]), a proposal is a
 //!   draw or an undo ([`ProposalKind`] names which), an option's value type
 //!   is its [`OptionKind`].
-//! - **info**: a kind's static facts ([`GameInfo`]): title, rules, options,
-//!   player counts, dynamics.
+//! - **info**: a kind's static facts ([`GameInfo`]): options, player
+//!   counts, dynamics, and its texts (title, rules) in each language.
 //! - **record**: everything that rebuilds one game exactly ([`Record`]):
 //!   kind, options, players, seed, events. It is what is stored; all the
 //!   rest is derived from it.
@@ -81,6 +81,8 @@ pub use rules::{
 };
 pub use score::Score;
 pub use seats::{Seats, SeatsIter};
+/// The language a text is wanted in (a game's title and rules: [`GameInfo::rules`]).
+pub use tabula_i18n::Lang;
 
 use serde::{Deserialize, Serialize};
 

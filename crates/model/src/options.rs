@@ -4,6 +4,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::Lang;
 use crate::info::{GameInfo, OptionKind, OptionSpec};
 
 /// The value of one option.
@@ -81,7 +82,7 @@ impl Options {
             let name_lc = name.to_ascii_lowercase();
             let spec = info.option(&name_lc).ok_or_else(|| OptionError::Unknown {
                 name: name.to_string(),
-                game: info.title,
+                game: info.title(Lang::En),
                 known: info.all_options().map(|o| format!("-{}", o.name)).collect::<Vec<_>>().join(" "),
             })?;
             if values.contains_key(spec.name) {
@@ -296,10 +297,6 @@ mod tests {
     ];
     const INFO: GameInfo = GameInfo {
         kind: "t",
-        title: "Test",
-        summary: "",
-        rules: "",
-        move_help: "",
         min_players: 2,
         max_players: 2,
         dynamics: Dynamics::Sequential,
@@ -335,7 +332,8 @@ mod tests {
         let e = Options::parse(&INFO, &["-length=2"]).unwrap_err().to_string();
         assert_eq!(e, "-length: must be between 3 and 100, not 2");
         let e = Options::parse(&INFO, &["-lenght=20"]).unwrap_err().to_string();
-        assert!(e.starts_with("unknown option -lenght for Test"), "{e}");
+        // A game without a catalogue is named by its command word.
+        assert!(e.starts_with("unknown option -lenght for t "), "{e}");
         let e = Options::parse(&INFO, &["-length=x"]).unwrap_err().to_string();
         assert_eq!(e, "-length: \"x\" is not a whole number");
         let e = Options::parse(&INFO, &["-edges=round"]).unwrap_err().to_string();

@@ -4,8 +4,8 @@ use std::marker::PhantomData;
 use serde::Serialize;
 
 use crate::{
-    ClickMap, GameInfo, GameRng, MoveError, Options, Outcome, Picture, Seat, SetupError, Timestamp, Turn,
-    Viewer,
+    ClickMap, GameInfo, GameRng, Lang, MoveError, Options, Outcome, Picture, Seat, SetupError, Timestamp,
+    Turn, Viewer,
 };
 
 /// What a game is set up from.
@@ -229,7 +229,10 @@ pub trait Rules: Clone + Send + Sync + 'static {
 
     /// For open games: add a player. Refused where the game is not open.
     fn join(&mut self, _user: &str) -> Result<Seat, MoveError> {
-        Err(MoveError::illegal(format!("{} games cannot be joined once started", Self::info().title)))
+        Err(MoveError::illegal(format!(
+            "{} games cannot be joined once started",
+            Self::info().title(Lang::En)
+        )))
     }
 
     /// About how many bytes this state holds, what it points to included:
@@ -367,7 +370,7 @@ impl<R: Rules> GameKind for Kind<R> {
         let n = setup.players.len();
         if n < info.min_players || n > info.max_players {
             return Err(SetupError::PlayerCount {
-                game: info.title,
+                game: info.title(Lang::En),
                 min: info.min_players,
                 max: info.max_players,
                 given: n,

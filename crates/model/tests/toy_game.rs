@@ -25,10 +25,6 @@ struct PileView {
 
 static INFO: GameInfo = GameInfo {
     kind: "pile",
-    title: "Pile",
-    summary: "take the last stone",
-    rules: "",
-    move_help: "",
     min_players: 2,
     max_players: 2,
     dynamics: Dynamics::Sequential,
@@ -259,10 +255,6 @@ mod replaceable {
 
     static INFO: GameInfo = GameInfo {
         kind: "sealed",
-        title: "Sealed",
-        summary: "",
-        rules: "",
-        move_help: "",
         min_players: 2,
         max_players: 2,
         dynamics: Dynamics::Simultaneous,

@@ -2,7 +2,7 @@
 //! information, validation, resignation, cuts and random playouts.
 
 use tabula_model::testing::{SimConfig, random_sim};
-use tabula_model::{Event, EventAction, Game, GameKind, MoveError, Options, Seat, Turn, Viewer};
+use tabula_model::{Event, EventAction, Game, GameKind, Lang, MoveError, Options, Seat, Turn, Viewer};
 use tabula_rewrite::{KIND, Rewrite};
 
 fn game(options: &[&str], players: &[&str]) -> Game {
@@ -426,10 +426,10 @@ fn an_arrow_written_with_a_hyphen_is_the_same_rule() {
 #[test]
 fn the_help_tells_the_finnish_name_the_worked_example_and_the_quoting() {
     let info = game(&[], &["ann", "bob"]).kind().info();
-    assert!(info.rules.contains("Merkkikorvauspeli"), "{}", info.rules);
+    assert!(info.rules(Lang::En).contains("Merkkikorvauspeli"), "{}", info.rules(Lang::En));
     // The example's strings, as the game computes them above.
     for s in ["atcg", "tacg", "tactc", "atctcac", "tacaccac", "tacACCac"] {
-        assert!(info.rules.contains(s), "{s}");
+        assert!(info.rules(Lang::En).contains(s), "{s}");
     }
-    assert!(info.move_help.contains("'tcg=>ag'"), "{}", info.move_help);
+    assert!(info.move_help(Lang::En).contains("'tcg=>ag'"), "{}", info.move_help(Lang::En));
 }

@@ -32,57 +32,9 @@ pub const MAX_STEPS: usize = 100;
 /// Most players (one letter each, `A`..`Z`).
 pub const MAX_PLAYERS: usize = 26;
 
-const RULES_TEXT: &str = "\
-Real-Time Life runs on the wall clock. Every -tick (default one hour) each \
-player who has placed cells gains movement points: one per 10 live cells, \
-never less than 1; points accumulate. Every -gen_ticks ticks (default 12) \
-the whole field undergoes one generation of Life: every cell counts as a \
-neighbour, whatever its owner; a cell with 2 or 3 neighbours survives, every \
-other cell dies; an empty point with exactly 3 neighbours gets a new cell, \
-owned by the owner of at least 2 of the 3 parents, or neutral (#) if all \
-three differ.
-
-A player's first move places -start_cells cells (default 10) on empty \
-points, all connected (horizontally, vertically or diagonally). The creator \
-and the listed users are players from the start; anyone else may join while \
-the game runs (up to -max_players, at most 26, shown as letters A..Z) with \
-the same placing move.
-
-Moving a cell costs the length of the shortest king-move path (one point per \
-step, horizontal, vertical or diagonal) through empty points: a cell cannot \
-pass through or over another cell, but can go around. A move with no such \
-path, or costing more points than the player has, is refused and costs \
-nothing. Several moves in one command apply in order, all or none.
-
-Immediately after each generation each player adds (live cells) / \
-(generations they have been in the game, this one included) to their score: \
-100 cells after 10 generations score 10, as do 10 cells after one. A player \
-who has placed cells and has none after a generation is out. Once at least \
-two players have placed cells, the last player standing wins; if the last \
-players vanish in the same generation, the highest score among them wins \
-(equal scores draw). With -generations=N the highest score after generation N \
-wins among the players still on the field, or if none is, among those who placed \
-cells and did not resign: a player who never placed cells has no score to win with. A player who resigns leaves their \
-cells to nobody (they become neutral).
-
-Edges: dead (nothing lives outside the -width x -height field), torus (the \
-field wraps), or unbounded (the infinite plane; -width and -height are not \
-used, and points may be written (x,y), with a1 = (0,0)).";
-
-const MOVE_HELP: &str = "\
-rtlife move <board#> <userid> <password> c5,d5,e5,...   first move: place -start_cells connected cells
-rtlife move <board#> <userid> <password> c5-f8           move a cell along the shortest free path
-rtlife move <board#> <userid> <password> c5-f8,a1-b2     several moves, in order, all or none
-The words place and move may stand before the points (place c5,d5,e5 or move c5-f8).
-On the unbounded plane points may be written (x,y): place (-3,12),(-2,12),...";
-
 /// The game's static facts and options.
 pub static INFO: GameInfo = GameInfo {
     kind: "rtlife",
-    title: "Real-Time Life",
-    summary: "Life on the wall clock: join any time, move cells with points, outscore the others",
-    rules: RULES_TEXT,
-    move_help: MOVE_HELP,
     min_players: 1,
     max_players: MAX_PLAYERS,
     dynamics: Dynamics::RealTime,

@@ -2,6 +2,7 @@
 //! times a day, so its players get one mail a day about it (the board as it
 //! stands and who moved) instead of one per move.
 
+use tabula_model::Lang;
 use tabula_model::{Dynamics, EventAction, Timestamp, Viewer};
 
 use crate::error::CommandError;
@@ -56,7 +57,7 @@ impl Service {
                 .filter(|(_, n)| **n > 0)
                 .map(|(p, n)| format!("{p} {n}"))
                 .collect();
-            let title = game.kind().info().title;
+            let title = game.kind().info().title(Lang::En);
             let mut messages = Vec::new();
             for (seat, reader) in game.players().iter().enumerate() {
                 let Some(address) = self.notify_address(reader).await? else { continue };

@@ -1,6 +1,7 @@
 //! `help` and `list`: generated from the command table and each game's
 //! rules and option table, so they are never out of date.
 
+use tabula_model::Lang;
 use tabula_model::{Dynamics, OptionKind, OptionSpec};
 
 use crate::command::{Command, GameCommand, SYNTAX};
@@ -95,7 +96,7 @@ pub fn list() -> Reply {
             Dynamics::Simultaneous => "simultaneous secret moves",
             Dynamics::RealTime => "real time",
         };
-        t.push_str(&format!("  {:<10} {} ({players}, {play})\n", info.kind, info.summary));
+        t.push_str(&format!("  {:<10} {} ({players}, {play})\n", info.kind, info.summary(Lang::En)));
     }
     t.push_str("\n`help GAME` tells how to play one.\n");
     text_reply("Tabula games".into(), t)
@@ -138,9 +139,9 @@ fn game_help(kind: &'static dyn tabula_model::GameKind) -> Reply {
     let mut t = format!("  {} challenge USERID USERID .. [OPTIONS]\n\n", info.kind);
     t.push_str(&format!("starts a game for {}, in the order given.\n\n", players(info)));
     t.push_str("Rules\n\n");
-    t.push_str(info.rules.trim_end());
+    t.push_str(info.rules(Lang::En).trim_end());
     t.push_str("\n\nMoves\n\n");
-    t.push_str(info.move_help.trim_end());
+    t.push_str(info.move_help(Lang::En).trim_end());
     t.push_str("\n\nOptions\n\n");
     for o in info.all_options() {
         t.push_str(&option_line(o));
@@ -152,7 +153,7 @@ fn game_help(kind: &'static dyn tabula_model::GameKind) -> Reply {
         "\nEvery game also takes the commands of `help` (show, showas, history, resign,\n\
          draw and undo proposals, {queue}submit/confirm, chat, subscribe ...).\n"
     ));
-    text_reply(format!("Help for {}", info.title), t)
+    text_reply(format!("Help for {}", info.title(Lang::En)), t)
 }
 
 #[cfg(test)]

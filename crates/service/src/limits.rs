@@ -10,6 +10,7 @@
 //! than [`OUTBOX_KEEP_DAYS`] ago.
 
 use serde::Serialize;
+use tabula_model::Lang;
 use tabula_model::{Turn, Viewer};
 
 use crate::error::CommandError;
@@ -134,7 +135,7 @@ impl Service {
             }
             let since = last.max(row.vacation_until.unwrap_or(i64::MIN));
             let idle = now - since;
-            let title = game.kind().info().title;
+            let title = game.kind().info().title(Lang::En);
             let Some(addr) = row.emails.first().cloned().filter(|_| row.notify) else { continue };
             let board_text = self.board_text_for(&game, board, Viewer::Player(seat));
             if idle >= forfeit - warn_ahead {

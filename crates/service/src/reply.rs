@@ -3,6 +3,7 @@
 //! reader may see it.
 
 use serde::Serialize;
+use tabula_model::Lang;
 use tabula_model::{Game, HistoryEntry, MoveLine, Outcome, Timestamp, Turn, Viewer};
 
 use crate::store::GameStatus;
@@ -31,7 +32,7 @@ pub fn to_move_users(game: &Game) -> Vec<String> {
 
 /// The heading / mail subject: `DNA Board 4 ted`.
 pub fn heading(game: &Game, id: i64, status: GameStatus) -> String {
-    let title = game.kind().info().title;
+    let title = game.kind().info().title(Lang::En);
     match status {
         GameStatus::Finished => format!("{title} Board {id} over"),
         GameStatus::Cancelled => format!("{title} Board {id} cancelled"),

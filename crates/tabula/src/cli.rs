@@ -18,6 +18,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use tabula_model::Lang;
 use tabula_service::command::SYNTAX;
 use tabula_service::{Caller, Clock, Command, CommandError, ErrorCode, Service};
 
@@ -179,7 +180,10 @@ fn command() -> clap::Command {
     }
     for kind in tabula_games::all() {
         let info = kind.info();
-        cmd = cmd.subcommand(language_command(info.kind, format!("{}: {}", info.title, info.summary)));
+        cmd = cmd.subcommand(language_command(
+            info.kind,
+            format!("{}: {}", info.title(Lang::En), info.summary(Lang::En)),
+        ));
     }
     cmd
 }

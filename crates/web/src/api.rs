@@ -13,6 +13,7 @@ use axum::routing::{delete, get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tabula_model::Lang;
 use tabula_service::store::{GameFilter, GameStatus};
 use tabula_service::{Caller, Context, Reply, Snapshot};
 
@@ -141,10 +142,10 @@ async fn command(
 fn kind_json(info: &tabula_model::GameInfo) -> Value {
     json!({
         "kind": info.kind,
-        "title": info.title,
-        "summary": info.summary,
-        "rules": info.rules,
-        "move_help": info.move_help,
+        "title": info.title(Lang::En),
+        "summary": info.summary(Lang::En),
+        "rules": info.rules(Lang::En),
+        "move_help": info.move_help(Lang::En),
         "min_players": info.min_players,
         "max_players": info.max_players,
         "dynamics": info.dynamics,

@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tabula_bots::tournament::{build_report, unique_names};
 use tabula_bots::{BotStanding, GameResult, TournamentConfig, TournamentReport};
+use tabula_model::Lang;
 use tabula_model::svg::escape;
 use tabula_service::store::TournamentRow;
 
@@ -191,7 +192,7 @@ fn list_row(row: &TournamentRow) -> ListRow {
     ListRow {
         id: row.id,
         game: row.game.clone(),
-        title: tabula_games::find(&row.game).map_or("Unknown game", |k| k.info().title),
+        title: tabula_games::find(&row.game).map_or("Unknown game", |k| k.info().title(Lang::En)),
         created: row.created,
         finished: row.finished,
         games_done: row.games_done,
@@ -497,7 +498,7 @@ async fn tournament_page(
     let id = tournament_id(&id).map_err(page_error)?;
     let r = results(&web, id).await.map_err(page_error)?;
     let rep = &r.report;
-    let title = tabula_games::find(&rep.game).map_or("Unknown game", |k| k.info().title);
+    let title = tabula_games::find(&rep.game).map_or("Unknown game", |k| k.info().title(Lang::En));
     let failures = rep.games.iter().filter(|g| !g.failures.is_empty()).count();
     let html = render(
         "tournament.html",

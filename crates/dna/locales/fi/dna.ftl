@@ -21,7 +21,7 @@ dna-rules =
 
     LUOVUTTAMINEN. Pelaaja voi luovuttaa milloin tahansa. Luovuttaneen pelaajan sekvenssi jää laudalle jäädytettynä: myöhemmät nimeämiset eivät enää lyhennä sitä.
 
-    PÄTKÄN PITUUDET. Asetuksilla -min_chunk ja -max_chunk saa nimetä minkä tahansa pituisen pätkän pienimmästä suurimpaan; pois jätetty raja on 3, tai toinen raja, jos 3 olisi sen väärällä puolella. Peli hylkää asetuksen -chunk yhdessä eri arvoisen -min_chunk- tai -max_chunk-asetuksen kanssa, suurinta pituutta suuremman pienimmän pituuden sekä sekvenssiä pidemmän pätkän.
+    PÄTKÄN PITUUDET. Asetuksilla -min_chunk ja -max_chunk saa nimetä minkä tahansa pituisen pätkän pienimmästä suurimpaan; pois jätetty raja on 3, tai toinen raja, jos 3 olisi sen väärällä puolella. Peli hylkää asetuksen -chunk yhdessä arvoltaan eroavan -min_chunk- tai -max_chunk-asetuksen kanssa, suurinta pituutta suuremman pienimmän pituuden sekä sekvenssiä pidemmän pätkän.
 
     ESIMERKKI. Pelaajien ned, ted ja jed peli alkaa näin:
 

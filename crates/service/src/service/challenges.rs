@@ -1,5 +1,6 @@
 //! Challenges: starting a game, accepting or refusing it, joining an open game.
 
+use tabula_model::Lang;
 use tabula_model::{Event, EventAction, Game, GameKind, Options, Viewer};
 
 use crate::command::Credentials;
@@ -62,7 +63,7 @@ impl Service {
                             ErrorCode::UnknownUser,
                             format!(
                                 "there is no bot {id} for {}: the bots are {}",
-                                info.title,
+                                info.title(Lang::En),
                                 names.join(", ")
                             ),
                         ));
@@ -137,11 +138,13 @@ impl Service {
             if let Some(addr) = self.notify_address(user).await? {
                 let t = self.board_text(&game, &stored, Viewer::Player(seat));
                 let lead = if accepted[seat] {
-                    format!("You are challenged to {} board {id}.\n\n", info.title)
+                    format!("You are challenged to {} board {id}.\n\n", info.title(Lang::En))
                 } else {
                     format!(
                         "You are challenged to {} board {id}. Accept with `{} accept {id} {user} PASSWORD` or refuse with `{} reject {id} {user} PASSWORD`.\n\n",
-                        info.title, info.kind, info.kind
+                        info.title(Lang::En),
+                        info.kind,
+                        info.kind
                     )
                 };
                 messages.push(OutboxMessage {

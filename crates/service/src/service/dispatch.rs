@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use serde_json::json;
+use tabula_model::Lang;
 use tabula_model::{EventAction, Game, GameKind, HistoryEntry, ProposalKind, Seat, Turn, Viewer};
 
 use crate::command::{Command, GameCommand, MoveAction};
@@ -210,7 +211,7 @@ impl Service {
                         ErrorCode::Refused,
                         format!(
                             "{} does not take queued moves: its moves are not made in turn",
-                            kind.info().title
+                            kind.info().title(Lang::En)
                         ),
                     ));
                 }
@@ -294,7 +295,7 @@ impl Service {
                         _ => {
                             return Err(CommandError::usage(format!(
                                 "in {} give your user id and password: {}",
-                                kind.info().title,
+                                kind.info().title(Lang::En),
                                 crate::command::syntax("preview")
                             )));
                         }
@@ -319,7 +320,7 @@ impl Service {
                         let record = loaded.game.record().clone();
                         let past = Game::replay_prefix(kind, record, n).map_err(|e| internal(&e))?;
                         let mut reply = self.board_text_reply(&past, &loaded.stored, Viewer::Observer);
-                        reply.subject = format!("{} Board {board} at move {n}", kind.info().title);
+                        reply.subject = format!("{} Board {board} at move {n}", kind.info().title(Lang::En));
                         Ok(reply)
                     }
                 }
@@ -342,7 +343,8 @@ impl Service {
                 if text.is_empty() {
                     text.push_str("No moves yet.\n");
                 }
-                let mut r = Reply::plain(format!("{} Board {board} history", kind.info().title), text);
+                let mut r =
+                    Reply::plain(format!("{} Board {board} history", kind.info().title(Lang::En)), text);
                 r.data = json!(entries);
                 Ok(r)
             }
@@ -358,8 +360,12 @@ impl Service {
                 // One chat line is one transaction, never retried: a random tag keeps two
                 // lines sent in the same millisecond from sharing an outbox key.
                 let tag: u64 = rand::random();
-                let subject = format!("{} Board {board} chat from {}", kind.info().title, user.id);
-                let body = format!("{} writes on {} board {board}:\n\n{text}\n", user.id, kind.info().title);
+                let subject = format!("{} Board {board} chat from {}", kind.info().title(Lang::En), user.id);
+                let body = format!(
+                    "{} writes on {} board {board}:\n\n{text}\n",
+                    user.id,
+                    kind.info().title(Lang::En)
+                );
                 let mut messages = Vec::new();
                 let mut readers: Vec<String> = loaded.game.players().to_vec();
                 readers.extend(self.store.subscribers(board).await?);
@@ -391,7 +397,7 @@ impl Service {
                 } else {
                     format!("{} no longer receives the updates of board {board}.\n", user.id)
                 };
-                Ok(Reply::plain(format!("{} Board {board}", kind.info().title), text))
+                Ok(Reply::plain(format!("{} Board {board}", kind.info().title(Lang::En)), text))
             }
             GameCommand::Answer { board, auth, accept } => {
                 self.answer(kind, board, &auth, accept, caller).await

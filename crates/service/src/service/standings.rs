@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use serde_json::json;
+use tabula_model::Lang;
 use tabula_model::{GameKind, SeatResult};
 
 use crate::command::GamesWhich;
@@ -57,7 +58,8 @@ impl Service {
             GamesWhich::Next => "waiting for them",
             GamesWhich::All => "all",
         };
-        let mut r = Reply::plain(format!("{} games of {id} ({which_word})", kind.info().title), text);
+        let mut r =
+            Reply::plain(format!("{} games of {id} ({which_word})", kind.info().title(Lang::En)), text);
         r.data = json!(games);
         Ok(r)
     }
@@ -85,7 +87,7 @@ impl Service {
         if rows.is_empty() {
             text.push_str("No finished games yet.\n");
         }
-        let mut r = Reply::plain(format!("{} standings", kind.info().title), text);
+        let mut r = Reply::plain(format!("{} standings", kind.info().title(Lang::En)), text);
         r.data = json!(
             rows.iter()
                 .map(|(u, [w, l, d])| json!({"user": u, "won": w, "lost": l, "drawn": d}))
@@ -105,7 +107,7 @@ impl Service {
             text.push_str("No finished games yet.\n");
         }
         text.push_str("\nElo ratings from every finished game in order (start 1500, K = 32; a game of several players counts as a match between every pair).\n");
-        let mut r = Reply::plain(format!("{} ratings", kind.info().title), text);
+        let mut r = Reply::plain(format!("{} ratings", kind.info().title(Lang::En)), text);
         r.data = json!(
             ratings.iter().map(|(u, r, n)| json!({"user": u, "rating": r, "games": n})).collect::<Vec<_>>()
         );

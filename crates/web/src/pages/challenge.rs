@@ -8,6 +8,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use minijinja::context;
 use serde::{Deserialize, Serialize};
+use tabula_model::Lang;
 use tabula_model::{GameInfo, OptionKind};
 use tabula_service::auth::Login;
 use tabula_service::{Caller, Command, Context, GameCommand};
@@ -158,10 +159,10 @@ async fn challenge_view(
         context! {
             base => base(web, login).await?,
             kind => info.kind,
-            title => info.title,
-            summary => info.summary,
-            rules => info.rules,
-            move_help => info.move_help,
+            title => info.title(Lang::En),
+            summary => info.summary(Lang::En),
+            rules => info.rules(Lang::En),
+            move_help => info.move_help(Lang::En),
             min_players => info.min_players,
             max_players => info.max_players,
             fields => option_fields(info, sent),
@@ -226,7 +227,7 @@ pub(super) async fn challenge_form(
     let bot = field("bot").trim();
     if !bot.is_empty() {
         if !web.service.bot_names(info.kind).iter().any(|b| b == bot) {
-            let message = format!("There is no bot {bot} for {} here.", info.title);
+            let message = format!("There is no bot {bot} for {} here.", info.title(Lang::En));
             return refuse(StatusCode::BAD_REQUEST, message).await;
         }
         if players.is_empty() {

@@ -14,6 +14,7 @@ use minijinja::context;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tabula_model::GameInfo;
+use tabula_model::Lang;
 use tabula_service::auth::Login;
 use tabula_service::command::MoveAction;
 use tabula_service::store::GameStatus;
@@ -83,10 +84,15 @@ fn status_lines(text: &str, me: Option<&str>) -> Vec<String> {
 }
 
 /// The move help of a game as the web's move field takes it: the move
-/// itself, without the mail command's words before it.
-fn web_move_help(info: &GameInfo) -> String {
-    let prefix = format!("{} move <board#> <userid> <password> ", info.kind);
-    info.move_help.lines().map(|l| l.strip_prefix(&prefix).unwrap_or(l)).collect::<Vec<_>>().join("\n")
+/// itself, without the mail command's words before it (`KIND move`, then
+/// the board, user and password, whatever words the language gives them).
+fn web_move_help(info: &GameInfo, lang: Lang) -> String {
+    let command = format!("{} move ", info.kind);
+    info.move_help(lang)
+        .lines()
+        .map(|l| l.strip_prefix(&command).and_then(|rest| rest.splitn(4, ' ').nth(3)).unwrap_or(l))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// `/games/{id}?at=N`: a game as the visitor may see it.
@@ -191,9 +197,9 @@ async fn game_view(
             base => base(web, login).await?,
             board,
             kind => game.kind.clone(),
-            title => info.title,
-            rules => info.rules,
-            move_help => web_move_help(info),
+            title => info.title(Lang::En),
+            rules => info.rules(Lang::En),
+            move_help => web_move_help(info, Lang::En),
             subject => shown.reply.subject.clone(),
             status_lines => status_lines(&shown.reply.text, me),
             text_board => shown.reply.text.clone(),
@@ -447,8 +453,14 @@ mod tests {
     #[test]
     fn move_help_shows_the_move_alone() {
         let info = tabula_games::find("conway").unwrap().info();
-        let help = web_move_help(info);
-        assert!(!help.contains("<password>"), "{help}");
-        assert!(help.lines().any(|l| l.starts_with("a1,b2,c3")), "{help}");
+        for lang in Lang::ALL {
+            let help = web_move_help(info, lang);
+            assert!(!help.contains("conway move"), "{help}");
+            assert!(help.lines().any(|l| l.starts_with("a1,b2,c3   ")), "{help}");
+            assert!(help.lines().any(|l| l.starts_with("random     ")), "{help}");
+        }
+        // A line that is not a command stays whole.
+        let rtlife = web_move_help(tabula_games::find("rtlife").unwrap().info(), Lang::En);
+        assert!(rtlife.contains("\nThe words place and move may stand before the points"), "{rtlife}");
     }
 }

@@ -26,6 +26,7 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use tabula_model::Lang;
 use tabula_service::auth::Login;
 
 use crate::Web;
@@ -95,7 +96,7 @@ fn kind_links() -> Vec<KindLink> {
         .iter()
         .map(|k| {
             let i = k.info();
-            KindLink { kind: i.kind, title: i.title, summary: i.summary }
+            KindLink { kind: i.kind, title: i.title(Lang::En), summary: i.summary(Lang::En) }
         })
         .collect()
 }
@@ -121,7 +122,7 @@ fn frame(login: Option<&Login>, waiting: usize) -> Base {
 }
 
 fn title_of(kind: &str) -> &'static str {
-    tabula_games::find(kind).map_or("Unknown game", |k| k.info().title)
+    tabula_games::find(kind).map_or("Unknown game", |k| k.info().title(Lang::En))
 }
 
 /// The logged-in user of a request, if any.
