@@ -17,6 +17,7 @@
 pub mod builtin;
 pub mod heuristics;
 pub mod intervalo;
+pub mod live;
 pub mod mcts;
 pub mod process;
 pub mod protocol;

@@ -7,6 +7,7 @@ pub mod auth;
 pub mod command;
 mod digest;
 mod error;
+pub mod glicko;
 pub mod help;
 mod limits;
 pub mod metrics;
@@ -25,6 +26,7 @@ pub use error::{CommandError, ErrorCode};
 pub use limits::LimitReport;
 pub use service::{Actions, BoardState, Offer, Waiting, WaitingGame};
 pub use service::{
-    Answer, BotPlayer, Caller, Clock, GameReport, GameUpdate, Reply, ReplyMail, Service, Snapshot,
+    Answer, BotGame, BotPlayer, Caller, Clock, GameReport, GameUpdate, MAX_BOT_COMMAND, MAX_BOT_WORDS, Reply,
+    ReplyMail, Service, Snapshot,
 };
 pub use throttle::{Context, Origin};

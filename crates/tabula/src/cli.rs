@@ -193,7 +193,7 @@ fn is_language(name: &str) -> bool {
 }
 
 /// Print a clap error (or help) and give its exit status.
-fn clap_exit(e: clap::Error) -> ExitCode {
+pub fn clap_exit(e: clap::Error) -> ExitCode {
     let _ = e.print();
     ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
 }
@@ -263,7 +263,7 @@ fn run_server(global: &Global, server: Server) -> Result<ExitCode> {
 /// Take the global options out of a command's words (everything after a
 /// word `--` is a word), and check them with the same parser as before the
 /// command word. Options given among the words win.
-fn split_globals(mut global: Global, words: Vec<String>) -> Result<(Global, Vec<String>), clap::Error> {
+pub fn split_globals(mut global: Global, words: Vec<String>) -> Result<(Global, Vec<String>), clap::Error> {
     let mut options = Vec::new();
     let mut rest = Vec::new();
     let mut it = words.into_iter();
@@ -301,6 +301,11 @@ fn split_globals(mut global: Global, words: Vec<String>) -> Result<(Global, Vec<
 
 /// A command of the command language: `first` and its words.
 fn language(global: Global, first: &str, words: Vec<String>) -> Result<ExitCode> {
+    // `tabula bot connect|add|list|remove`: the program's own words after
+    // `--` are kept as they are.
+    if first == "bot" && words.first().is_some_and(|w| crate::botcmd::WORDS.contains(&w.as_str())) {
+        return crate::botcmd::run(global, words);
+    }
     let (global, words) = match split_globals(global, words) {
         Ok(split) => split,
         Err(e) => return Ok(clap_exit(e)),

@@ -7,7 +7,10 @@
 //! reason is printed), 2 on bad usage.
 
 mod backup;
+mod botcmd;
+mod botplay;
 mod cli;
+mod hosted;
 mod mail;
 mod serve;
 mod tools;

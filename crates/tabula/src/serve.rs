@@ -1,5 +1,6 @@
 //! `tabula serve`: the web pages and the API over the store, plus the
-//! scheduler that runs clock events when they are due.
+//! scheduler that runs clock events when they are due and the programs of
+//! hosted bots.
 
 use std::io::{IsTerminal, Write};
 use std::net::SocketAddr;
@@ -66,6 +67,13 @@ pub struct ServeArgs {
     /// before it is disconnected
     #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
     write_timeout: u64,
+    /// When run as root: the user hosted bots' programs (`tabula bot add`) run as
+    /// [default: nobody]
+    #[arg(long, value_name = "USER")]
+    bot_user: Option<String>,
+    /// Do not run hosted bots' programs (another server on the database does)
+    #[arg(long)]
+    no_hosted_bots: bool,
 }
 
 /// An SMTP relay's host and port.
@@ -121,6 +129,20 @@ pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
         let scheduler = {
             let service = service.clone();
             tokio::spawn(async move { service.run_scheduler().await })
+        };
+        // The programs of hosted bots (`tabula bot add`), confined as the referee's.
+        let hosted = match tabula_bots::process::BotUser::for_referee(args.bot_user.as_deref()) {
+            _ if args.no_hosted_bots => None,
+            Ok(user) => {
+                let limits = tabula_bots::BotLimits { user, ..Default::default() };
+                Some(tokio::spawn(crate::hosted::run(service.clone(), limits)))
+            }
+            Err(e) if args.bot_user.is_some() => return Err(anyhow::anyhow!("--bot-user: {e}")),
+            // Never as root: without a user to run them as, they are not run.
+            Err(e) => {
+                tracing::warn!(error = %e, "hosted bots are not run (give --bot-user)");
+                None
+            }
         };
         let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
         let stopped = move || {
@@ -185,6 +207,9 @@ pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
             let _ = t.await;
         }
         scheduler.abort();
+        if let Some(task) = hosted {
+            task.abort();
+        }
         if let Some(task) = relay_changes {
             task.abort();
         }

@@ -20,7 +20,7 @@ use tabula_service::{Caller, Context, Reply, Snapshot};
 use crate::auth::{api_user, bearer};
 use crate::client::ClientAddress;
 use crate::error::ApiError;
-use crate::{Web, events, openapi};
+use crate::{Web, bot_events, events, openapi};
 
 /// Most games one list returns.
 pub const MAX_LIST: i64 = 500;
@@ -34,12 +34,14 @@ pub fn routes() -> Router<Web> {
         .route("/api/v1/commands", post(command))
         .route("/api/v1/kinds", get(kinds))
         .route("/api/v1/kinds/{kind}", get(kind))
+        .route("/api/v1/kinds/{kind}/ladder", get(ladder))
         .route("/api/v1/games", get(games))
         .route("/api/v1/games/{id}", get(game))
         .route("/api/v1/games/{id}/history", get(history))
         .route("/api/v1/games/{id}/text", get(text))
         .route("/api/v1/games/{id}/events", get(events::game_events))
         .route("/api/v1/users/{id}", get(user))
+        .route("/api/v1/bot/events", get(bot_events::bot_events))
         .route("/api/v1/me", get(me))
         .route("/api/v1/tokens", post(create_token).get(list_tokens))
         .route("/api/v1/tokens/{id}", delete(revoke_token))
@@ -165,6 +167,53 @@ async fn kinds() -> Response {
 async fn kind(Path(kind): Path<String>) -> Result<Response, ApiError> {
     let k = tabula_games::find(&kind).ok_or_else(|| ApiError::not_found(format!("no game {kind:?}")))?;
     Ok(ok(json!({ "kind": kind_json(k.info()) })))
+}
+
+#[derive(Deserialize)]
+struct LadderQuery {
+    limit: Option<usize>,
+}
+
+/// Most players one ladder answer lists.
+pub const MAX_LADDER: usize = 1000;
+
+/// `GET /api/v1/kinds/{kind}/ladder?limit=N`: the game's ladder, best
+/// first: Glicko-2 ratings of people and bots over its finished games.
+async fn ladder(
+    State(web): State<Web>,
+    Path(kind): Path<String>,
+    q: Result<Query<LadderQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let info =
+        tabula_games::find(&kind).ok_or_else(|| ApiError::not_found(format!("no game {kind:?}")))?.info();
+    let limit = query(q)?.limit.unwrap_or(100);
+    if !(1..=MAX_LADDER).contains(&limit) {
+        return Err(ApiError::bad_request(format!("limit must be 1 to {MAX_LADDER}")));
+    }
+    let (rows, total) = ladder_rows(&web, info.kind, limit).await?;
+    Ok(ok(json!({ "kind": info.kind, "total": total, "ladder": rows })))
+}
+
+/// The first `limit` rows of the game `kind`'s ladder as JSON, each with
+/// `bot` (whether the player is one), and how many players it has.
+///
+/// # Errors
+/// Storage failures.
+pub async fn ladder_rows(web: &Web, kind: &str, limit: usize) -> Result<(Vec<Value>, usize), ApiError> {
+    let ladder = web.service.ladder(kind).await?;
+    let total = ladder.len();
+    let shown = &ladder[..limit.min(total)];
+    let users: Vec<String> = shown.iter().map(|r| r.user.clone()).collect();
+    let bots = web.service.bots_among(&users).await?;
+    let rows = shown
+        .iter()
+        .map(|r| {
+            let mut v = serde_json::to_value(r).unwrap_or_default();
+            v["bot"] = bots.contains(&r.user).into();
+            v
+        })
+        .collect();
+    Ok((rows, total))
 }
 
 /// Filters of a games list.
@@ -334,7 +383,8 @@ async fn user(State(web): State<Web>, Path(id): Path<String>) -> Result<Response
 }
 
 /// A user's public profile (id, creation time, whether the account is
-/// closed; never addresses or settings) and newest games.
+/// closed, whether it is a bot and the server runs it; never addresses or
+/// settings) and newest games.
 ///
 /// # Errors
 /// `unknown_user`.
@@ -352,7 +402,16 @@ pub async fn public_user(
     let canonical = tabula_service::users::canonical_user_id(id).map_err(|_| unknown())?;
     let row = web.service.user(&canonical).await.map_err(tabula_service::CommandError::from)?;
     let profile = match row {
-        Some(u) => json!({"id": u.id, "created": u.created, "signed_off": u.signed_off, "bot": false}),
+        Some(u) => {
+            let bot = web.service.bot_account(&u.id).await?;
+            json!({
+                "id": u.id,
+                "created": u.created,
+                "signed_off": u.signed_off,
+                "bot": bot.is_some(),
+                "hosted": bot.is_some_and(|b| b.command.is_some()),
+            })
+        }
         None if canonical.starts_with("bot:") => json!({"id": canonical, "bot": true}),
         None => return Err(unknown()),
     };

@@ -8,6 +8,8 @@
 //!   `unauthorized` for what only HTTP can get wrong).
 //! - [`events`]: `GET /api/v1/games/{id}/events`, Server-Sent Events with the
 //!   listener's own view after every change.
+//! - [`bot_events`]: `GET /api/v1/bot/events`, a bot account's events
+//!   (challenges, its turns as bot protocol messages, game ends).
 //! - [`pages`]: the server-rendered pages (templates embedded in the binary,
 //!   auto-escaped), with login sessions and CSRF-checked forms.
 //! - [`tournaments`]: tournament pages and resources.
@@ -18,6 +20,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod bot_events;
 pub mod client;
 pub mod connections;
 mod error;

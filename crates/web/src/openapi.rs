@@ -28,6 +28,8 @@ mod tests {
             ("/api/v1/games/{id}/history", "get"),
             ("/api/v1/games/{id}/events", "get"),
             ("/api/v1/users/{id}", "get"),
+            ("/api/v1/bot/events", "get"),
+            ("/api/v1/kinds/{kind}/ladder", "get"),
             ("/api/v1/tournaments", "get"),
             ("/api/v1/tournaments/{id}", "get"),
             ("/api/v1/tournaments/{id}/games", "get"),

@@ -24,6 +24,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("challenge_list.html", include_str!("../templates/challenge_list.html")),
     ("challenge.html", include_str!("../templates/challenge.html")),
     ("user.html", include_str!("../templates/user.html")),
+    ("ladder.html", include_str!("../templates/ladder.html")),
     ("login.html", include_str!("../templates/login.html")),
     ("signup.html", include_str!("../templates/signup.html")),
     ("account.html", include_str!("../templates/account.html")),

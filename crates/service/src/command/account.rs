@@ -1,5 +1,6 @@
 //! The commands that are not a game's: accounts (`signup`, `change`,
-//! `signoff`, `notify`, `vacation`, `limit`, `policy`), `help` and `list`.
+//! `signoff`, `notify`, `vacation`, `limit`, `policy`, `bot`), `help` and
+//! `list`.
 //! How each is read, printed back, and where its passwords are.
 
 use super::syntax::{syntax, usage};
@@ -8,8 +9,9 @@ use crate::error::CommandError;
 
 /// The words that start a command of this family (`register` is
 /// pbmserv's `signup`).
-pub const ACCOUNT_WORDS: &[&str] =
-    &["signup", "register", "change", "signoff", "notify", "vacation", "limit", "policy", "help", "list"];
+pub const ACCOUNT_WORDS: &[&str] = &[
+    "signup", "register", "change", "signoff", "notify", "vacation", "limit", "policy", "bot", "help", "list",
+];
 
 /// The second words of `change`.
 pub(super) const CHANGE_WORDS: &[&str] = &["password", "address"];
@@ -54,6 +56,14 @@ pub(super) fn parse(head: &str, rest: &[&str]) -> Result<Command, CommandError> 
             _ => Err(usage("help")),
         },
         "list" => Ok(Command::List),
+        "bot" => match rest {
+            [switch, u, p] => match switch.to_ascii_lowercase().as_str() {
+                "on" => Ok(Command::Bot { auth: creds(&[u, p]), on: true }),
+                "off" => Ok(Command::Bot { auth: creds(&[u, p]), on: false }),
+                _ => Err(usage("bot")),
+            },
+            _ => Err(usage("bot")),
+        },
         switch => parse_switch(rest, switch),
     }
 }
@@ -139,6 +149,15 @@ pub(super) fn words(command: &Command) -> Option<(Vec<String>, Vec<usize>)> {
             switch("limit", auth, limit.map_or("off".into(), |n| n.to_string()))
         }
         Command::Policy { auth, ask } => switch("policy", auth, if *ask { "ask" } else { "open" }.into()),
+        Command::Bot { auth, on } => (
+            vec![
+                "bot".into(),
+                if *on { "on" } else { "off" }.into(),
+                auth.user.clone(),
+                auth.password.clone(),
+            ],
+            vec![3],
+        ),
         Command::Help { topic: None } => (vec!["help".into()], Vec::new()),
         Command::Help { topic: Some(t) } => (vec!["help".into(), t.clone()], Vec::new()),
         Command::List => (vec!["list".into()], Vec::new()),
@@ -156,7 +175,8 @@ pub(super) fn credentials(command: &Command) -> Option<&Credentials> {
         | Command::Notify { auth, .. }
         | Command::Vacation { auth, .. }
         | Command::Limit { auth, .. }
-        | Command::Policy { auth, .. } => Some(auth),
+        | Command::Policy { auth, .. }
+        | Command::Bot { auth, .. } => Some(auth),
         _ => None,
     }
 }

@@ -247,6 +247,13 @@ pub enum Command {
         /// Ask before challenges start.
         ask: bool,
     },
+    /// `bot on|off user pw`: mark the account as played by a program.
+    Bot {
+        /// Who.
+        auth: Credentials,
+        /// A bot (on) or a person (off).
+        on: bool,
+    },
     /// `help [topic]`
     Help {
         /// A game or command.
@@ -771,6 +778,7 @@ mod tests {
             (creds(), proptest::option::of(0..=1000u32))
                 .prop_map(|(auth, limit)| Command::Limit { auth, limit }),
             (creds(), proptest::bool::ANY).prop_map(|(auth, ask)| Command::Policy { auth, ask }),
+            (creds(), proptest::bool::ANY).prop_map(|(auth, on)| Command::Bot { auth, on }),
             proptest::option::of("(dna|move|signup)").prop_map(|topic| Command::Help { topic }),
             Just(Command::List),
             ("(dna|conway|rewrite)", game_command())

@@ -13,6 +13,11 @@ pub const SYNTAX: &[(&str, &str, &str)] = &[
     ("vacation", "vacation USERID PASSWORD DAYS|off", "suspend reminders and forfeits while away"),
     ("limit", "limit USERID PASSWORD N|off", "accept at most N running games"),
     ("policy", "policy USERID PASSWORD open|ask", "start challenges at once, or ask you to accept them"),
+    (
+        "bot",
+        "bot on|off USERID PASSWORD",
+        "mark your account as a bot, played by a program (`tabula bot connect`), or as a person again",
+    ),
     ("help", "help [GAME]", "this text, or a game's rules, options and move syntax"),
     ("list", "list", "the games on offer"),
     (
@@ -53,7 +58,7 @@ pub const SYNTAX: &[(&str, &str, &str)] = &[
     ("history", "GAME history BOARD", "every move of a board"),
     ("games", "GAME games USERID [active|inactive|next|all]", "a user's boards"),
     ("standings", "GAME standings", "wins, losses and draws of every player"),
-    ("ratings", "GAME ratings", "Elo ratings from finished games"),
+    ("ratings", "GAME ratings", "the ladder: Glicko-2 ratings from finished games"),
     ("chat", "GAME chat BOARD USERID PASSWORD TEXT", "a message to the other players of a board"),
     ("subscribe", "GAME subscribe BOARD USERID PASSWORD", "receive a board's updates"),
     ("unsubscribe", "GAME unsubscribe BOARD USERID PASSWORD", "stop receiving them"),

@@ -68,13 +68,16 @@ impl Service {
         let (past, viewer) = position(&game, user, at);
         // Replaying and rendering take the longest of any read (a long
         // Rewrite string is copied into the view): off the async workers.
-        self.heavy(move || {
-            let game = replayed(game, past)?;
-            let reply = board_text_reply(&game, &stored, viewer, now);
-            let picture = game.picture(viewer, now);
-            Ok(Snapshot { reply, svg: picture.svg, click: picture.click })
-        })
-        .await
+        let mut snapshot = self
+            .heavy(move || {
+                let game = replayed(game, past)?;
+                let reply = board_text_reply(&game, &stored, viewer, now);
+                let picture = game.picture(viewer, now);
+                Ok(Snapshot { reply, svg: picture.svg, click: picture.click })
+            })
+            .await?;
+        self.mark_bots(&mut snapshot.reply).await?;
+        Ok(snapshot)
     }
 
     /// One string of a board's view as `user` may see it (see
@@ -171,6 +174,7 @@ pub(super) fn report_at(
         id: stored.summary.id,
         kind: stored.summary.kind.clone(),
         players: game.players().to_vec(),
+        bots: game.players().iter().filter(|p| p.starts_with("bot:")).cloned().collect(),
         status: stored.summary.status,
         to_move: reply::to_move_users(game),
         moves: game.moves(),

@@ -34,7 +34,12 @@ impl Service {
         // that ran had its password where the grammar puts it; of a refused
         // one, whose words may be out of place, only its name.
         let (masked, name) = (command.masked(), command.name());
-        let result = self.run_parsed(command, &context).await;
+        let mut result = self.run_parsed(command, &context).await;
+        if let Ok(reply) = result.as_mut()
+            && let Err(e) = self.mark_bots(reply).await
+        {
+            tracing::warn!(error = %e.message, "bot accounts not read");
+        }
         match &result {
             Ok(_) => tracing::debug!(command = %masked, origin = ?context.origin, "command"),
             Err(e) => {
@@ -120,6 +125,7 @@ impl Service {
                 };
                 Ok(Reply::plain("Challenge policy", text))
             }
+            Command::Bot { auth, on } => self.bot_switch(&auth, on, caller).await,
             Command::Help { topic } => help::help(topic.as_deref()),
             Command::List => Ok(help::list()),
             Command::Game { kind, command } => {

@@ -6,12 +6,13 @@
 //! `accounts`, `challenges`, `commit` (an event appended with its mail and
 //! live notice), `automatic` (bots, queued moves, due clocks), `cache`
 //! (loading and the replay cache), `boards` (a board as a reader sees it),
-//! `standings` (lists, standings, Elo) and `reads` (the front ends' read
+//! `bots` (bot accounts), `standings` (lists, standings, the ladder) and `reads` (the front ends' read
 //! queries: what waits for a user, what they may do on a board).
 
 mod accounts;
 mod automatic;
 mod boards;
+mod bots;
 mod cache;
 mod challenges;
 mod commit;
@@ -19,6 +20,7 @@ mod dispatch;
 mod reads;
 mod standings;
 
+pub use bots::{BotGame, MAX_BOT_COMMAND, MAX_BOT_WORDS};
 pub use reads::{Actions, BoardState, Offer, Waiting, WaitingGame};
 
 use std::sync::{Arc, Mutex};
@@ -106,6 +108,9 @@ pub struct GameReport {
     pub kind: String,
     /// Players in seat order.
     pub players: Vec<String>,
+    /// The players that are bots (built-in ones and bot accounts).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bots: Vec<String>,
     /// Status.
     pub status: GameStatus,
     /// Users who must act now.

@@ -1,4 +1,5 @@
-//! Lists over many games: a user's boards, standings and Elo ratings.
+//! Lists over many games: a user's boards, standings and the ladder
+//! (Glicko-2 ratings).
 
 use std::collections::HashMap;
 
@@ -9,7 +10,7 @@ use tabula_model::{GameKind, SeatResult};
 use crate::command::GamesWhich;
 use crate::error::{CommandError, ErrorCode};
 use crate::reply;
-use crate::store::{GameFilter, GameStatus, GameSummary};
+use crate::store::{GameFilter, GameStatus};
 use crate::users;
 
 use super::{Reply, Service};
@@ -97,60 +98,37 @@ impl Service {
     }
 
     pub(super) async fn ratings(&self, kind: &'static dyn GameKind) -> Result<Reply, CommandError> {
-        let finished = self.store.finished(Some(kind.info().kind)).await?;
-        let ratings = elo(&finished);
-        let mut text = format!("{:<20} {:>7} {:>6}\n", "player", "rating", "games");
-        for (u, r, n) in &ratings {
-            text.push_str(&format!("{u:<20} {r:>7.0} {n:>6}\n"));
+        let ladder = self.ladder(kind.info().kind).await?;
+        let mut text = format!(
+            "{:<20} {:>7} {:>5} {:>6} {:>5} {:>5} {:>5}\n",
+            "player", "rating", "RD", "games", "won", "lost", "drawn"
+        );
+        for r in &ladder {
+            text.push_str(&format!(
+                "{:<20} {:>7.0} {:>5.0} {:>6} {:>5} {:>5} {:>5}\n",
+                r.user, r.rating.rating, r.rating.deviation, r.games, r.won, r.lost, r.drawn
+            ));
         }
-        if ratings.is_empty() {
+        if ladder.is_empty() {
             text.push_str("No finished games yet.\n");
         }
-        text.push_str("\nElo ratings from every finished game in order (start 1500, K = 32; a game of several players counts as a match between every pair).\n");
-        let mut r = Reply::plain(format!("{} ratings", kind.info().title(Lang::En)), text);
-        r.data = json!(
-            ratings.iter().map(|(u, r, n)| json!({"user": u, "rating": r, "games": n})).collect::<Vec<_>>()
+        text.push_str(
+            "\nGlicko-2 ratings over every finished game in order (start 1500, deviation RD 350; the rating is within 2 RD of the truth with about 95 % confidence; a game of several players counts as a match between every pair).\n",
         );
+        let mut r = Reply::plain(format!("{} ratings", kind.info().title(Lang::En)), text);
+        r.data = json!(ladder);
         Ok(r)
     }
-}
 
-/// Pairwise Elo over finished games, in order: (user, rating, games).
-pub(super) fn elo(finished: &[GameSummary]) -> Vec<(String, f64, u32)> {
-    let mut ratings: HashMap<String, (f64, u32)> = HashMap::new();
-    for g in finished {
-        let n = g.players.len();
-        let mut delta = vec![0.0; n];
-        for i in 0..n {
-            for j in (i + 1)..n {
-                let score = |seat: usize| match g.seat_results.get(seat).copied().flatten() {
-                    Some(SeatResult::Win) => 1.0,
-                    Some(SeatResult::Draw) => 0.5,
-                    _ => 0.0,
-                };
-                let (si, sj) = (score(i), score(j));
-                let actual = if si == sj {
-                    0.5
-                } else if si > sj {
-                    1.0
-                } else {
-                    0.0
-                };
-                let ri = ratings.get(&g.players[i]).map(|r| r.0).unwrap_or(1500.0);
-                let rj = ratings.get(&g.players[j]).map(|r| r.0).unwrap_or(1500.0);
-                let expected = 1.0 / (1.0 + 10f64.powf((rj - ri) / 400.0));
-                let k = 32.0 / (n - 1) as f64;
-                delta[i] += k * (actual - expected);
-                delta[j] -= k * (actual - expected);
-            }
-        }
-        for (i, p) in g.players.iter().enumerate() {
-            let e = ratings.entry(p.clone()).or_insert((1500.0, 0));
-            e.0 += delta[i];
-            e.1 += 1;
-        }
+    /// The ladder of the game `kind`: Glicko-2 ratings of every player,
+    /// people and bots, over its finished games (see [`crate::glicko`]).
+    ///
+    /// # Errors
+    /// `bad_option` for an unknown game, or storage failures.
+    pub async fn ladder(&self, kind: &str) -> Result<Vec<crate::glicko::LadderRow>, CommandError> {
+        let kind = tabula_games::find(kind)
+            .ok_or_else(|| CommandError::new(ErrorCode::UnknownCommand, format!("no game {kind:?}")))?;
+        let finished = self.store.finished(Some(kind.info().kind)).await?;
+        Ok(crate::glicko::ladder(&finished))
     }
-    let mut out: Vec<(String, f64, u32)> = ratings.into_iter().map(|(u, (r, n))| (u, r, n)).collect();
-    out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    out
 }

@@ -9,6 +9,7 @@
 //! everything it causes (summary, players, outbox, queue clean-up), and
 //! returns only after a durable commit.
 
+mod bots;
 mod postgres;
 mod sqlite;
 
@@ -20,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use tabula_model::{Event, EventAction, Options, SeatResult, Timestamp};
 use thiserror::Error;
 
+pub use bots::{BotAccountRow, BotAccounts};
 pub use postgres::PostgresStore;
 pub use sqlite::{BackupSummary, SqliteStore};
 
@@ -721,9 +723,9 @@ fn json_text<'de, D: serde::Deserializer<'de>, T: serde::de::DeserializeOwned>(d
 /// The whole storage interface: every area's, for a service that uses
 /// them all. Each area is a trait of its own, so that a caller names the
 /// area it uses and an implementation is read one area at a time.
-pub trait Store: Accounts + Games + Mail + Tournaments + Schedule {}
+pub trait Store: Accounts + Games + Mail + Tournaments + Schedule + BotAccounts {}
 
-impl<T: Accounts + Games + Mail + Tournaments + Schedule> Store for T {}
+impl<T: Accounts + Games + Mail + Tournaments + Schedule + BotAccounts> Store for T {}
 
 /// Users, their bearer tokens and their web login sessions.
 #[async_trait]

@@ -131,6 +131,7 @@ fn migrator() -> Migrator {
         migration(4, "mail delivery", include_str!("../../migrations/postgres/0004_mail_delivery.sql")),
         migration(5, "outbox done", include_str!("../../migrations/postgres/0005_outbox_done.sql")),
         migration(6, "rate limits", include_str!("../../migrations/postgres/0006_rate_limits.sql")),
+        migration(7, "bot accounts", include_str!("../../migrations/postgres/0007_bot_accounts.sql")),
         migration(
             1001,
             "tournament jobs",
@@ -922,3 +923,5 @@ fn games_query(f: &GameFilter, columns: &str) -> StoreResult<(String, PgArgument
     }
     Ok((sql, args))
 }
+
+mod bots;

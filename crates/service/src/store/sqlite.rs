@@ -32,13 +32,14 @@ const CACHE_KIB: i64 = 16 * 1024;
 
 /// The schema's migrations, in order; a database's `user_version` is how
 /// many of them it has.
-const MIGRATIONS: [&str; 6] = [
+const MIGRATIONS: [&str; 7] = [
     include_str!("../../migrations/sqlite/0001_initial.sql"),
     include_str!("../../migrations/sqlite/0002_tokens_sessions.sql"),
     include_str!("../../migrations/sqlite/0003_tournaments.sql"),
     include_str!("../../migrations/sqlite/0004_mail_delivery.sql"),
     include_str!("../../migrations/sqlite/0005_outbox_done.sql"),
     include_str!("../../migrations/sqlite/0006_rate_limits.sql"),
+    include_str!("../../migrations/sqlite/0007_bot_accounts.sql"),
 ];
 
 /// The SQLite implementation of [`Store`].
@@ -823,3 +824,5 @@ impl Schedule for SqliteStore {
         self.rows(sql, args![now, limit]).await
     }
 }
+
+mod bots;

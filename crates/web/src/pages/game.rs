@@ -45,6 +45,7 @@ struct PlayerRow {
     to_move: bool,
     is_me: bool,
     accepted: bool,
+    bot: bool,
 }
 
 #[derive(Serialize)]
@@ -155,6 +156,7 @@ async fn game_view(
             to_move: game.status == GameStatus::Active && game.to_move.contains(name),
             is_me: me == Some(name.as_str()),
             accepted: state.accepted.get(seat).copied().unwrap_or(true),
+            bot: game.bots.contains(name),
         })
         .collect();
     let chat = web.service.chats(board).await?;

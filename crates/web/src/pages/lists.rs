@@ -154,3 +154,43 @@ pub(super) async fn user_page(
     )?;
     Ok(page(StatusCode::OK, html))
 }
+
+/// Players shown on a ladder page.
+const LADDER_ROWS: usize = 500;
+
+/// `/ladder/{kind}`: a game's ladder (Glicko-2 ratings of people and bots).
+pub(super) async fn ladder_page(
+    State(web): State<Web>,
+    headers: HeaderMap,
+    Path(kind): Path<String>,
+) -> Result<Response, PageError> {
+    let login = visitor(&web, &headers).await?;
+    let info = tabula_games::find(&kind)
+        .ok_or_else(|| PageError::not_found(format!("There is no game {kind:?}.")))?
+        .info();
+    let (rows, total) = crate::api::ladder_rows(&web, info.kind, LADDER_ROWS)
+        .await
+        .map_err(|e| PageError::new(e.status, e.message))?;
+    let rows: Vec<serde_json::Value> = rows
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut r)| {
+            r["rank"] = (i + 1).into();
+            r["rating"] = format!("{:.0}", r["rating"].as_f64().unwrap_or_default()).into();
+            r["deviation"] = format!("{:.0}", r["deviation"].as_f64().unwrap_or_default()).into();
+            r
+        })
+        .collect();
+    let html = render(
+        "ladder.html",
+        context! {
+            base => base(&web, login.as_ref()).await?,
+            title => info.title(tabula_model::Lang::En),
+            kind => info.kind,
+            more => total > rows.len(),
+            total,
+            rows,
+        },
+    )?;
+    Ok(page(StatusCode::OK, html))
+}

@@ -46,6 +46,7 @@ pub fn routes() -> Router<Web> {
         .route("/challenge", get(challenge::challenge_list))
         .route("/challenge/{kind}", get(challenge::challenge_page).post(challenge::challenge_form))
         .route("/users/{id}", get(lists::user_page))
+        .route("/ladder/{kind}", get(lists::ladder_page))
         .route("/signup", get(account::signup_page).post(account::signup_form))
         .route("/login", get(account::login_page).post(account::login_form))
         .route("/logout", post(account::logout_form))

@@ -1,0 +1,256 @@
+//! Bot accounts on the live server, through the real binary: an account
+//! marked with `bot on`, its program run on the author's machine by
+//! `tabula bot connect` against `tabula serve`, a person challenging it
+//! through the HTTP API, and the server killed and started again in the
+//! middle of the game.
+
+mod common;
+mod net;
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{BIN, Tabula};
+use net::{free_port, http, request};
+use serde_json::{Value, json};
+
+/// `tabula serve` on `t`'s database at `addr`, answering when this returns.
+fn serve(t: &Tabula, addr: SocketAddr, log: &Path) -> Child {
+    let log = std::fs::OpenOptions::new().create(true).append(true).open(log).expect("server log");
+    let mut child = t
+        .command(&["serve", "--listen", &addr.to_string()])
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .expect("tabula serve starts");
+    let started = Instant::now();
+    while !matches!(request(addr, "GET", "/healthz", &[], ""), Ok(r) if r.status == 200) {
+        assert!(child.try_wait().expect("wait").is_none(), "the server exited");
+        assert!(started.elapsed() < Duration::from_secs(60), "the server did not come up");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child
+}
+
+fn token(addr: SocketAddr, user: &str) -> String {
+    let body = json!({"user": user, "password": format!("pw-{user}"), "name": "test"});
+    let (status, v) = http(addr, "POST", "/api/v1/tokens", None, Some(&body)).expect("the server answers");
+    assert_eq!(status, 201, "{v}");
+    v["token"].as_str().expect("a token").to_string()
+}
+
+fn command(addr: SocketAddr, token: &str, line: &str) -> (u16, Value) {
+    http(addr, "POST", "/api/v1/commands", Some(token), Some(&json!({ "line": line })))
+        .expect("the server answers")
+}
+
+fn board(addr: SocketAddr, token: &str, id: i64) -> Value {
+    let (status, v) = http(addr, "GET", &format!("/api/v1/games/{id}"), Some(token), None).expect("answers");
+    assert_eq!(status, 200, "{v}");
+    v["game"].clone()
+}
+
+/// Wait until `pred` holds of board `id`.
+fn wait_for(
+    addr: SocketAddr,
+    token: &str,
+    id: i64,
+    what: &str,
+    log: &Path,
+    pred: impl Fn(&Value) -> bool,
+) -> Value {
+    let started = Instant::now();
+    loop {
+        let game = board(addr, token, id);
+        if pred(&game) {
+            return game;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(90),
+            "{what} did not happen; the board: {game}\nthe bridge's log:\n{}",
+            std::fs::read_to_string(log).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Ned plays Intervalo board `id` of `cells` cells against a bot to its
+/// end, the lowest cell he may each turn, once the bot has chosen;
+/// `after(turns)` runs after each of his moves. The turns played.
+fn play_to_end(
+    addr: SocketAddr,
+    ned: &str,
+    id: i64,
+    cells: u32,
+    log: &Path,
+    mut after: impl FnMut(u32),
+) -> u32 {
+    let mut turns = 0;
+    loop {
+        // The bot has chosen: only ned is left to move (or the game is over).
+        let game = wait_for(addr, ned, id, "the bot's move", log, |g| {
+            g["status"] == "finished" || g["to_move"] == json!(["ned"])
+        });
+        if game["status"] == "finished" {
+            assert!(game["outcome"]["winners"].as_array().is_some_and(|w| !w.is_empty()), "{game}");
+            return turns;
+        }
+        let moved =
+            (1..=cells).any(|cell| command(addr, ned, &format!("intervalo move {id} ned - {cell}")).0 == 200);
+        assert!(moved, "ned found no cell: {game}");
+        turns += 1;
+        after(turns);
+    }
+}
+
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn a_remote_bot_plays_a_challenge_to_its_end_across_a_server_restart() {
+    let t = Tabula::new();
+    t.signup(&["ned", "centre"]);
+    let out = t.ok("bot on centre pw-centre");
+    assert!(out.contains("centre is a bot account now"), "{out}");
+    // A token does not make an account a bot: the password does.
+    t.fails("bot on ned -", 1);
+
+    let addr = free_port();
+    let server_log = t.path().join("server.log");
+    let mut server = Killed(serve(&t, addr, &server_log));
+    let ned = token(addr, "ned");
+    let bot = token(addr, "centre");
+
+    // Shown as a bot in the API.
+    let (_, profile) = http(addr, "GET", "/api/v1/users/centre", None, None).unwrap();
+    assert_eq!(profile["user"]["bot"], true, "{profile}");
+    let (_, profile) = http(addr, "GET", "/api/v1/users/ned", None, None).unwrap();
+    assert_eq!(profile["user"]["bot"], false, "{profile}");
+    // A person's token opens no bot stream.
+    let r = request(addr, "GET", "/api/v1/bot/events", &[("Authorization", &format!("Bearer {ned}"))], "")
+        .unwrap();
+    assert_eq!(r.status, 403, "{}", r.body);
+    let r = request(
+        addr,
+        "GET",
+        "/api/v1/bot/events?boards=x",
+        &[("Authorization", &format!("Bearer {bot}"))],
+        "",
+    )
+    .unwrap();
+    assert_eq!(r.status, 400, "{}", r.body);
+
+    let bridge_log = t.path().join("bridge.log");
+    let centre = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/bots/center.py");
+    let _bridge = Killed(
+        Command::new(BIN)
+            .args(["bot", "connect", &format!("http://{addr}"), "--token", &bot, "--", "python3", centre])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&bridge_log).unwrap())
+            .spawn()
+            .expect("tabula bot connect starts"),
+    );
+
+    let (status, v) = command(addr, &ned, "intervalo challenge ned centre -cells=9");
+    assert_eq!(status, 200, "{v}");
+    let id = v["game"]["id"].as_i64().expect("a board");
+    assert_eq!(v["game"]["bots"], json!(["centre"]), "{v}");
+
+    let mut turns = 0;
+    loop {
+        // The bot has chosen: only ned is left to move (or the game is over).
+        let game = wait_for(addr, &ned, id, "the bot's move", &bridge_log, |g| {
+            g["status"] == "finished" || g["to_move"] == json!(["ned"])
+        });
+        if game["status"] == "finished" {
+            break;
+        }
+        // Ned takes the lowest cell he may.
+        let moved =
+            (1..=9).any(|cell| command(addr, &ned, &format!("intervalo move {id} ned - {cell}")).0 == 200);
+        assert!(moved, "ned found no cell: {game}");
+        turns += 1;
+        if turns == 2 {
+            // The server dies between two moves and comes back on the same
+            // database and port: the bridge connects again and plays on.
+            let _ = server.0.kill();
+            let _ = server.0.wait();
+            server = Killed(serve(&t, addr, &server_log));
+        }
+    }
+    assert!(turns >= 3, "the game had {turns} turns");
+    let game = board(addr, &ned, id);
+    assert!(game["outcome"]["winners"].as_array().is_some_and(|w| !w.is_empty()), "{game}");
+    let log = std::fs::read_to_string(&bridge_log).unwrap();
+    assert!(log.contains("connecting again"), "the bridge never lost the server:\n{log}");
+    let started = Instant::now();
+    while !std::fs::read_to_string(&bridge_log).unwrap().contains(&format!("board {id} is over")) {
+        assert!(started.elapsed() < Duration::from_secs(30), "the bridge never heard of the end");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // No move of the bot's was refused, and it never resigned.
+    let log = std::fs::read_to_string(&bridge_log).unwrap();
+    assert!(!log.contains("refused") && !log.contains("resigning"), "{log}");
+
+    // `bot off` makes it a person's account again.
+    t.ok("bot off centre pw-centre");
+    let (_, profile) = http(addr, "GET", "/api/v1/users/centre", None, None).unwrap();
+    assert_eq!(profile["user"]["bot"], false, "{profile}");
+}
+
+#[test]
+fn a_hosted_bot_plays_its_accounts_games_in_the_server() {
+    let t = Tabula::new();
+    t.signup(&["ned", "hostbot"]);
+    let centre = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/bots/center.py");
+    let run = |words: &[&str]| t.command(words).output().expect("tabula runs");
+    // Bad input changes nothing.
+    let out = run(&["bot", "add", "nosuch", "--", "python3", centre]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("there is no user nosuch"), "{out:?}");
+    let out = run(&["bot", "add", "hostbot"]);
+    assert_eq!(out.status.code(), Some(2), "a command is required: {out:?}");
+    let out = run(&["bot", "remove", "hostbot"]);
+    assert_eq!(out.status.code(), Some(1), "not a bot yet: {out:?}");
+    assert!(t.ok("bot list").contains("No bot accounts."));
+
+    let out = run(&["bot", "add", "hostbot", "--", "python3", centre]);
+    assert!(out.status.success(), "{out:?}");
+    let list = t.ok("bot list");
+    assert!(list.contains("hostbot") && list.contains(&format!("hosted: python3 {centre}")), "{list}");
+
+    let addr = free_port();
+    let server_log = t.path().join("server.log");
+    let _server = Killed(serve(&t, addr, &server_log));
+    let ned = token(addr, "ned");
+    let (_, profile) = http(addr, "GET", "/api/v1/users/hostbot", None, None).unwrap();
+    assert_eq!(
+        (profile["user"]["bot"].clone(), profile["user"]["hosted"].clone()),
+        (json!(true), json!(true))
+    );
+    // Its program is the server's: no stream for another.
+    let bot = token(addr, "hostbot");
+    let r = request(addr, "GET", "/api/v1/bot/events", &[("Authorization", &format!("Bearer {bot}"))], "")
+        .unwrap();
+    assert_eq!(r.status, 409, "{}", r.body);
+
+    let (status, v) = command(addr, &ned, "intervalo challenge ned hostbot -cells=7");
+    assert_eq!(status, 200, "{v}");
+    let id = v["game"]["id"].as_i64().expect("a board");
+    let turns = play_to_end(addr, &ned, id, 7, &server_log, |_| {});
+    assert!(turns >= 2, "the game had {turns} turns");
+
+    t.ok("bot remove hostbot");
+    assert!(t.ok("bot list").contains("remote"), "still a bot, played from elsewhere");
+}
