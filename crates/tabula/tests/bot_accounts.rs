@@ -203,6 +203,28 @@ fn a_remote_bot_plays_a_challenge_to_its_end_across_a_server_restart() {
     let log = std::fs::read_to_string(&bridge_log).unwrap();
     assert!(!log.contains("refused") && !log.contains("resigning"), "{log}");
 
+    // The game counts on the ladder, the bot's rating beside the person's.
+    let (status, ladder) = http(addr, "GET", "/api/v1/kinds/intervalo/ladder", None, None).unwrap();
+    assert_eq!(status, 200, "{ladder}");
+    let rows = ladder["ladder"].as_array().expect("rows");
+    assert_eq!(rows.len(), 2, "{ladder}");
+    let winner = game["outcome"]["winners"].as_array().unwrap().clone();
+    for row in rows {
+        let won = winner.contains(&row["user"]) && winner.len() == 1;
+        let rating = row["rating"].as_f64().unwrap();
+        assert!(if won { rating > 1500.0 } else { rating <= 1500.0 }, "{ladder}");
+        assert!(row["deviation"].as_f64().unwrap() < 350.0, "{ladder}");
+        assert_eq!(row["bot"], row["user"] == "centre", "{ladder}");
+    }
+    let page = request(addr, "GET", "/ladder/intervalo", &[], "").unwrap();
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("Intervalo ladder") && page.body.contains("/users/centre"), "{}", page.body);
+    let (status, _) = http(addr, "GET", "/api/v1/kinds/nosuch/ladder", None, None).unwrap();
+    assert_eq!(status, 404);
+    let (status, _) = http(addr, "GET", "/api/v1/kinds/intervalo/ladder?limit=0", None, None).unwrap();
+    assert_eq!(status, 400);
+    assert!(t.ok("intervalo ratings").contains("Glicko-2"));
+
     // `bot off` makes it a person's account again.
     t.ok("bot off centre pw-centre");
     let (_, profile) = http(addr, "GET", "/api/v1/users/centre", None, None).unwrap();
