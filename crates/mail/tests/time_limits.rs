@@ -67,6 +67,7 @@ async fn both_players_of_a_simultaneous_game_idle_past_the_limit_draw_and_are_bo
         assert_eq!(mails.len(), 1, "{player} gets one mail: {got:#?}");
         assert!(mails[0].subject.starts_with("DNA Board 1"), "{}", mails[0].subject);
         assert!(mails[0].body.contains("the game is drawn"), "{}", mails[0].body);
+        assert_eq!(mails[0].body.matches("forfeited: no move in 5 days").count(), 1, "{}", mails[0].body);
     }
     // Nothing left to forfeit, nobody told twice.
     assert_eq!(later.run_time_limits().await.expect("time limits").forfeits, 0);
@@ -135,4 +136,38 @@ async fn notify_off_stops_chat_mail_too() {
     g.world.run("dna chat 1 ned pw-ned Hello all").await;
     let got = g.deliver().await;
     assert_eq!(got.iter().map(|m| m.to.as_str()).collect::<Vec<_>>(), ["jed@example.org"], "{got:#?}");
+}
+
+/// Every game's end by forfeit, mailed: the reason stands once in each
+/// mail (it used to be repeated on every line the resignation logged).
+/// Real-Time Life has no turns to miss, so no forfeits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forfeit_gives_its_reason_once_in_every_games_end_mail() {
+    const REASON: &str = "forfeited: no move in 2 days";
+    // A first move of ned's in each game, so that only ted is idle.
+    for (kind, first) in
+        [("dna", None), ("rewrite", Some("goal aag")), ("intervalo", Some("17")), ("conway", Some("pass"))]
+    {
+        let mut g = Gateway::start().await;
+        g.world.signup(&["ned", "ted"]).await;
+        g.world.run(&format!("{kind} challenge ned ted -forfeit=2d")).await;
+        let first = match first {
+            Some(m) => m.to_string(),
+            None => common::next_move(&g.world, 1).await.expect("a move").1,
+        };
+        g.world.run(&format!("{kind} move 1 ned pw-ned {first}")).await;
+        g.deliver().await;
+        let start = g.world.service.now();
+        for day in [2, 3, 4] {
+            let later = open(&g.world.db, Clock::Fixed(start + day * DAY_MS)).await;
+            later.run_time_limits().await.expect("time limits");
+            let got = g.deliver_with(&later).await;
+            for mail in got.iter().filter(|m| m.subject.ends_with(" over")) {
+                assert_eq!(mail.body.matches(REASON).count(), 1, "{kind}: {}", mail.body);
+            }
+        }
+        let board = g.world.run(&format!("{kind} show 1")).await;
+        assert!(board.contains(" over"), "{kind}: ted was forfeited: {board}");
+        assert_eq!(board.matches(REASON).count(), 1, "{kind}: {board}");
+    }
 }

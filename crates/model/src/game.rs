@@ -484,7 +484,8 @@ impl Game {
                 let names: Vec<&str> = active.iter().map(|&s| self.players[s].as_str()).collect();
                 let why = reason.as_deref().unwrap_or("resigned by the server");
                 self.proposal = None;
-                self.agreed = Some(Outcome::draw(active, format!("every player forfeited ({why})")));
+                // The reason stands once, in the line logged below.
+                self.agreed = Some(Outcome::draw(active, "every player forfeited"));
                 self.log(
                     index,
                     event.at,
@@ -525,10 +526,17 @@ impl Game {
                             return Err(MoveError::illegal("you are no longer in this game"));
                         }
                         let mut applied = self.state.resign(seat, &mut ctx);
-                        if let EventAction::Resign { reason: Some(reason) } = action {
-                            for e in &mut applied.entries {
-                                e.text = format!("{} ({reason})", e.text);
-                            }
+                        // The reason goes on the resignation's own line, once: the lines
+                        // the game adds after it (the end, the winner) are about the game.
+                        if let EventAction::Resign { reason: Some(reason) } = action
+                            && let Some(line) = applied
+                                .entries
+                                .iter()
+                                .position(|e| e.seat == Some(seat))
+                                .or((!applied.entries.is_empty()).then_some(0))
+                        {
+                            let e = &mut applied.entries[line];
+                            e.text = format!("{} ({reason})", e.text);
                         }
                         self.proposal = None;
                         // A resignation is no move: it takes no number.
