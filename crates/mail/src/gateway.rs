@@ -20,10 +20,6 @@ use crate::{MailConfig, MailError, relay};
 /// crash, and the message is handled again.
 const CLAIM_STALE_MS: i64 = 10 * 60 * 1000;
 
-/// Most earlier `References` kept in a reply (the newest), so that long
-/// threads do not grow the header without bound.
-const MAX_REFERENCES: usize = 20;
-
 /// A reply to an incoming message, ready to render or to queue.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutgoingMail {
@@ -33,8 +29,11 @@ pub struct OutgoingMail {
     pub subject: String,
     /// The `Message-ID` it answers, without angle brackets.
     pub in_reply_to: Option<String>,
-    /// The thread: the message's `References` and its `Message-ID`.
+    /// The thread: the thread root of the board the reply is about, the
+    /// message's `References`, and its `Message-ID` last.
     pub references: Vec<String>,
+    /// The board the reply is about, if any: its mails form one thread.
+    pub board: Option<i64>,
     /// The text.
     pub body: String,
     /// Its own `Message-ID`, without angle brackets; derived from
@@ -77,7 +76,7 @@ impl OutgoingMail {
             recipient: self.to.clone(),
             subject: self.subject.clone(),
             body: self.body.clone(),
-            game_id: None,
+            game_id: self.board,
         }
     }
 }
@@ -143,13 +142,13 @@ pub async fn handle_message(
         )
     } else {
         let thread = Thread::of(&incoming, to);
-        let (subject, body) = run_commands(service, &incoming, config, (&key, &thread)).await;
+        let (subject, body, board) = run_commands(service, &incoming, config, (&key, &thread)).await;
         // A crash here, after the commands' changes and before the reply is
         // queued, must lose nothing: the tests stop the process at this point.
         crate::fault::pause_point("after-commit");
-        return finish(service, &key, thread.mail(subject, body, config), config).await;
+        return finish(service, &key, thread.mail(subject, body, board, config), config).await;
     };
-    let reply = Thread::of(&incoming, to).mail(subject, body, config);
+    let reply = Thread::of(&incoming, to).mail(subject, body, None, config);
     finish(service, &key, reply, config).await
 }
 
@@ -244,37 +243,32 @@ fn incoming_key(incoming: &Incoming) -> String {
 struct Thread {
     to: String,
     in_reply_to: Option<String>,
-    references: Vec<String>,
+    /// The message's own `References`.
+    chain: Vec<String>,
     key: String,
 }
 
 impl Thread {
     fn of(incoming: &Incoming, to: String) -> Thread {
         let parent = incoming.message_id.as_deref().filter(|id| relay::is_safe_message_id(id));
-        let mut references: Vec<String> =
-            incoming.references.iter().filter(|r| relay::is_safe_message_id(r)).cloned().collect();
-        if let Some(id) = parent {
-            references.retain(|r| r != id);
-            references.push(id.to_string());
-        }
-        if references.len() > MAX_REFERENCES {
-            references.drain(..references.len() - MAX_REFERENCES);
-        }
         Thread {
             to,
             in_reply_to: parent.map(str::to_string),
-            references,
+            chain: incoming.references.clone(),
             key: format!("reply:{}", incoming_key(incoming)),
         }
     }
 
-    fn mail(&self, subject: String, body: String, config: &MailConfig) -> OutgoingMail {
+    /// The reply, in the thread of `board` when it is about one.
+    fn mail(&self, subject: String, body: String, board: Option<i64>, config: &MailConfig) -> OutgoingMail {
+        let root = board.map(|b| relay::board_thread_id(b, config.domain()));
         OutgoingMail {
             to: self.to.clone(),
             message_id: relay::message_id_for(&self.key, &subject, config.domain()),
             subject,
             in_reply_to: self.in_reply_to.clone(),
-            references: self.references.clone(),
+            references: relay::thread_references(root.as_deref(), &self.chain, self.in_reply_to.as_deref()),
+            board,
             body,
             key: self.key.clone(),
         }
@@ -298,7 +292,7 @@ struct Ran {
 /// the whole reply always comes first unless the process died.
 const REPLY_HOLD_MS: i64 = 60_000;
 
-/// Run every command in order; the reply's subject and body. A command
+/// Run every command in order; the reply's subject, body and board. A command
 /// that changes a game commits with its change the notifications it sends,
 /// held back until the message is answered, with the message's comment at
 /// their end, and (with [`MailConfig::commit_replies`]) the reply as it
@@ -309,7 +303,7 @@ async fn run_commands(
     incoming: &Incoming,
     config: &MailConfig,
     answered: (&str, &Thread),
-) -> (String, String) {
+) -> (String, String, Option<i64>) {
     let games = Service::game_words();
     let count = incoming.commands.len();
     // Wrong passwords are counted against the sender's address.
@@ -423,10 +417,14 @@ struct Section {
     quoted: String,
     /// The subject of a command that succeeded; `Err(title)` of one refused.
     subject: Result<String, Option<&'static str>>,
+    /// The board the command was about: the one it made or acted on, or
+    /// the one shown with its refusal.
+    board: Option<i64>,
 }
 
 impl Section {
     fn of(ran: &Ran) -> Section {
+        let named = ran.reading.command.as_ref().ok().and_then(named_board);
         Section {
             plain: section(ran, false),
             quoted: section(ran, true),
@@ -434,20 +432,24 @@ impl Section {
                 Ok(reply) => Ok(reply.subject.clone()),
                 Err(_) => Err(ran.title),
             },
+            board: match &ran.result {
+                Ok(reply) => reply.game.as_ref().map(|g| g.id).or(named),
+                Err(_) => ran.board.as_ref().and(named),
+            },
         }
     }
 }
 
-/// The reply's subject and body from its commands' parts and notes.
-fn compose(sections: &[Section], notes: &[String]) -> (String, String) {
+/// The reply's subject, body and board from its commands' parts and notes.
+fn compose(sections: &[Section], notes: &[String]) -> (String, String, Option<i64>) {
     // A message one of whose commands went through is answered under that
-    // command's subject: only a message whose every command was refused is
-    // an error.
-    let subject = match sections.iter().rev().find_map(|s| s.subject.as_ref().ok()) {
-        Some(done) => done.clone(),
+    // command's subject (and in that command's board's thread): only a
+    // message whose every command was refused is an error.
+    let (subject, board) = match sections.iter().rev().find(|s| s.subject.is_ok()) {
+        Some(done) => (done.subject.clone().unwrap_or_default(), done.board),
         None => {
             let title = sections.iter().find_map(|s| s.subject.as_ref().err().copied()).flatten();
-            format!("{} error", title.unwrap_or("Tabula"))
+            (format!("{} error", title.unwrap_or("Tabula")), sections.iter().find_map(|s| s.board))
         }
     };
     let mut body = if let [only] = sections {
@@ -461,7 +463,7 @@ fn compose(sections: &[Section], notes: &[String]) -> (String, String) {
         body.push_str(note);
         body.push('\n');
     }
-    (subject, body)
+    (subject, body, board)
 }
 
 /// The reply committed with the change of the command `reading`, the next
@@ -498,8 +500,8 @@ fn interim_answer(
                             .to_string(),
                     );
                 }
-                let (subject, body) = compose(&sections, &notes);
-                thread.mail(subject, body, &config).outbox_message()
+                let (subject, body, board) = compose(&sections, &notes);
+                thread.mail(subject, body, board, &config).outbox_message()
             })
         }),
     }

@@ -265,6 +265,32 @@ pub fn board_thread_id(board: i64, domain: &str) -> String {
     format!("tabula.board{board}@{domain}")
 }
 
+/// Most `References` a mail carries: the board's thread root and the
+/// newest of the rest, so that long threads do not grow the header
+/// without bound.
+const MAX_REFERENCES: usize = 20;
+
+/// The `References` of a mail: the thread root of the board it is about
+/// ([`board_thread_id`]), then `chain` (the `References` of the message it
+/// answers), then that message's id `parent` last; each id once, unsafe
+/// ones left out, and of a long chain the root and the newest kept. Mail
+/// programs then show every mail about a board, and the players' messages
+/// among them, as one thread.
+pub(crate) fn thread_references(root: Option<&str>, chain: &[String], parent: Option<&str>) -> Vec<String> {
+    let mut refs: Vec<String> = Vec::new();
+    let middle = chain.iter().map(String::as_str).filter(|id| Some(*id) != root && Some(*id) != parent);
+    for id in root.into_iter().chain(middle).chain(parent) {
+        if is_safe_message_id(id) && !refs.iter().any(|r| r == id) {
+            refs.push(id.to_string());
+        }
+    }
+    if refs.len() > MAX_REFERENCES {
+        let keep = usize::from(root.is_some_and(is_safe_message_id));
+        refs.drain(keep..refs.len() - (MAX_REFERENCES - keep));
+    }
+    refs
+}
+
 /// The `Message-ID` a reply's outbox key (`reply:<id> <digest>`, see
 /// the gateway) answers.
 pub(crate) fn reply_parent(key: &str) -> Option<&str> {
@@ -317,9 +343,9 @@ pub struct DrainReport {
 /// [`MailConfig::drain_max`] are sent per call.
 ///
 /// Each message's `Message-ID` is derived from its outbox key; replies
-/// (`reply:<id>` keys) carry `In-Reply-To` and `References` to the message
-/// they answer, and mail about a board names the board's thread
-/// ([`board_thread_id`]) in `References`.
+/// (`reply:<id>` keys) carry `In-Reply-To` the message they answer, and
+/// `References` the board's thread root ([`board_thread_id`], for every
+/// mail about a board) and the message answered (see [`thread_references`]).
 ///
 /// # Errors
 ///
@@ -425,12 +451,9 @@ fn backoff_ms(attempts: i64, config: &MailConfig) -> i64 {
 fn outbox_message(row: &OutboxRow, config: &MailConfig, from: &str) -> Result<lettre::Message, MailError> {
     let key = &row.message.key;
     let parent = reply_parent(key);
-    let references: Vec<String> = match (parent, row.message.game_id) {
-        (Some(p), _) => vec![p.to_string()],
-        // Every mail about a board names the same thread, so mail programs group them.
-        (None, Some(board)) => vec![board_thread_id(board, config.domain())],
-        (None, None) => Vec::new(),
-    };
+    // Every mail about a board names the same thread root, so mail programs group them.
+    let root = row.message.game_id.map(|board| board_thread_id(board, config.domain()));
+    let references = thread_references(root.as_deref(), &[], parent);
     let message_id = message_id_for(key, &row.message.subject, config.domain());
     let draft = Draft {
         to: &row.message.recipient,

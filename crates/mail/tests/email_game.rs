@@ -72,6 +72,8 @@ struct Mail {
     subject: String,
     message_id: String,
     in_reply_to: Option<String>,
+    /// `References`, oldest first.
+    references: Vec<String>,
     auto_submitted: Option<String>,
     body: String,
     raw: String,
@@ -84,6 +86,11 @@ fn parse(raw: &[u8]) -> Mail {
         subject: m.subject().expect("Subject").to_string(),
         message_id: m.message_id().expect("Message-ID").to_string(),
         in_reply_to: m.in_reply_to().as_text().map(str::to_string),
+        references: match m.references() {
+            mail_parser::HeaderValue::TextList(l) => l.iter().map(|s| s.to_string()).collect(),
+            mail_parser::HeaderValue::Text(t) => vec![t.to_string()],
+            _ => Vec::new(),
+        },
         auto_submitted: m.header_raw("Auto-Submitted").map(|v| v.trim().to_string()),
         body: m.body_text(0).expect("a text body").replace("\r\n", "\n"),
         raw: String::from_utf8_lossy(raw).into_owned(),
@@ -337,6 +344,19 @@ async fn play_dna_by_email<C: Capture>(relay_port: u16, capture: C) {
     for row in &rows {
         let id = tabula_mail::message_id_for(&row.message.key, &row.message.subject, "example.org");
         assert!(ids.contains(id.as_str()), "{} did not arrive", row.message.key);
+    }
+    // Every mail about the board is in its thread: the board's root first,
+    // then for a reply the player's message it answers, last.
+    for mail in t.all.iter().filter(|m| m.subject.starts_with("DNA Board 1")) {
+        assert_eq!(
+            mail.references.first().map(String::as_str),
+            Some("tabula.board1@example.org"),
+            "{mail:#?}"
+        );
+        if let Some(parent) = &mail.in_reply_to {
+            assert_eq!(mail.references.last(), Some(parent), "{mail:#?}");
+            assert!(mail.references.len() >= 2, "{mail:#?}");
+        }
     }
     for mail in &t.all {
         for p in &t.players {

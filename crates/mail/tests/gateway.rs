@@ -37,7 +37,9 @@ async fn a_move_by_mail_gets_the_board_threaded_and_its_comment_goes_to_the_othe
     );
     assert!(!r.body.contains("pw-ned"));
     assert_eq!(r.in_reply_to.as_deref(), Some("plain-01@mail.example.org"));
-    assert_eq!(r.references, vec!["plain-01@mail.example.org".to_string()]);
+    // The board's thread root first, the message answered last.
+    assert_eq!(r.references, ["tabula.board1@example.org", "plain-01@mail.example.org"]);
+    assert_eq!(r.board, Some(1));
     // The id, and a digest of what the message asks (a reused id with new content is a new message).
     assert!(r.key.starts_with("reply:plain-01@mail.example.org "), "{}", r.key);
     assert!(r.message_id.ends_with("@example.org"));
@@ -342,6 +344,7 @@ fn control_characters_never_reach_a_mail_body() {
         subject: "DNA Board 1 chat from ted".into(),
         in_reply_to: None,
         references: Vec::new(),
+        board: None,
         body: "ted writes:\n\nhi\0 there\u{1b}[2J\u{202e}olleh\ttab\n".into(),
         message_id: "nul-test@example.org".into(),
         key: "reply:nul-test@example.org".into(),

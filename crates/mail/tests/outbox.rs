@@ -288,6 +288,7 @@ async fn the_send_loop_drains_until_shutdown_and_replies_can_be_sent_directly() 
         subject: "DNA Board 1 ted".into(),
         in_reply_to: Some("question@example.org".into()),
         references: vec!["older@example.org".into(), "question@example.org".into()],
+        board: None,
         body: "It is ted's turn.\n".into(),
         message_id: message_id_for_key("reply:question@example.org", "example.org"),
         key: "reply:question@example.org".into(),
