@@ -312,6 +312,8 @@ async fn run_commands(
     let mut boards: Vec<(i64, String)> = Vec::new();
     let mut about_a_game = false;
     let mut notes = Vec::new();
+    // What the message's changes tell each reader, across its commands and boards.
+    let told = tabula_service::Notes::default();
     let comment = match incoming.comment.trim() {
         "" => None,
         text => match Service::chat_text(text) {
@@ -350,6 +352,7 @@ async fn run_commands(
                                 ran.len() + 1 < count,
                             );
                             answer.comment = comment.clone();
+                            answer.notes = told.clone();
                             Context::new(caller, origin.clone()).answering(answer)
                         }
                         Err(e) => {
@@ -386,7 +389,7 @@ async fn run_commands(
         ran.push(Ran { reading, title, result, board });
     }
 
-    if let Some(comment) = &comment {
+    if comment.is_some() {
         // Account commands (signup, help) come with greetings: no note for those.
         if boards.is_empty() && about_a_game {
             notes.push(
@@ -395,13 +398,10 @@ async fn run_commands(
                     .to_string(),
             );
         }
-        for (board, user) in boards {
-            // The players have it in the move's notification; the board's chat keeps it for the web.
-            match service.keep_comment(board, &user, comment).await {
-                Ok(()) => notes
-                    .push(format!("Your comment went to the other players of board {board} with the move.")),
-                Err(e) => notes.push(format!("Your comment was not kept on board {board}: {}.", e.message)),
-            }
+        // The players have it in the move's notification; the board's chat
+        // keeps it for the web (committed with the move).
+        for (board, _) in boards {
+            notes.push(format!("Your comment went to the other players of board {board} with the move."));
         }
     }
 
@@ -487,6 +487,7 @@ fn interim_answer(
         message: key.to_string(),
         hold_until: service.now() + REPLY_HOLD_MS,
         comment: None,
+        notes: Default::default(),
         reply: commit_reply.then(|| -> tabula_service::ReplyMail {
             Arc::new(move |reply: &Reply| {
                 let this = Ran { reading: reading.clone(), title, result: Ok(reply.clone()), board: None };

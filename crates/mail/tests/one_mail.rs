@@ -74,3 +74,41 @@ async fn two_commands_on_a_board_send_one_notification_to_each_other_player() {
         assert!(mails[0].body.contains("propos"), "{other}: {}", mails[0].body);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_on_two_boards_in_one_message_send_each_other_player_one_mail() {
+    let mut g = Gateway::start().await;
+    g.world.seed_game().await;
+    g.world.run("rewrite challenge ned ted jed").await;
+    g.deliver().await;
+    let (player, mv) = next_move(&g.world, 1).await.expect("a move");
+    let body = format!(
+        "dna move 1 {player} pw-{player} {mv}\nrewrite move 2 {player} pw-{player} goal aag\n\nTwo at once.\n"
+    );
+    let got = send(&mut g, &player, "Two boards", &body).await;
+    assert_eq!(to(&got, &player).len(), 1, "the reply only: {got:#?}");
+    for other in ["ned", "ted", "jed"].into_iter().filter(|o| *o != player) {
+        let mails = to(&got, other);
+        assert_eq!(mails.len(), 1, "{other} gets one mail for both boards: {got:#?}");
+        let mail = mails[0];
+        assert!(
+            mail.subject.starts_with("DNA Board 1") && mail.subject.contains("; Rewrite Board 2"),
+            "{mail:#?}"
+        );
+        let (dna, rewrite) = (mail.body.find("DNA Board 1"), mail.body.find("Rewrite Board 2"));
+        assert!(dna.is_some() && rewrite > dna, "the boards one after the other: {}", mail.body);
+        assert!(mail.body.contains(&format!("{player}: {mv}")), "{}", mail.body);
+        assert!(
+            mail.body.contains(&format!("{player} chose a goal")) || mail.body.contains("goal"),
+            "{}",
+            mail.body
+        );
+        assert_eq!(
+            mail.body.matches("Two at once.").count(),
+            1,
+            "the comment once, at the end: {}",
+            mail.body
+        );
+        assert!(mail.body.trim_end().ends_with("Two at once."), "{}", mail.body);
+    }
+}

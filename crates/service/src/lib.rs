@@ -26,7 +26,7 @@ pub use error::{CommandError, ErrorCode};
 pub use limits::LimitReport;
 pub use service::{Actions, BoardState, Offer, Waiting, WaitingGame};
 pub use service::{
-    Answer, BotGame, BotPlayer, Caller, Clock, GameReport, GameUpdate, MAX_BOT_COMMAND, MAX_BOT_WORDS, Reply,
-    ReplyMail, Service, Snapshot,
+    Answer, BotGame, BotPlayer, Caller, Clock, GameReport, GameUpdate, MAX_BOT_COMMAND, MAX_BOT_WORDS, Notes,
+    Reply, ReplyMail, Service, Snapshot,
 };
 pub use throttle::{Context, Origin};

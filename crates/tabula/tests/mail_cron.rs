@@ -147,27 +147,7 @@ fn a_kill_between_the_move_and_the_reply_still_delivers_the_reply_once() {
     // The move commits, then the process is killed before it queues the reply.
     let message = "From: Ned <ned@example.org>\r\nTo: tabula@example.org\r\nSubject: dna move 1 ned pw-ned AAG\r\n\
                    Message-ID: <kill1@example.org>\r\n\r\nYour turn, Ted.\r\n";
-    let flag = t.path().join("paused");
-    let mut child = t
-        .command(&["mail", "--from", "tabula@example.org"])
-        .env("TABULA_TEST_PAUSE", format!("after-commit:{}", flag.display()))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(message.as_bytes()).unwrap();
-    for _ in 0..1200 {
-        if flag.exists() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert!(flag.exists(), "tabula mail reached the point after the commit");
-    // SIGKILL: nothing runs after it.
-    child.kill().unwrap();
-    let status = child.wait().unwrap();
-    assert!(!status.success());
+    kill_after_commit(&t, message);
     assert!(t.ok("dna show 1").contains("It is ted's turn."), "the move was committed");
 
     // The mail server, seeing the pipe fail, delivers the message again.
@@ -190,12 +170,107 @@ fn a_kill_between_the_move_and_the_reply_still_delivers_the_reply_once() {
     assert_eq!(to(&mails, "jed@example.org").len(), 1, "jed told once: {mails:#?}");
 }
 
+/// Pipe `message` to `tabula mail` and kill the process (SIGKILL: nothing
+/// runs after it) once its commands are committed, before it queues the
+/// reply.
+fn kill_after_commit(t: &Tabula, message: &str) {
+    let flag = t.path().join("paused");
+    let _ = std::fs::remove_file(&flag);
+    let mut child = t
+        .command(&["mail", "--from", "tabula@example.org"])
+        .env("TABULA_TEST_PAUSE", format!("after-commit:{}", flag.display()))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(message.as_bytes()).unwrap();
+    for _ in 0..1200 {
+        if flag.exists() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(flag.exists(), "tabula mail reached the point after the commit");
+    child.kill().unwrap();
+    assert!(!child.wait().unwrap().success());
+}
+
+#[test]
+fn a_kill_after_a_signup_a_challenge_or_a_setting_by_mail_still_answers_each_once() {
+    let mut t = Tabula::new();
+    let Some(smtp) = Aiosmtpd::start(t.path()) else { return };
+    let relay = format!("127.0.0.1:{}", smtp.port);
+    t.now = Some("2026-01-01T00:00:00Z".into());
+    t.signup(&["ted"]);
+    let messages = [
+        from("ned", "signup ned pw-ned ned@example.org", "k1", "Hello!"),
+        from("ned", "dna challenge ned ted", "k2", ""),
+        from("ned", "vacation ned pw-ned 3", "k3", ""),
+    ];
+    for message in &messages {
+        t.now = Some("2026-01-01T00:00:00Z".into());
+        kill_after_commit(&t, message);
+        // The mail server, seeing the pipe fail, delivers it again: it was
+        // handled with its change, so nothing runs twice.
+        t.now = Some("2026-01-01T00:00:10Z".into());
+        let out = pipe(&t, &["mail", "--from", "tabula@example.org", "--relay", &relay], message);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    // Later runs of cron send the replies committed with the changes.
+    for at in ["2026-01-01T00:05:00Z", "2026-01-01T01:00:00Z"] {
+        t.now = Some(at.into());
+        t.ok(&format!("cron --relay {relay}"));
+    }
+    let mails = smtp.mails();
+    let ned = to(&mails, "ned@example.org");
+    assert_eq!(ned.len(), 3, "one reply each: {mails:#?}");
+    for (id, subject) in [("k1", "Welcome to Tabula"), ("k2", "DNA Board 1 ned"), ("k3", "Vacation")] {
+        let replies: Vec<_> =
+            ned.iter().filter(|m| m.contains(&format!("In-Reply-To: <{id}@example.org>"))).collect();
+        assert_eq!(replies.len(), 1, "{id}: {mails:#?}");
+        assert!(replies[0].contains(&format!("Subject: {subject}")), "{id}: {}", replies[0]);
+    }
+    let ted = to(&mails, "ted@example.org");
+    assert_eq!(ted.len(), 1, "{mails:#?}");
+    assert!(ted[0].contains("You are challenged to DNA board 1."), "{}", ted[0]);
+    assert!(!mails.iter().any(|m| m.contains("error")), "{mails:#?}");
+    t.fails("dna show 2", 1);
+}
+
 /// A mail from ned with `subject`, its Message-ID `<id@example.org>`.
 fn from_ned(subject: &str, id: &str, body: &str) -> String {
+    from("ned", subject, id, body)
+}
+
+/// A mail from `who` (`who@example.org`) with `subject`, its Message-ID `<id@example.org>`.
+fn from(who: &str, subject: &str, id: &str, body: &str) -> String {
     format!(
-        "From: Ned <ned@example.org>\r\nTo: tabula@example.org\r\nSubject: {subject}\r\n\
+        "From: {who} <{who}@example.org>\r\nTo: tabula@example.org\r\nSubject: {subject}\r\n\
          Message-ID: <{id}@example.org>\r\n\r\n{body}\r\n"
     )
+}
+
+/// What a cron and pipe installation does with a message: the mail server
+/// pipes it to `tabula mail`, and the next cron run sends what it queued.
+fn deliver(t: &Tabula, relay: &str, message: &str) {
+    let out = pipe(t, &["mail", "--from", "tabula@example.org"], message);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    t.ok(&format!("cron --relay {relay}"));
+}
+
+/// The player to move on DNA board 1 and a nomination of theirs (the
+/// first three letters of their own sequence), from `dna show 1`; `None`
+/// once the game is over.
+fn dna_turn(t: &Tabula) -> Option<(String, String)> {
+    let board = t.ok("dna show 1");
+    if board.contains("Board 1 over") {
+        return None;
+    }
+    let who =
+        board.lines().find_map(|l| l.strip_prefix("It is")?.strip_suffix("'s turn."))?.trim().to_string();
+    let seq = board.lines().find_map(|l| l.strip_prefix(&format!("{who} ("))?.split(": ").nth(1))?;
+    Some((who, seq.chars().take(3).collect()))
 }
 
 #[test]
@@ -206,32 +281,69 @@ fn a_game_against_a_bot_by_mail_sends_one_mail_a_message() {
     t.now = Some("2026-01-01T00:00:00Z".into());
     t.signup(&["ned"]);
     // Piped in by the mail server; sent by the next cron run.
-    let deliver = |t: &Tabula, message: &str| {
-        let out = pipe(t, &["mail", "--from", "tabula@example.org"], message);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        t.ok(&format!("cron --relay {relay}"));
-    };
-    deliver(&t, &from_ned("dna challenge ned bot:random", "b0", ""));
+    deliver(&t, &relay, &from_ned("dna challenge ned bot:random", "b0", ""));
     assert_eq!(smtp.mails().len(), 1, "the challenge's reply only: {:#?}", smtp.mails());
     for n in 1..=40 {
-        let board = t.ok("dna show 1");
-        let Some(seq) =
-            board.lines().find_map(|l| l.strip_prefix("ned (")).and_then(|l| l.split(": ").nth(1))
-        else {
-            break;
-        };
-        if board.contains("Board 1 over") {
-            break;
-        }
-        let nomination: String = seq.chars().take(3).collect();
+        let Some((who, nomination)) = dna_turn(&t) else { break };
+        assert_eq!(who, "ned", "the bot answers in the same run");
         let before = smtp.mails().len();
-        deliver(&t, &from_ned(&format!("dna move 1 ned pw-ned {nomination}"), &format!("b{n}"), ""));
+        deliver(&t, &relay, &from_ned(&format!("dna move 1 ned pw-ned {nomination}"), &format!("b{n}"), ""));
         let mails = smtp.mails();
         assert_eq!(mails.len(), before + 1, "one mail for move {n}: {mails:#?}");
     }
     assert!(t.ok("dna show 1").contains("DNA Board 1 over"), "{}", t.ok("dna show 1"));
     let mails = smtp.mails();
     assert!(mails.iter().all(|m| m.contains("To: ned@example.org")), "{mails:#?}");
+}
+
+#[test]
+fn two_people_play_a_game_to_its_end_by_mail_through_pipe_and_cron() {
+    let mut t = Tabula::new();
+    let Some(smtp) = Aiosmtpd::start(t.path()) else { return };
+    let relay = format!("127.0.0.1:{}", smtp.port);
+    t.now = Some("2026-01-01T00:00:00Z".into());
+    t.signup(&["ned", "ted"]);
+    deliver(&t, &relay, &from("ned", "dna challenge ned ted", "h0", "Good luck, Ted."));
+    let mails = smtp.mails();
+    assert_eq!((to(&mails, "ned@").len(), to(&mails, "ted@").len()), (1, 1), "{mails:#?}");
+    assert!(to(&mails, "ted@")[0].contains("You are challenged to DNA board 1."), "{mails:#?}");
+    let mut moves = 0;
+    while let Some((who, nomination)) = dna_turn(&t) {
+        moves += 1;
+        assert!(moves <= 80, "the game ends");
+        let other = if who == "ned" { "ted" } else { "ned" };
+        let before = smtp.mails();
+        let id = format!("h{moves}");
+        let comment = format!("Move {moves}.");
+        deliver(&t, &relay, &from(&who, &format!("dna move 1 {who} pw-{who} {nomination}"), &id, &comment));
+        let new: Vec<String> = smtp.mails().into_iter().filter(|m| !before.contains(m)).collect();
+        // One mail to each: the mover's reply, the other's notification with the comment.
+        let (reply, notice) = (to(&new, &format!("{who}@")), to(&new, &format!("{other}@")));
+        assert_eq!((reply.len(), notice.len(), new.len()), (1, 1, 2), "move {moves}: {new:#?}");
+        assert!(reply[0].contains(&format!("In-Reply-To: <{id}@example.org>")), "{}", reply[0]);
+        assert!(reply[0].contains(&format!("{who}: {nomination}")), "{}", reply[0]);
+        assert!(notice[0].contains(&format!("{who}: {nomination}")), "{}", notice[0]);
+        assert!(
+            notice[0].contains(&format!("Comment from {who}:")) && notice[0].contains(&comment),
+            "{}",
+            notice[0]
+        );
+        assert!(!new.iter().any(|m| m.contains(&format!("pw-{who}"))), "a password in a mail");
+        // Hours pass between moves; cron runs meanwhile and sends nothing more.
+        t.now = Some(format!("2026-01-01T{:02}:30:00Z", moves.min(23)));
+        t.ok(&format!("cron --relay {relay}"));
+    }
+    assert!(moves >= 3, "{moves} moves");
+    let mails = smtp.mails();
+    for who in ["ned@", "ted@"] {
+        assert!(
+            to(&mails, who).iter().any(|m| m.contains("Subject: DNA Board 1 over")),
+            "{who} hears the end: {mails:#?}"
+        );
+    }
+    // Everything queued went out: nothing waits, nothing failed.
+    let outbox = t.ok("outbox --limit 1000");
+    assert!(outbox.lines().filter(|l| l.starts_with('#')).all(|l| l.ends_with("[sent]")), "{outbox}");
 }
 
 #[test]

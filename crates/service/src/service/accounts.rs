@@ -16,6 +16,7 @@ impl Service {
         user: &str,
         password: &str,
         emails: &[String],
+        caller: &Context,
     ) -> Result<Reply, CommandError> {
         let id = users::check_new_user_id(user).map_err(|m| CommandError::new(ErrorCode::BadValue, m))?;
         users::check_password(password).map_err(|m| CommandError::new(ErrorCode::BadValue, m))?;
@@ -31,13 +32,14 @@ impl Service {
             challenge_policy: "open".into(),
             signed_off: false,
         };
-        match self.store.create_user(&row).await {
-            Ok(()) => Ok(Reply::plain(
-                "Welcome to Tabula",
-                format!(
-                    "Welcome, {id}. Your account is ready.\nSend `help` for the commands and `list` for the games.\n"
-                ),
-            )),
+        let reply = Reply::plain(
+            "Welcome to Tabula",
+            format!(
+                "Welcome, {id}. Your account is ready.\nSend `help` for the commands and `list` for the games.\n"
+            ),
+        );
+        match self.store.create_user_with(&row, &self.answered(caller, &reply), self.now()).await {
+            Ok(()) => Ok(reply),
             Err(StoreError::Exists) => {
                 Err(CommandError::new(ErrorCode::UserExists, format!("the user id {id} is taken")))
             }
@@ -65,9 +67,10 @@ impl Service {
         }
         u.signed_off = true;
         u.password_hash = String::new();
-        self.store.update_user(&u).await?;
+        let reply = Reply::plain("Signed off", format!("The account {} is closed. Goodbye.\n", u.id));
+        self.store.update_user_with(&u, &self.answered(caller, &reply), self.now()).await?;
         self.store.end_logins(&u.id, self.now()).await?;
-        Ok(Reply::plain("Signed off", format!("The account {} is closed. Goodbye.\n", u.id)))
+        Ok(reply)
     }
 
     /// Check credentials, or the front end's authentication: with a bearer

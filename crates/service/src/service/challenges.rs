@@ -7,11 +7,14 @@ use crate::command::Credentials;
 use crate::command::MAX_ACTIVE_GAMES;
 use crate::error::{CommandError, ErrorCode};
 use crate::reply;
-use crate::store::{GameFilter, GameStatus, NewGame, OutboxMessage, StoreError};
+use crate::store::{GameFilter, GameStatus, NewGame, NewGameEffects, OutboxMessage, SideEffect, StoreError};
 use crate::throttle::{Context, Origin};
 use crate::users;
 
-use super::{CONFLICT_RETRIES, Caller, GameUpdate, Loaded, MAX_CHALLENGE_PLAYERS, Reply, Round, Service};
+use super::{
+    CONFLICT_RETRIES, Caller, GameUpdate, Loaded, MAX_CHALLENGE_PLAYERS, Reply, Round, Service,
+    answer_effects,
+};
 
 impl Service {
     pub(super) async fn challenge(
@@ -126,18 +129,28 @@ impl Service {
             accepted: accepted.clone(),
             next_clock: game.state().next_clock(),
         };
-        let id = self.store.create_game(&new).await?;
-        let stored = self.load(id).await?.stored;
         // Tell every named human about the new board, but the challenger:
-        // the reply to the challenge shows it to them.
-        let mut messages = Vec::new();
+        // the reply to the challenge shows it to them. The mail is made for
+        // the board's number and committed with the game, with the reply to
+        // a challenge by mail and its message's handled mark.
+        let mut told = Vec::new();
         for (seat, user) in ids.iter().enumerate() {
-            if challenger.as_ref() == Some(user) {
-                continue;
+            if challenger.as_ref() != Some(user)
+                && let Some(addr) = self.notify_address(user).await?
+            {
+                told.push((seat, user.clone(), addr));
             }
-            if let Some(addr) = self.notify_address(user).await? {
-                let t = self.board_text(&game, &stored, Viewer::Player(seat));
-                let lead = if accepted[seat] {
+        }
+        let waiting: Vec<String> =
+            ids.iter().zip(&accepted).filter(|(_, a)| !**a).map(|(u, _)| u.clone()).collect();
+        let (answer, accepted_by) = (context.answer.clone(), accepted.clone());
+        let mail = std::sync::Arc::new(game);
+        let effects: NewGameEffects = std::sync::Arc::new(move |id| {
+            let text = |viewer| reply::board_text(&mail, id, status, viewer, now, &waiting);
+            let mut effects = Vec::new();
+            for (seat, user, addr) in &told {
+                let t = text(Viewer::Player(*seat));
+                let lead = if accepted_by[*seat] {
                     format!("You are challenged to {} board {id}.\n\n", info.title(Lang::En))
                 } else {
                     format!(
@@ -147,16 +160,21 @@ impl Service {
                         info.kind
                     )
                 };
-                messages.push(OutboxMessage {
+                effects.push(SideEffect::Outbox(OutboxMessage {
                     key: format!("challenge:{id}:{user}"),
-                    recipient: addr,
+                    recipient: addr.clone(),
                     subject: t.heading,
                     body: format!("{lead}{}", t.body),
                     game_id: Some(id),
-                });
+                }));
             }
-        }
-        self.store.enqueue(&messages, now).await?;
+            if let Some(answer) = &answer {
+                let t = text(Viewer::Observer);
+                effects.extend(answer_effects(answer, &Reply::plain(t.heading, t.body)));
+            }
+            effects
+        });
+        let id = self.store.create_game_with(&new, effects).await?;
         if status == GameStatus::Active {
             self.play_automatic_in(id, Round { answer: None, told: challenger.as_deref() }).await;
         }

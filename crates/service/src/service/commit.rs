@@ -10,7 +10,7 @@ use crate::reply;
 use crate::store::{GameStatus, GameSummary, OutboxMessage, SideEffect, StoreError, StoredGame};
 
 use super::boards::{not_a_player, waiting_for};
-use super::{CONFLICT_RETRIES, GameUpdate, Loaded, Mail, Round, Service};
+use super::{CONFLICT_RETRIES, GameUpdate, Loaded, Mail, Note, Round, Service, answer_effects};
 
 impl Service {
     /// Apply the event `make(game, seat)` for `user` on `board`, retrying on
@@ -113,6 +113,7 @@ impl Service {
         let notify = !added.is_empty()
             && events.iter().any(|e| !matches!(e.action, EventAction::Clock))
             && (!crate::digest::sends_digests(game.kind().info().dynamics) || game.is_over());
+        let mut told = Vec::new();
         if notify {
             for (reader, viewer) in readers(&game, &mail.subscribers) {
                 if Some(reader.as_str()) == actor || Some(reader.as_str()) == round.told {
@@ -126,21 +127,27 @@ impl Service {
                 if let Some(addr) = address {
                     let t = self.board_text(&game, &new_stored, viewer);
                     effects.push(match round.answer {
-                        // One notification per reader and message, whatever its commands:
-                        // a later change of the same message replaces it while it is held.
-                        Some(answer) => SideEffect::Held {
-                            message: OutboxMessage {
-                                key: format!(
-                                    "{}{board}:{reader}",
-                                    crate::store::held_note_prefix(&answer.message)
-                                ),
-                                recipient: addr,
-                                subject: t.heading,
-                                body: with_comment(t.body, round.told, answer.comment.as_deref()),
-                                game_id: Some(board),
-                            },
-                            due: answer.hold_until,
-                        },
+                        // One notification per reader and message, whatever its commands and
+                        // boards: a later change of the same message replaces it while it is held.
+                        Some(answer) => {
+                            let note =
+                                Note { reader: reader.clone(), board, heading: t.heading, body: t.body };
+                            let (subject, body, thread) = answer.notes.mail_with(&note);
+                            told.push(note);
+                            SideEffect::Held {
+                                message: OutboxMessage {
+                                    key: format!(
+                                        "{}{reader}",
+                                        crate::store::held_note_prefix(&answer.message)
+                                    ),
+                                    recipient: addr,
+                                    subject,
+                                    body: with_comment(body, round.told, answer.comment.as_deref()),
+                                    game_id: Some(thread),
+                                },
+                                due: answer.hold_until,
+                            }
+                        }
                         None => SideEffect::Outbox(OutboxMessage {
                             key: format!("game:{board}:v{}:{reader}", summary.version),
                             recipient: addr,
@@ -152,15 +159,27 @@ impl Service {
                 }
             }
         }
-        if let (Some(answer), Some(told)) = (round.answer, round.told)
-            && let Some(reply) = &answer.reply
-        {
-            let shown = self.board_reply(&game, &new_stored, Some(told));
-            effects.push(SideEffect::Held { message: reply(&shown), due: answer.hold_until });
-            effects.push(SideEffect::Handled(answer.message.clone()));
+        let mut commented = None;
+        if let (Some(answer), Some(author)) = (round.answer, round.told) {
+            if answer.reply.is_some() {
+                let shown = self.board_reply(&game, &new_stored, Some(author));
+                effects.extend(answer_effects(answer, &shown));
+            }
+            // The comment of the command's own change, kept in the board's chat (where
+            // the web shows it) once per board and message.
+            if actor == Some(author)
+                && let Some(text) = &answer.comment
+                && !answer.notes.commented(board)
+            {
+                effects.push(SideEffect::Chat { user: author.to_string(), text: text.clone() });
+                commented = Some(board);
+            }
         }
         let started = std::time::Instant::now();
         self.store.append(version, &events, &summary, &effects).await?;
+        if let Some(answer) = round.answer {
+            answer.notes.record(told, commented);
+        }
         let metrics = &*crate::metrics::METRICS;
         metrics.commit_seconds.observe(started.elapsed().as_secs_f64());
         metrics

@@ -51,44 +51,47 @@ impl Service {
 
     async fn run_parsed(&self, command: Command, caller: &Context) -> Result<Reply, CommandError> {
         match command {
-            Command::Signup { user, password, emails } => self.signup(&user, &password, &emails).await,
+            Command::Signup { user, password, emails } => {
+                self.signup(&user, &password, &emails, caller).await
+            }
             Command::ChangePassword { auth, new_password } => {
                 let mut u = self.authenticate_password(&auth, caller).await?;
                 users::check_password(&new_password)
                     .map_err(|m| CommandError::new(ErrorCode::BadValue, m))?;
                 u.password_hash = users::hash_password(&new_password);
-                self.store.update_user(&u).await?;
-                // Whoever had a token or a session of the account has them no more.
-                self.store.end_logins(&u.id, self.now()).await?;
-                Ok(Reply::plain(
+                let reply = Reply::plain(
                     "Password changed",
                     format!(
                         "The password of {} is changed. Every token and login session of the account has ended.\n",
                         u.id
                     ),
-                ))
+                );
+                self.store.update_user_with(&u, &self.answered(caller, &reply), self.now()).await?;
+                // Whoever had a token or a session of the account has them no more.
+                self.store.end_logins(&u.id, self.now()).await?;
+                Ok(reply)
             }
             Command::ChangeAddress { auth, emails } => {
                 let mut u = self.authenticate_password(&auth, caller).await?;
                 u.emails = check_emails(&emails)?;
-                self.store.update_user(&u).await?;
-                Ok(Reply::plain(
+                let reply = Reply::plain(
                     "Address changed",
                     format!("Mail for {} now goes to {}.\n", u.id, u.emails.join(", ")),
-                ))
+                );
+                self.settled(&u, caller, reply).await
             }
             Command::Signoff { auth } => self.signoff(&auth, caller).await,
             Command::Notify { auth, on } => {
                 let mut u = self.authenticate(&auth, caller).await?;
                 u.notify = on;
-                self.store.update_user(&u).await?;
                 let state = if on { "on" } else { "off" };
-                Ok(Reply::plain("Notifications", format!("Email notifications for {} are {state}.\n", u.id)))
+                let reply =
+                    Reply::plain("Notifications", format!("Email notifications for {} are {state}.\n", u.id));
+                self.settled(&u, caller, reply).await
             }
             Command::Vacation { auth, days } => {
                 let mut u = self.authenticate(&auth, caller).await?;
                 u.vacation_until = days.map(|d| self.now() + i64::from(d) * 86_400_000);
-                self.store.update_user(&u).await?;
                 let text = match days {
                     Some(d) => format!(
                         "{} is on vacation for {d} days, until {}: no reminders or forfeits until then.\n",
@@ -100,30 +103,28 @@ impl Service {
                     ),
                     None => format!("{} is back from vacation.\n", u.id),
                 };
-                Ok(Reply::plain("Vacation", text))
+                self.settled(&u, caller, Reply::plain("Vacation", text)).await
             }
             Command::Limit { auth, limit } => {
                 let mut u = self.authenticate(&auth, caller).await?;
                 u.game_limit = limit.map(i64::from);
-                self.store.update_user(&u).await?;
                 let text = match limit {
                     Some(n) => {
                         format!("{} accepts challenges while in fewer than {n} running games.\n", u.id)
                     }
                     None => format!("{} has no limit on running games.\n", u.id),
                 };
-                Ok(Reply::plain("Limit", text))
+                self.settled(&u, caller, Reply::plain("Limit", text)).await
             }
             Command::Policy { auth, ask } => {
                 let mut u = self.authenticate(&auth, caller).await?;
                 u.challenge_policy = if ask { "ask" } else { "open" }.into();
-                self.store.update_user(&u).await?;
                 let text = if ask {
                     format!("Challenges naming {} now wait until {} accepts them.\n", u.id, u.id)
                 } else {
                     format!("Challenges naming {} now start at once.\n", u.id)
                 };
-                Ok(Reply::plain("Challenge policy", text))
+                self.settled(&u, caller, Reply::plain("Challenge policy", text)).await
             }
             Command::Bot { auth, on } => self.bot_switch(&auth, on, caller).await,
             Command::Help { topic } => help::help(topic.as_deref()),
@@ -413,6 +414,19 @@ impl Service {
 }
 
 impl Service {
+    /// Store the account `u` as a setting command changed it, with the
+    /// reply to the mail message it came in (if any) in the same
+    /// transaction; the reply.
+    async fn settled(
+        &self,
+        u: &crate::store::UserRow,
+        caller: &Context,
+        reply: Reply,
+    ) -> Result<Reply, CommandError> {
+        self.store.update_user_with(u, &self.answered(caller, &reply), self.now()).await?;
+        Ok(reply)
+    }
+
     /// A chat line or a mail's comment as stored and sent: control
     /// characters cleaned out; refused when empty or too long.
     ///
@@ -430,19 +444,5 @@ impl Service {
             ));
         }
         Ok(text)
-    }
-
-    /// Keep the comment of a mail message in the chat of `board`, where the
-    /// web shows it, as `user`'s: the players had it at the end of the
-    /// move's notification, so no mail is sent for it.
-    ///
-    /// # Errors
-    /// As [`Service::chat_text`], or storage failures.
-    pub async fn keep_comment(&self, board: i64, user: &str, text: &str) -> Result<(), CommandError> {
-        let text = Service::chat_text(text)?;
-        self.store.chat(board, user, self.now(), &text, &[]).await?;
-        let version = self.store.game_version(board).await?.unwrap_or(0);
-        let _ = self.updates.send(GameUpdate { board, version });
-        Ok(())
     }
 }

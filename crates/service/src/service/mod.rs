@@ -156,6 +156,101 @@ pub struct Answer {
     /// The message's comment, written at the end of every notification
     /// its moves send (as pbmserv did), never as a mail of its own.
     pub comment: Option<String>,
+    /// The notifications the message's changes have committed so far:
+    /// shared by the answers of all its commands.
+    pub notes: Notes,
+}
+
+/// The notifications one incoming message's changes have committed, by
+/// reader and board. A reader of several boards the message changed gets
+/// them in one mail, the boards one after the other: each change commits
+/// the reader's whole mail so far, replacing the one held before it, so
+/// that a crash between two commands still leaves one mail per reader.
+#[derive(Clone, Default)]
+pub struct Notes(Arc<Mutex<Told>>);
+
+/// What [`Notes`] keeps.
+#[derive(Default)]
+struct Told {
+    notes: Vec<Note>,
+    /// The boards whose chat has the message's comment.
+    commented: Vec<i64>,
+}
+
+/// One board's part of a reader's notification.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Note {
+    pub reader: String,
+    pub board: i64,
+    pub heading: String,
+    pub body: String,
+}
+
+impl Notes {
+    /// The mail `note` makes for its reader with what the message told
+    /// them before (its board's part replaced): subject, body and the
+    /// board whose thread it goes to (the first).
+    pub(super) fn mail_with(&self, note: &Note) -> (String, String, i64) {
+        let mut parts: Vec<Note> = match self.0.lock() {
+            Ok(told) => told.notes.iter().filter(|n| n.reader == note.reader).cloned().collect(),
+            Err(_) => Vec::new(),
+        };
+        match parts.iter_mut().find(|n| n.board == note.board) {
+            Some(part) => *part = note.clone(),
+            None => parts.push(note.clone()),
+        }
+        if let [only] = parts.as_slice() {
+            return (only.heading.clone(), only.body.clone(), only.board);
+        }
+        let subject = parts.iter().map(|n| n.heading.as_str()).collect::<Vec<_>>().join("; ");
+        let body = parts
+            .iter()
+            .map(|n| format!("{}\n\n{}", n.heading, n.body.trim_end()))
+            .collect::<Vec<_>>()
+            .join(&format!("\n\n{}\n\n", "=".repeat(60)));
+        (subject, format!("{body}\n"), parts[0].board)
+    }
+
+    /// Whether the message's comment is in `board`'s chat already.
+    pub(super) fn commented(&self, board: i64) -> bool {
+        self.0.lock().is_ok_and(|told| told.commented.contains(&board))
+    }
+
+    /// Keep `committed` as told, and `commented` (a board whose chat now
+    /// has the comment).
+    pub(super) fn record(&self, committed: Vec<Note>, commented: Option<i64>) {
+        if let Ok(mut told) = self.0.lock() {
+            for note in committed {
+                told.notes.retain(|n| !(n.reader == note.reader && n.board == note.board));
+                told.notes.push(note);
+            }
+            told.commented.extend(commented);
+        }
+    }
+}
+
+/// The reply `reply` to the mail message `answer` is about and the
+/// message's handled mark: what a command by mail commits with its change.
+pub(super) fn answer_effects(answer: &Answer, reply: &Reply) -> Vec<crate::store::SideEffect> {
+    use crate::store::SideEffect;
+    match &answer.reply {
+        Some(mail) => vec![
+            SideEffect::Held { message: mail(reply), due: answer.hold_until },
+            SideEffect::Handled(answer.message.clone()),
+        ],
+        None => Vec::new(),
+    }
+}
+
+impl Service {
+    /// [`answer_effects`] for a command run in `context`; none outside mail.
+    pub(super) fn answered(
+        &self,
+        context: &crate::throttle::Context,
+        reply: &Reply,
+    ) -> Vec<crate::store::SideEffect> {
+        context.answer.as_ref().map(|a| answer_effects(a, reply)).unwrap_or_default()
+    }
 }
 
 /// What a change is part of: the mail message it answers, and the user
@@ -184,6 +279,7 @@ impl PartialEq for Answer {
         self.message == other.message
             && self.hold_until == other.hold_until
             && self.comment == other.comment
+            && Arc::ptr_eq(&self.notes.0, &other.notes.0)
             && match (&self.reply, &other.reply) {
                 (Some(a), Some(b)) => Arc::ptr_eq(a, b),
                 (None, None) => true,

@@ -498,11 +498,23 @@ pub enum SideEffect {
     /// Mark an incoming mail message handled (see [`Mail::claim_incoming`]),
     /// in the transaction of the change its command made.
     Handled(String),
+    /// Add a line to the changed game's chat (a mail message's comment, kept
+    /// with the move it came with).
+    Chat {
+        /// Its author.
+        user: String,
+        /// The line.
+        text: String,
+    },
 }
+
+/// The side effects of a new game, made from its board number once the
+/// store has given it one (see [`Games::create_game_with`]).
+pub type NewGameEffects = Arc<dyn Fn(i64) -> Vec<SideEffect> + Send + Sync>;
 
 /// The start of the outbox keys of the notifications the commands of the
 /// incoming message `key` hold back until the message is answered (see
-/// [`SideEffect::Held`]): `note:KEY:` then the board and the reader.
+/// [`SideEffect::Held`]): `note:KEY:` then the reader.
 pub fn held_note_prefix(key: &str) -> String {
     format!("note:{key}:")
 }
@@ -731,11 +743,30 @@ impl<T: Accounts + Games + Mail + Tournaments + Schedule + BotAccounts> Store fo
 #[async_trait]
 pub trait Accounts: Send + Sync {
     /// Create a user; `Exists` if the id is taken.
-    async fn create_user(&self, user: &UserRow) -> StoreResult<()>;
+    async fn create_user(&self, user: &UserRow) -> StoreResult<()> {
+        self.create_user_with(user, &[], user.created).await
+    }
+    /// [`Accounts::create_user`] with `effects` (the reply to the mail
+    /// message that asked for it, say) in the same transaction, made at `at`.
+    async fn create_user_with(
+        &self,
+        user: &UserRow,
+        effects: &[SideEffect],
+        at: Timestamp,
+    ) -> StoreResult<()>;
     /// A user by lower-case id.
     async fn user(&self, id: &str) -> StoreResult<Option<UserRow>>;
     /// Replace a user's mutable fields.
-    async fn update_user(&self, user: &UserRow) -> StoreResult<()>;
+    async fn update_user(&self, user: &UserRow) -> StoreResult<()> {
+        self.update_user_with(user, &[], user.created).await
+    }
+    /// [`Accounts::update_user`] with `effects` in the same transaction, made at `at`.
+    async fn update_user_with(
+        &self,
+        user: &UserRow,
+        effects: &[SideEffect],
+        at: Timestamp,
+    ) -> StoreResult<()>;
 
     /// Store a new bearer token (by the hash of its secret); returns its id.
     async fn create_token(&self, user: &str, name: &str, hash: &str, now: Timestamp) -> StoreResult<i64>;
@@ -791,7 +822,12 @@ pub trait Accounts: Send + Sync {
 #[async_trait]
 pub trait Games: Send + Sync {
     /// Store a new game; returns its board number.
-    async fn create_game(&self, game: &NewGame) -> StoreResult<i64>;
+    async fn create_game(&self, game: &NewGame) -> StoreResult<i64> {
+        self.create_game_with(game, Arc::new(|_| Vec::new())).await
+    }
+    /// [`Games::create_game`] with the side effects `effects` makes for the
+    /// new board's number (its mail) in the same transaction.
+    async fn create_game_with(&self, game: &NewGame, effects: NewGameEffects) -> StoreResult<i64>;
     /// A game's record and summary.
     async fn game(&self, id: i64) -> StoreResult<Option<StoredGame>>;
     /// Only the version of a game (cheap; for cache checks).

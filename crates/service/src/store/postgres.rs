@@ -190,11 +190,61 @@ async fn replace_held_outbox(
     let sql = "INSERT INTO outbox (key, created, recipient, subject, body, game_id, next_attempt) \
                VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (key) DO UPDATE SET \
                recipient = excluded.recipient, subject = excluded.subject, body = excluded.body, \
+               game_id = excluded.game_id, \
                next_attempt = excluded.next_attempt \
                WHERE outbox.sent_at IS NULL AND outbox.gave_up_at IS NULL AND outbox.attempts = 0 \
                AND outbox.next_attempt > $2";
     let args = args![&m.key, at, &m.recipient, &m.subject, &m.body, m.game_id, due];
     Ok(sqlx::query_with(sql, args).execute(conn).await?.rows_affected() as usize)
+}
+
+/// The side effects of a change made at `at` to the game `board` (`None`:
+/// a change of no game, such as an account's), in its transaction.
+async fn apply_effects(
+    conn: &mut PgConnection,
+    board: Option<i64>,
+    at: Timestamp,
+    effects: &[SideEffect],
+) -> StoreResult<()> {
+    let game = || board.ok_or_else(|| StoreError::Failed("a game's side effect without a game".into()));
+    for effect in effects {
+        match effect {
+            SideEffect::Outbox(m) => {
+                insert_outbox(conn, m, at).await?;
+            }
+            SideEffect::DeleteQueued(id) => {
+                let sql = "DELETE FROM queued_moves WHERE id = $1";
+                sqlx::query_with(sql, args![id]).execute(&mut *conn).await?;
+            }
+            SideEffect::DeletePending { user } => {
+                let sql = "DELETE FROM pending_moves WHERE game_id = $1 AND user_id = $2";
+                sqlx::query_with(sql, args![game()?, user]).execute(&mut *conn).await?;
+            }
+            SideEffect::Held { message, due } => {
+                replace_held_outbox(conn, message, at, *due).await?;
+            }
+            SideEffect::Handled(key) => {
+                finish_incoming(conn, key, at).await?;
+            }
+            SideEffect::Chat { user, text } => {
+                insert_chat(conn, game()?, user, at, text).await?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Add a line to a game's chat.
+async fn insert_chat(
+    conn: &mut PgConnection,
+    game: i64,
+    user: &str,
+    at: Timestamp,
+    text: &str,
+) -> StoreResult<()> {
+    let sql = "INSERT INTO chats (game_id, user_id, at, text) VALUES ($1, $2, $3, $4)";
+    sqlx::query_with(sql, args![game, user, at, text]).execute(conn).await?;
+    Ok(())
 }
 
 /// Marks a claimed incoming message handled (once: a later mark keeps the first time).
@@ -223,30 +273,35 @@ fn parse_change(payload: &str) -> Option<(&str, GameChange)> {
 
 #[async_trait]
 impl Accounts for PostgresStore {
-    async fn create_user(&self, u: &UserRow) -> StoreResult<()> {
+    async fn create_user_with(&self, u: &UserRow, effects: &[SideEffect], at: Timestamp) -> StoreResult<()> {
         let sql = "INSERT INTO users (id, password_hash, emails, notify, vacation_until, game_limit, \
                    challenge_policy, signed_off, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
-        match self.execute(sql, user_args(u)?).await {
-            Err(StoreError::Database(sqlx::Error::Database(e))) if e.is_unique_violation() => {
-                Err(StoreError::Exists)
-            }
-            r => r.map(drop),
-        }
+        let mut tx = self.pool.begin().await?;
+        match sqlx::query_with(sql, user_args(u)?).execute(&mut *tx).await {
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Err(StoreError::Exists),
+            r => r?,
+        };
+        apply_effects(&mut tx, None, at, effects).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     async fn user(&self, id: &str) -> StoreResult<Option<UserRow>> {
         self.row(concat!("SELECT ", user!(), " FROM users WHERE id = $1"), args![id]).await
     }
 
-    async fn update_user(&self, u: &UserRow) -> StoreResult<()> {
+    async fn update_user_with(&self, u: &UserRow, effects: &[SideEffect], at: Timestamp) -> StoreResult<()> {
         // $9, the creation time, is bound (the values are a user's row) and
         // left as it is.
         let sql = "UPDATE users SET password_hash = $2, emails = $3, notify = $4, vacation_until = $5, \
                    game_limit = $6, challenge_policy = $7, signed_off = $8 WHERE id = $1";
-        match self.execute(sql, user_args(u)?).await? {
-            0 => Err(StoreError::NotFound),
-            _ => Ok(()),
+        let mut tx = self.pool.begin().await?;
+        if sqlx::query_with(sql, user_args(u)?).execute(&mut *tx).await?.rows_affected() == 0 {
+            return Err(StoreError::NotFound);
         }
+        apply_effects(&mut tx, None, at, effects).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     async fn create_token(&self, user: &str, name: &str, hash: &str, now: Timestamp) -> StoreResult<i64> {
@@ -367,7 +422,7 @@ fn user_args(u: &UserRow) -> StoreResult<PgArguments> {
 
 #[async_trait]
 impl Games for PostgresStore {
-    async fn create_game(&self, g: &NewGame) -> StoreResult<i64> {
+    async fn create_game_with(&self, g: &NewGame, effects: NewGameEffects) -> StoreResult<i64> {
         let mut tx = self.pool.begin().await?;
         let sql = "INSERT INTO games (kind, options, players, seed, created, version, status, moves, to_move, \
                    updated, next_clock) VALUES ($1, $2, $3, $4, $5, 0, $6, 0, $7, $5, $8) RETURNING id";
@@ -388,6 +443,7 @@ impl Games for PostgresStore {
         let sql = "INSERT INTO game_players (game_id, seat, user_id, accepted) SELECT $1, seat - 1, user_id, accepted \
                    FROM UNNEST($2::TEXT[], $3::BIGINT[]) WITH ORDINALITY AS s (user_id, accepted, seat)";
         sqlx::query_with(sql, args![id, &g.players, accepted]).execute(&mut *tx).await?;
+        apply_effects(&mut tx, Some(id), g.created, &effects(id)).await?;
         self.notify(&mut tx, id, 0).await?;
         tx.commit().await?;
         Ok(id)
@@ -489,27 +545,7 @@ impl Games for PostgresStore {
                    FROM UNNEST($2::TEXT[], $3::TEXT[]) WITH ORDINALITY AS s (user_id, result, seat) \
                    ON CONFLICT (game_id, seat) DO UPDATE SET result = excluded.result";
         sqlx::query_with(sql, args![s.id, &s.players, results]).execute(&mut *tx).await?;
-        for effect in effects {
-            match effect {
-                SideEffect::Outbox(m) => {
-                    insert_outbox(&mut tx, m, s.updated).await?;
-                }
-                SideEffect::DeleteQueued(id) => {
-                    let sql = "DELETE FROM queued_moves WHERE id = $1";
-                    sqlx::query_with(sql, args![id]).execute(&mut *tx).await?;
-                }
-                SideEffect::DeletePending { user } => {
-                    let sql = "DELETE FROM pending_moves WHERE game_id = $1 AND user_id = $2";
-                    sqlx::query_with(sql, args![s.id, user]).execute(&mut *tx).await?;
-                }
-                SideEffect::Held { message, due } => {
-                    replace_held_outbox(&mut tx, message, s.updated, *due).await?;
-                }
-                SideEffect::Handled(key) => {
-                    finish_incoming(&mut tx, key, s.updated).await?;
-                }
-            }
-        }
+        apply_effects(&mut tx, Some(s.id), s.updated, effects).await?;
         self.notify(&mut tx, s.id, version).await?;
         tx.commit().await?;
         let metrics = &*crate::metrics::METRICS;
@@ -612,8 +648,7 @@ impl Games for PostgresStore {
         messages: &[OutboxMessage],
     ) -> StoreResult<()> {
         let mut tx = self.pool.begin().await?;
-        let sql = "INSERT INTO chats (game_id, user_id, at, text) VALUES ($1, $2, $3, $4)";
-        sqlx::query_with(sql, args![game, user, at, text]).execute(&mut *tx).await?;
+        insert_chat(&mut tx, game, user, at, text).await?;
         for m in messages {
             insert_outbox(&mut tx, m, at).await?;
         }

@@ -21,7 +21,7 @@ mod backup;
 mod writer;
 
 pub use backup::{BackupSummary, backup};
-use writer::{Append, Writer, insert_game, insert_outbox};
+use writer::{Append, Writer, apply_effects, insert_chat, insert_game, insert_outbox};
 
 /// Connections a long-running process (the server, a worker) reads on.
 const READERS: usize = 8;
@@ -296,7 +296,7 @@ impl SqliteStore {
 
 #[async_trait]
 impl Accounts for SqliteStore {
-    async fn create_user(&self, u: &UserRow) -> StoreResult<()> {
+    async fn create_user_with(&self, u: &UserRow, effects: &[SideEffect], at: Timestamp) -> StoreResult<()> {
         let sql = "INSERT INTO users (id, password_hash, emails, created, notify, vacation_until, game_limit, \
                    challenge_policy, signed_off) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
         let args = args![
@@ -310,9 +310,17 @@ impl Accounts for SqliteStore {
             u.challenge_policy,
             u.signed_off
         ];
-        match self.execute(sql, args).await {
+        let effects = effects.to_vec();
+        let created = self
+            .writer
+            .write(move |c| {
+                c.prepare_cached(sql)?.execute(params_from_iter(&args))?;
+                apply_effects(c, None, at, &effects)
+            })
+            .await;
+        match created {
             Err(e) if is_taken(&e) => Err(StoreError::Exists),
-            r => r.map(drop),
+            r => r,
         }
     }
 
@@ -320,7 +328,7 @@ impl Accounts for SqliteStore {
         Ok(self.rows_here("SELECT * FROM users WHERE id = ?1", args![id]).await?.into_iter().next())
     }
 
-    async fn update_user(&self, u: &UserRow) -> StoreResult<()> {
+    async fn update_user_with(&self, u: &UserRow, effects: &[SideEffect], at: Timestamp) -> StoreResult<()> {
         let sql = "UPDATE users SET password_hash = ?1, emails = ?2, notify = ?3, vacation_until = ?4, \
                    game_limit = ?5, challenge_policy = ?6, signed_off = ?7 WHERE id = ?8";
         let args = args![
@@ -333,10 +341,14 @@ impl Accounts for SqliteStore {
             u.signed_off,
             u.id
         ];
-        match self.execute(sql, args).await? {
-            0 => Err(StoreError::NotFound),
-            _ => Ok(()),
-        }
+        let effects = effects.to_vec();
+        self.writer
+            .write(move |c| match c.prepare_cached(sql)?.execute(params_from_iter(&args))? {
+                // Nothing else happens for an account that is not there.
+                0 => Err(StoreError::NotFound),
+                _ => apply_effects(c, None, at, &effects),
+            })
+            .await
     }
 
     async fn create_token(&self, user: &str, name: &str, hash: &str, now: Timestamp) -> StoreResult<i64> {
@@ -451,9 +463,15 @@ impl Accounts for SqliteStore {
 
 #[async_trait]
 impl Games for SqliteStore {
-    async fn create_game(&self, g: &NewGame) -> StoreResult<i64> {
+    async fn create_game_with(&self, g: &NewGame, effects: NewGameEffects) -> StoreResult<i64> {
         let g = g.clone();
-        self.writer.write(move |c| insert_game(c, &g)).await
+        self.writer
+            .write(move |c| {
+                let id = insert_game(c, &g)?;
+                apply_effects(c, Some(id), g.created, &effects(id))?;
+                Ok(id)
+            })
+            .await
     }
 
     async fn game(&self, id: i64) -> StoreResult<Option<StoredGame>> {
@@ -599,11 +617,10 @@ impl Games for SqliteStore {
         text: &str,
         messages: &[OutboxMessage],
     ) -> StoreResult<()> {
-        let (line, messages) = (args![game, user, at, text], messages.to_vec());
+        let (user, text, messages) = (user.to_string(), text.to_string(), messages.to_vec());
         self.writer
             .write(move |c| {
-                c.prepare_cached("INSERT INTO chats (game_id, user_id, at, text) VALUES (?1, ?2, ?3, ?4)")?
-                    .execute(params_from_iter(&line))?;
+                insert_chat(c, game, &user, at, &text)?;
                 messages.iter().try_for_each(|m| insert_outbox(c, m, at).map(drop))
             })
             .await

@@ -564,26 +564,54 @@ fn write_append(conn: &Connection, a: &Append) -> StoreResult<()> {
         let result = s.seat_results.get(seat).copied().flatten().map(crate::store::result_word);
         seat_row.execute(params![s.id, seat as i64, user, result])?;
     }
-    for effect in &a.effects {
+    apply_effects(conn, Some(s.id), s.updated, &a.effects)
+}
+
+/// The side effects of a change made at `at` to the game `board` (`None`:
+/// a change of no game, such as an account's), in its transaction.
+pub(super) fn apply_effects(
+    conn: &Connection,
+    board: Option<i64>,
+    at: Timestamp,
+    effects: &[SideEffect],
+) -> StoreResult<()> {
+    let game = || board.ok_or_else(|| StoreError::Failed("a game's side effect without a game".into()));
+    for effect in effects {
         match effect {
             SideEffect::Outbox(m) => {
-                insert_outbox(conn, m, s.updated)?;
+                insert_outbox(conn, m, at)?;
             }
             SideEffect::DeleteQueued(id) => {
                 conn.prepare_cached("DELETE FROM queued_moves WHERE id = ?1")?.execute([id])?;
             }
             SideEffect::DeletePending { user } => {
                 conn.prepare_cached("DELETE FROM pending_moves WHERE game_id = ?1 AND user_id = ?2")?
-                    .execute(params![s.id, user])?;
+                    .execute(params![game()?, user])?;
             }
             SideEffect::Held { message, due } => {
-                replace_held_outbox(conn, message, s.updated, *due)?;
+                replace_held_outbox(conn, message, at, *due)?;
             }
             SideEffect::Handled(key) => {
-                finish_incoming(conn, key, s.updated)?;
+                finish_incoming(conn, key, at)?;
+            }
+            SideEffect::Chat { user, text } => {
+                insert_chat(conn, game()?, user, at, text)?;
             }
         }
     }
+    Ok(())
+}
+
+/// Add a line to a game's chat.
+pub(super) fn insert_chat(
+    conn: &Connection,
+    game: i64,
+    user: &str,
+    at: Timestamp,
+    text: &str,
+) -> StoreResult<()> {
+    conn.prepare_cached("INSERT INTO chats (game_id, user_id, at, text) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![game, user, at, text])?;
     Ok(())
 }
 
@@ -601,6 +629,7 @@ pub(super) fn replace_held_outbox(
             "INSERT INTO outbox (key, created, recipient, subject, body, game_id, next_attempt) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (key) DO UPDATE SET \
              recipient = excluded.recipient, subject = excluded.subject, body = excluded.body, \
+             game_id = excluded.game_id, \
              next_attempt = excluded.next_attempt \
              WHERE outbox.sent_at IS NULL AND outbox.gave_up_at IS NULL AND outbox.attempts = 0 \
              AND outbox.next_attempt > ?2",
