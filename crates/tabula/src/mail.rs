@@ -115,10 +115,16 @@ fn handle(global: &Global, args: MailArgs) -> Result<ExitCode> {
     let relay = args.send.relay()?;
     let mut raw = Vec::new();
     let limit = config.max_message_bytes as u64 + 1;
-    std::io::stdin().take(limit).read_to_end(&mut raw).context("reading the message")?;
+    let mut stdin = std::io::stdin().lock();
+    (&mut stdin).take(limit).read_to_end(&mut raw).context("reading the message")?;
     // Too large is too large whatever the database: bounced at once.
     if raw.len() > config.max_message_bytes {
-        let e = tabula_mail::MailError::TooLarge { size: raw.len(), limit: config.max_message_bytes };
+        // The rest is read and dropped, so that the mail server's write
+        // never meets a closed pipe: some report that instead of this
+        // status, and then keep the message to try again.
+        let rest = std::io::copy(&mut stdin, &mut std::io::sink()).unwrap_or(0);
+        let size = raw.len().saturating_add(usize::try_from(rest).unwrap_or(usize::MAX));
+        let e = tabula_mail::MailError::TooLarge { size, limit: config.max_message_bytes };
         eprintln!("tabula: {e}");
         return Ok(ExitCode::from(EXIT_UNREADABLE));
     }
