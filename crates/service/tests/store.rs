@@ -955,3 +955,28 @@ async fn a_reply_committed_with_a_move_is_held_until_the_whole_reply_replaces_it
         assert_eq!(s.claim_outbox(T0 + 60_000, T0 + 80_000, 10).await.unwrap().len(), 1, "{}", b.name);
     }
 }
+
+/// A game's head and its record name its seated bot accounts, read with
+/// them so that no command's answer needs a query of its own for them
+/// (one did, and cost the server a third of its moves per second); a bot
+/// account that only follows the game is no player, and a person who
+/// turns the flag off is shown as one at the next read.
+#[tokio::test]
+async fn a_games_head_and_record_name_its_seated_bot_accounts() {
+    for b in backends().await {
+        for id in ["ann", "bob", "cid"] {
+            b.store.create_user(&user(id)).await.unwrap();
+        }
+        b.store.set_bot("bob", true, T0).await.unwrap();
+        b.store.set_bot("cid", true, T0).await.unwrap();
+        let id = b.store.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
+        b.store.subscribe(id, "cid", true).await.unwrap();
+        let bob = vec!["bob".to_string()];
+        assert_eq!(b.store.game_head(id).await.unwrap().unwrap().bot_accounts, bob, "{}", b.name);
+        assert_eq!(b.store.game(id).await.unwrap().unwrap().bot_accounts, bob, "{}", b.name);
+
+        b.store.set_bot("bob", false, T0 + 1).await.unwrap();
+        assert!(b.store.game_head(id).await.unwrap().unwrap().bot_accounts.is_empty(), "{}", b.name);
+        assert!(b.store.game(id).await.unwrap().unwrap().bot_accounts.is_empty(), "{}", b.name);
+    }
+}

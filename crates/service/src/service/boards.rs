@@ -68,16 +68,13 @@ impl Service {
         let (past, viewer) = position(&game, user, at);
         // Replaying and rendering take the longest of any read (a long
         // Rewrite string is copied into the view): off the async workers.
-        let mut snapshot = self
-            .heavy(move || {
-                let game = replayed(game, past)?;
-                let reply = board_text_reply(&game, &stored, viewer, now);
-                let picture = game.picture(viewer, now);
-                Ok(Snapshot { reply, svg: picture.svg, click: picture.click })
-            })
-            .await?;
-        self.mark_bots(&mut snapshot.reply).await?;
-        Ok(snapshot)
+        self.heavy(move || {
+            let game = replayed(game, past)?;
+            let reply = board_text_reply(&game, &stored, viewer, now);
+            let picture = game.picture(viewer, now);
+            Ok(Snapshot { reply, svg: picture.svg, click: picture.click })
+        })
+        .await
     }
 
     /// One string of a board's view as `user` may see it (see
@@ -174,7 +171,12 @@ pub(super) fn report_at(
         id: stored.summary.id,
         kind: stored.summary.kind.clone(),
         players: game.players().to_vec(),
-        bots: game.players().iter().filter(|p| p.starts_with("bot:")).cloned().collect(),
+        bots: game
+            .players()
+            .iter()
+            .filter(|p| p.starts_with("bot:") || stored.bot_accounts.contains(p))
+            .cloned()
+            .collect(),
         status: stored.summary.status,
         to_move: reply::to_move_users(game),
         moves: game.moves(),

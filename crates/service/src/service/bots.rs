@@ -80,14 +80,6 @@ impl Service {
         Ok(players.iter().filter(|p| p.starts_with("bot:") || accounts.contains(p)).cloned().collect())
     }
 
-    /// Fill in which players of `reply`'s game are bots.
-    pub(super) async fn mark_bots(&self, reply: &mut Reply) -> Result<(), CommandError> {
-        if let Some(game) = reply.game.as_mut() {
-            game.bots = self.bots_among(&game.players).await?;
-        }
-        Ok(())
-    }
-
     /// Host a program for the account `user` (the operator's `tabula bot
     /// add`): the server runs `argv` for the account's games, which makes
     /// it a bot account if it was not one. `None` ends the hosting; the

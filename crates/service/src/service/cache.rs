@@ -63,6 +63,7 @@ impl Service {
                     events: Vec::new(),
                     summary: head.summary,
                     accepted: head.accepted,
+                    bot_accounts: head.bot_accounts,
                 };
                 (g, stored)
             }

@@ -34,12 +34,7 @@ impl Service {
         // that ran had its password where the grammar puts it; of a refused
         // one, whose words may be out of place, only its name.
         let (masked, name) = (command.masked(), command.name());
-        let mut result = self.run_parsed(command, &context).await;
-        if let Ok(reply) = result.as_mut()
-            && let Err(e) = self.mark_bots(reply).await
-        {
-            tracing::warn!(error = %e.message, "bot accounts not read");
-        }
+        let result = self.run_parsed(command, &context).await;
         match &result {
             Ok(_) => tracing::debug!(command = %masked, origin = ?context.origin, "command"),
             Err(e) => {

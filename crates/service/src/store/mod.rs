@@ -318,6 +318,9 @@ pub struct StoredGame {
     pub events: Vec<Event>,
     /// Per seat: whether the player accepted the challenge.
     pub accepted: Vec<bool>,
+    /// The seated players that are bot accounts (shown as bots; built-in
+    /// `bot:NAME` players are bots by their name alone).
+    pub bot_accounts: Vec<String>,
 }
 
 /// A game's row: its summary and what its record starts from.
@@ -339,6 +342,8 @@ struct SeatRow {
     accepted: bool,
     #[sqlx(json(nullable))]
     result: Option<SeatResult>,
+    user_id: String,
+    bot: bool,
 }
 
 /// An event as stored.
@@ -366,11 +371,21 @@ fn stored_game(row: GameRow, seats: Vec<SeatRow>, events: Vec<EventRow>) -> Stor
         .into_iter()
         .map(|e| Event { at: e.at, seat: e.seat.map(|s| s as usize), action: e.action })
         .collect();
+    let bot_accounts = seats.iter().filter(|s| s.bot).map(|s| s.user_id.clone()).collect();
     let (accepted, results) = seats.into_iter().map(|s| (s.accepted, s.result)).unzip();
     summary.seat_results = results;
     let joins = events.iter().filter(|e| matches!(e.action, EventAction::Join { .. })).count();
     let initial_players = summary.players[..summary.players.len().saturating_sub(joins)].to_vec();
-    Ok(StoredGame { summary, options, seed: seed as u64, created, initial_players, events, accepted })
+    Ok(StoredGame {
+        summary,
+        options,
+        seed: seed as u64,
+        created,
+        initial_players,
+        events,
+        accepted,
+        bot_accounts,
+    })
 }
 
 /// A game's summary and per-seat acceptances, without its record, and
@@ -385,6 +400,9 @@ pub struct GameHead {
     pub subscribers: Vec<String>,
     /// Where the notifications of the seated players and the subscribers go.
     pub recipients: Vec<Recipient>,
+    /// The seated players that are bot accounts, read here so that no
+    /// command's answer needs a query of its own to show them as bots.
+    pub bot_accounts: Vec<String>,
 }
 
 /// One row of a game's head beside its summary: a seat (with its
@@ -401,19 +419,28 @@ struct ReaderRow {
     emails: Option<Vec<String>>,
     notify: Option<bool>,
     signed_off: Option<bool>,
+    bot: Option<bool>,
 }
 
 /// A game's head from its summary and the rows of its seats (in order,
 /// then its other subscribers).
 fn game_head(summary: GameSummary, rows: impl IntoIterator<Item = ReaderRow>) -> GameHead {
-    let mut head =
-        GameHead { summary, accepted: Vec::new(), subscribers: Vec::new(), recipients: Vec::new() };
+    let mut head = GameHead {
+        summary,
+        accepted: Vec::new(),
+        subscribers: Vec::new(),
+        recipients: Vec::new(),
+        bot_accounts: Vec::new(),
+    };
     for row in rows {
         let Some(reader) = row.reader else { continue };
         match row.accepted {
             Some(accepted) => {
                 head.accepted.push(accepted);
                 head.summary.seat_results.push(row.seat_result);
+                if row.bot == Some(true) && !head.bot_accounts.contains(&reader) {
+                    head.bot_accounts.push(reader.clone());
+                }
             }
             None => head.subscribers.push(reader.clone()),
         }

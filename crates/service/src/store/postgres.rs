@@ -463,8 +463,9 @@ impl Games for PostgresStore {
         else {
             return Ok(None);
         };
-        let seats = "SELECT accepted <> 0 AS accepted, to_json(result) AS result FROM game_players \
-                     WHERE game_id = $1 ORDER BY seat";
+        let seats = "SELECT p.accepted <> 0 AS accepted, to_json(p.result) AS result, p.user_id, \
+                     b.user_id IS NOT NULL AS bot FROM game_players p \
+                     LEFT JOIN bot_accounts b ON b.user_id = p.user_id WHERE p.game_id = $1 ORDER BY p.seat";
         let seats = sqlx::query_as_with(seats, args![id]).fetch_all(&mut *tx).await?;
         let events = "SELECT at, seat, action::json AS action FROM events WHERE game_id = $1 ORDER BY seq";
         let events = sqlx::query_as_with(events, args![id]).fetch_all(&mut *tx).await?;
@@ -485,12 +486,13 @@ impl Games for PostgresStore {
             summary!(),
             ", 0 AS part, p.seat, p.accepted <> 0 AS accepted, to_json(p.result) AS seat_result, \
              p.user_id AS reader, u.emails::json AS emails, u.notify <> 0 AS notify, \
-             u.signed_off <> 0 AS signed_off \
+             u.signed_off <> 0 AS signed_off, b.user_id IS NOT NULL AS bot \
              FROM games g LEFT JOIN game_players p ON p.game_id = g.id LEFT JOIN users u ON u.id = p.user_id \
+             LEFT JOIN bot_accounts b ON b.user_id = p.user_id \
              WHERE g.id = $1 \
              UNION ALL SELECT ",
             summary!(),
-            ", 1, NULL, NULL, NULL, s.user_id, u.emails::json, u.notify <> 0, u.signed_off <> 0 FROM games g \
+            ", 1, NULL, NULL, NULL, s.user_id, u.emails::json, u.notify <> 0, u.signed_off <> 0, NULL FROM games g \
              JOIN subscriptions s ON s.game_id = g.id LEFT JOIN users u ON u.id = s.user_id \
              WHERE g.id = $1 ORDER BY part, seat, reader"
         );

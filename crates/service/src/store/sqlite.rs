@@ -243,12 +243,13 @@ macro_rules! summary {
 /// `signed_off`: what [`Games::game_head`] returns, in one statement.
 const GAME_HEAD: &str = "SELECT g.id, g.kind, g.players, g.status, g.moves, g.to_move, g.version, \
      g.updated, g.result, g.next_clock, 0 AS part, p.seat, p.accepted, p.result AS seat_result, \
-     p.user_id AS reader, u.emails, u.notify, u.signed_off FROM games g \
+     p.user_id AS reader, u.emails, u.notify, u.signed_off, b.user_id IS NOT NULL AS bot FROM games g \
      LEFT JOIN game_players p ON p.game_id = g.id LEFT JOIN users u ON u.id = p.user_id \
+     LEFT JOIN bot_accounts b ON b.user_id = p.user_id \
      WHERE g.id = ?1 \
      UNION ALL \
      SELECT g.id, g.kind, g.players, g.status, g.moves, g.to_move, g.version, g.updated, g.result, \
-     g.next_clock, 1, NULL, NULL, NULL, s.user_id, u.emails, u.notify, u.signed_off FROM games g \
+     g.next_clock, 1, NULL, NULL, NULL, s.user_id, u.emails, u.notify, u.signed_off, NULL FROM games g \
      JOIN subscriptions s ON s.game_id = g.id LEFT JOIN users u ON u.id = s.user_id \
      WHERE g.id = ?1 \
      ORDER BY part, seat, reader";
@@ -482,7 +483,8 @@ impl Games for SqliteStore {
             let Some(row) = rows::<GameRow>(&tx, "SELECT * FROM games g WHERE id = ?1", [id])?.pop() else {
                 return Ok(None);
             };
-            let seats = "SELECT accepted, result FROM game_players WHERE game_id = ?1 ORDER BY seat";
+            let seats = "SELECT p.accepted, p.result, p.user_id, b.user_id IS NOT NULL AS bot FROM game_players p \
+                         LEFT JOIN bot_accounts b ON b.user_id = p.user_id WHERE p.game_id = ?1 ORDER BY p.seat";
             let events = "SELECT at, seat, action FROM events WHERE game_id = ?1 ORDER BY seq";
             stored_game(row, rows(&tx, seats, [id])?, rows(&tx, events, [id])?).map(Some)
         })
