@@ -197,16 +197,20 @@ fn kill_after_commit(t: &Tabula, message: &str) {
 }
 
 #[test]
-fn a_kill_after_a_signup_a_challenge_or_a_setting_by_mail_still_answers_each_once() {
+fn a_kill_after_a_signup_a_challenge_a_setting_or_a_join_by_mail_still_answers_each_once() {
     let mut t = Tabula::new();
     let Some(smtp) = Aiosmtpd::start(t.path()) else { return };
     let relay = format!("127.0.0.1:{}", smtp.port);
     t.now = Some("2026-01-01T00:00:00Z".into());
-    t.signup(&["ted"]);
+    t.signup(&["ted", "ann"]);
+    // An open Real-Time Life game (board 1) that ned joins by mail.
+    t.ok("rtlife challenge -tick=1h -gen_ticks=12 ann");
+    t.ok("rtlife move 1 ann pw-ann place c3,d3,e3,c4,e4,c5,d5,e5,d6,d7");
     let messages = [
         from("ned", "signup ned pw-ned ned@example.org", "k1", "Hello!"),
         from("ned", "dna challenge ned ted", "k2", ""),
         from("ned", "vacation ned pw-ned 3", "k3", ""),
+        from("ned", "rtlife move 1 ned pw-ned join p10,q10,r10,s10,t10,p11,q11,r11,s11,t11", "k4", ""),
     ];
     for message in &messages {
         t.now = Some("2026-01-01T00:00:00Z".into());
@@ -224,8 +228,13 @@ fn a_kill_after_a_signup_a_challenge_or_a_setting_by_mail_still_answers_each_onc
     }
     let mails = smtp.mails();
     let ned = to(&mails, "ned@example.org");
-    assert_eq!(ned.len(), 3, "one reply each: {mails:#?}");
-    for (id, subject) in [("k1", "Welcome to Tabula"), ("k2", "DNA Board 1 ned"), ("k3", "Vacation")] {
+    assert_eq!(ned.len(), 4, "one reply each: {mails:#?}");
+    for (id, subject) in [
+        ("k1", "Welcome to Tabula"),
+        ("k2", "DNA Board 2 ned"),
+        ("k3", "Vacation"),
+        ("k4", "Real-Time Life Board 1"),
+    ] {
         let replies: Vec<_> =
             ned.iter().filter(|m| m.contains(&format!("In-Reply-To: <{id}@example.org>"))).collect();
         assert_eq!(replies.len(), 1, "{id}: {mails:#?}");
@@ -233,9 +242,10 @@ fn a_kill_after_a_signup_a_challenge_or_a_setting_by_mail_still_answers_each_onc
     }
     let ted = to(&mails, "ted@example.org");
     assert_eq!(ted.len(), 1, "{mails:#?}");
-    assert!(ted[0].contains("You are challenged to DNA board 1."), "{}", ted[0]);
+    assert!(ted[0].contains("You are challenged to DNA board 2."), "{}", ted[0]);
     assert!(!mails.iter().any(|m| m.contains("error")), "{mails:#?}");
-    t.fails("dna show 2", 1);
+    t.fails("dna show 3", 1);
+    assert_eq!(t.json("rtlife show 1")["game"]["players"], serde_json::json!(["ann", "ned"]), "joined once");
 }
 
 /// A mail from ned with `subject`, its Message-ID `<id@example.org>`.

@@ -218,8 +218,15 @@ impl Service {
         Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id)))
     }
 
-    /// `user` joins the open game `board` with the first move `text`.
-    pub(super) async fn join(&self, board: i64, user: &str, text: &str) -> Result<(), CommandError> {
+    /// `user` joins the open game `board` with the first move `text`, as
+    /// part of `round` (by mail, its reply is committed with the join).
+    pub(super) async fn join(
+        &self,
+        board: i64,
+        user: &str,
+        text: &str,
+        round: Round<'_>,
+    ) -> Result<(), CommandError> {
         for _ in 0..CONFLICT_RETRIES {
             let Loaded { mut game, stored, mail } = self.load(board).await?;
             if stored.summary.status != GameStatus::Active || game.is_over() {
@@ -233,17 +240,7 @@ impl Service {
             };
             let added = game.submit(event.clone())?;
             match self
-                .commit(
-                    game,
-                    &stored,
-                    &mail,
-                    version,
-                    vec![event],
-                    &added,
-                    Some(user),
-                    Vec::new(),
-                    Round::default(),
-                )
+                .commit(game, &stored, &mail, version, vec![event], &added, Some(user), Vec::new(), round)
                 .await
             {
                 Ok(_) => return Ok(()),

@@ -159,7 +159,7 @@ impl Service {
                     && let MoveAction::Play(text) = &mv
                 {
                     self.put_back(board, loaded.stored.summary.version, loaded.game);
-                    self.join(board, &user.id, text).await?;
+                    self.join(board, &user.id, text, round).await?;
                     let loaded = self.load(board).await?;
                     return Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id)));
                 }
