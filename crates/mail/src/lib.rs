@@ -33,7 +33,7 @@
 //!   `--reply-to-stdout`. Exit non-zero on [`MailError::TooLarge`] and
 //!   [`MailError::Unreadable`] so that the mail server bounces the message.
 //! - A server: [`serve_smtp`] for incoming mail and [`send_loop`] over an
-//!   [`SmtpRelay`] (from [`SmtpRelay::from_url`]) for outgoing mail, both
+//!   [`SmtpRelay`] (from [`SmtpRelay::from_spec`]) for outgoing mail, both
 //!   stopped by the same shutdown signal.
 //!
 //! # Authentication

@@ -11,10 +11,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use lettre::transport::smtp::authentication::Credentials;
-use lettre::transport::smtp::client::{Tls, TlsParameters};
+use lettre::transport::smtp::authentication::{Credentials, Mechanism};
+use lettre::transport::smtp::client::{AsyncSmtpConnection, Certificate, CertificateStore, TlsParameters};
 use lettre::transport::smtp::extension::ClientId;
-use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+use rustls::pki_types::CertificateDer;
+use rustls::pki_types::pem::PemObject;
 use sha2::{Digest, Sha256};
 use tabula_service::Service;
 use tabula_service::store::OutboxRow;
@@ -24,37 +25,65 @@ use crate::gateway::{Draft, OutgoingMail, build_message};
 use crate::message::hex;
 use crate::{MailConfig, MailError};
 
+/// How long the relay's answer to `QUIT` is waited for once a message's
+/// fate is known.
+const QUIT_WAIT: Duration = Duration::from_secs(5);
+
 /// Longest message id kept in keys and threading headers.
 const MAX_MESSAGE_ID: usize = 250;
+
+/// The login methods offered to a relay: those every submission server
+/// speaks, always inside TLS here (a login over plain SMTP is refused
+/// before anything is sent).
+const LOGIN_METHODS: &[Mechanism] = &[Mechanism::Plain, Mechanism::Login];
 
 /// How the connection to the relay is protected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RelaySecurity {
     /// Plain SMTP (a relay on the same machine or a trusted network).
     Plain,
-    /// STARTTLS, required (port 587 usually).
+    /// STARTTLS, required (port 587 usually): a relay that does not offer
+    /// it, or whose certificate is not trusted, gets nothing.
     StartTls,
     /// TLS from the start (port 465 usually).
     Tls,
 }
 
 /// Where and how to reach the SMTP relay.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct RelayConfig {
-    /// Host name or address.
+    /// Host name or address; the relay's certificate must name it.
     pub host: String,
     /// Port.
     pub port: u16,
     /// Connection protection.
     pub security: RelaySecurity,
-    /// User name and password, if the relay wants them.
-    pub credentials: Option<(String, String)>,
+    /// The user name to log in with (`AUTH PLAIN` or `LOGIN`), if the relay
+    /// wants a login; needs [`RelayConfig::password`] and TLS.
+    pub user: Option<String>,
+    /// The password of [`RelayConfig::user`].
+    pub password: Option<String>,
+    /// Certificates (PEM) of the authorities trusted to sign the relay's
+    /// certificate, instead of the built-in roots (Mozilla's list): for a
+    /// relay with a private authority. `None`: the built-in roots.
+    pub trusted_roots: Option<Vec<u8>>,
     /// Longest time one message's whole SMTP exchange may take, from
     /// connecting to the relay's last answer; past it the attempt fails and
     /// counts as one.
     pub timeout: Duration,
     /// The name given in `EHLO`.
     pub hello_name: String,
+}
+
+impl std::fmt::Debug for RelayConfig {
+    /// Without the password, so that no log or error message shows it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RelayConfig")
+            .field("relay", &self.describe())
+            .field("timeout", &self.timeout)
+            .field("hello_name", &self.hello_name)
+            .finish_non_exhaustive()
+    }
 }
 
 impl RelayConfig {
@@ -64,10 +93,109 @@ impl RelayConfig {
             host: host.into(),
             port,
             security: RelaySecurity::Plain,
-            credentials: None,
+            user: None,
+            password: None,
+            trusted_roots: None,
             timeout: Duration::from_secs(30),
             hello_name: "localhost".into(),
         }
+    }
+
+    /// The relay from the form an operator types: `HOST:PORT` (plain SMTP),
+    /// `smtp://[USER[:PASSWORD]@]HOST[:PORT]` (plain, port 25),
+    /// `smtp://[USER[:PASSWORD]@]HOST[:PORT]?tls=required` (STARTTLS, port
+    /// 587) or `smtps://[USER[:PASSWORD]@]HOST[:PORT]` (TLS from the start,
+    /// port 465). A path names the host in `EHLO`. The user and password
+    /// are percent-decoded.
+    ///
+    /// # Errors
+    ///
+    /// [`MailError::Relay`] naming what is wrong; the error never contains
+    /// the password.
+    pub fn parse(spec: &str) -> Result<Self, MailError> {
+        if !spec.contains("://") {
+            let bad = |why: &str| MailError::Relay(format!("{spec:?}: {why}"));
+            let (host, port) = spec.rsplit_once(':').ok_or_else(|| {
+                bad("needs HOST:PORT, such as localhost:25, or a URL such as smtp://USER@HOST:587?tls=required")
+            })?;
+            if host.is_empty() {
+                return Err(bad("needs a host before the colon"));
+            }
+            let port = port.parse().map_err(|_| bad("the port is not a number from 0 to 65535"))?;
+            return Ok(Self::plain(host, port));
+        }
+        let url = url::Url::parse(spec).map_err(|e| MailError::Relay(format!("{}: {e}", redacted(spec))))?;
+        let shown = redacted(spec);
+        let bad = |why: String| MailError::Relay(format!("{shown}: {why}"));
+        let tls: Vec<String> =
+            url.query_pairs().filter(|(k, _)| k == "tls").map(|(_, v)| v.into_owned()).collect();
+        if let Some((key, _)) = url.query_pairs().find(|(k, _)| k != "tls") {
+            return Err(bad(format!("unknown parameter {key:?} (only tls=required is known)")));
+        }
+        let (security, default_port) = match (url.scheme(), tls.as_slice()) {
+            ("smtp", []) => (RelaySecurity::Plain, 25),
+            ("smtp", [t]) if t == "required" => (RelaySecurity::StartTls, 587),
+            ("smtp", [t]) if t == "opportunistic" => {
+                return Err(bad(
+                    "tls=opportunistic would fall back to plain text when the relay offers no STARTTLS; use tls=required".into(),
+                ));
+            }
+            ("smtps", []) => (RelaySecurity::Tls, 465),
+            ("smtp" | "smtps", _) => return Err(bad("tls= takes `required` (STARTTLS), once".into())),
+            (other, _) => return Err(bad(format!("unknown scheme {other:?}: smtp:// or smtps://"))),
+        };
+        let host = url.host_str().filter(|h| !h.is_empty()).ok_or_else(|| bad("needs a host".into()))?;
+        // An IPv6 address comes bracketed; the connection and the certificate check want it bare.
+        let host = host.trim_start_matches('[').trim_end_matches(']').to_string();
+        let decode = |what: &str, s: &str| {
+            percent_encoding::percent_decode_str(s)
+                .decode_utf8()
+                .map(|d| d.into_owned())
+                .map_err(|_| bad(format!("the {what} is not UTF-8 once percent-decoded")))
+        };
+        let user = match url.username() {
+            "" => None,
+            u => Some(decode("user", u)?),
+        };
+        let password = url.password().map(|p| decode("password", p)).transpose()?;
+        let mut config = Self::plain(host, url.port().unwrap_or(default_port));
+        config.security = security;
+        config.user = user;
+        config.password = password;
+        let path = url.path().trim_matches('/');
+        if !path.is_empty() {
+            config.hello_name = path.to_string();
+        }
+        Ok(config)
+    }
+
+    /// The relay as logs show it: scheme, host, port and user, never the
+    /// password (`smtp://bot@mail.example.org:587 (STARTTLS)`).
+    pub fn describe(&self) -> String {
+        let (scheme, how) = match self.security {
+            RelaySecurity::Plain => ("smtp", "plain SMTP"),
+            RelaySecurity::StartTls => ("smtp", "STARTTLS"),
+            RelaySecurity::Tls => ("smtps", "TLS"),
+        };
+        let user = self.user.as_deref().map(|u| format!("{u}@")).unwrap_or_default();
+        let host = if self.host.contains(':') { format!("[{}]", self.host) } else { self.host.clone() };
+        let roots = if self.trusted_roots.is_some() { ", private authority" } else { "" };
+        format!("{scheme}://{user}{host}:{} ({how}{roots})", self.port)
+    }
+}
+
+/// `spec` with the password of a URL replaced, for error messages.
+fn redacted(spec: &str) -> String {
+    let Some((scheme, rest)) = spec.split_once("://") else { return spec.to_string() };
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(authority_end);
+    match authority.rsplit_once('@') {
+        Some((userinfo, host)) => {
+            let user = userinfo.split_once(':').map_or(userinfo, |(u, _)| u);
+            let hidden = if userinfo.contains(':') { ":***" } else { "" };
+            format!("{scheme}://{user}{hidden}@{host}{tail}")
+        }
+        None => spec.to_string(),
     }
 }
 
@@ -86,9 +214,30 @@ pub enum RelayError {
     /// The relay took the connection but did not finish the exchange in time.
     #[error("the relay did not answer within {} s", .0.as_secs_f64())]
     TimedOut(Duration),
+    /// No secure connection: the relay offers no STARTTLS, its certificate
+    /// is not trusted, or the handshake failed. Nothing was sent.
+    #[error("no secure connection to the relay, nothing sent: {0}")]
+    Tls(String),
+    /// The relay refused the login (wrong user or password, or no login
+    /// method in common). Nothing was sent.
+    #[error("the relay refused the login, nothing sent (check the user and password): {0}")]
+    Login(String),
+}
+
+impl RelayError {
+    /// Whether the failure is the relay's or its configuration's, not the
+    /// message's: the drain stops, and the message waits to be tried again
+    /// like the others.
+    fn is_relay_wide(&self) -> bool {
+        matches!(
+            self,
+            RelayError::Unreachable(_) | RelayError::TimedOut(_) | RelayError::Tls(_) | RelayError::Login(_)
+        )
+    }
 }
 
 impl From<lettre::transport::smtp::Error> for RelayError {
+    /// An error of the message's own exchange (`MAIL`, `RCPT`, `DATA`).
     fn from(e: lettre::transport::smtp::Error) -> Self {
         let text = e.to_string();
         if e.is_permanent() || e.is_client() {
@@ -101,12 +250,74 @@ impl From<lettre::transport::smtp::Error> for RelayError {
     }
 }
 
+/// The TLS library's own error inside `e`, if the failure was TLS's (a
+/// certificate not trusted, a failed handshake). The stream's I/O error
+/// carries it as its inner error, which `source()` skips.
+fn tls_cause<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a rustls::Error> {
+    let mut next = Some(e);
+    while let Some(error) = next {
+        if let Some(tls) = error.downcast_ref::<rustls::Error>() {
+            return Some(tls);
+        }
+        if let Some(inner) = error.downcast_ref::<std::io::Error>().and_then(|io| io.get_ref())
+            && let Some(tls) = tls_cause(inner)
+        {
+            return Some(tls);
+        }
+        next = error.source();
+    }
+    None
+}
+
+/// A failure while connecting (and, with [`RelaySecurity::Tls`], the
+/// handshake) or in `STARTTLS`.
+fn setup_error(e: lettre::transport::smtp::Error) -> RelayError {
+    match tls_cause(&e) {
+        Some(rustls::Error::InvalidCertificate(why)) => RelayError::Tls(format!(
+            "the relay's certificate is not trusted ({why}): is it signed by an authority of the trusted roots, and does it name the host?"
+        )),
+        Some(other) => RelayError::Tls(format!("the TLS handshake failed: {other}")),
+        None if e.is_client() => RelayError::Tls(e.to_string()),
+        None if e.is_permanent() || e.is_transient() => {
+            RelayError::Unreachable(format!("refused the connection: {e}"))
+        }
+        None => RelayError::Unreachable(e.to_string()),
+    }
+}
+
+/// A failure of the login.
+fn login_error(e: lettre::transport::smtp::Error) -> RelayError {
+    if e.is_client() {
+        return RelayError::Login(
+            "the relay offers no login method spoken here (PLAIN or LOGIN), or none at all".into(),
+        );
+    }
+    if e.is_permanent() || e.is_transient() {
+        RelayError::Login(e.to_string())
+    } else {
+        RelayError::Unreachable(e.to_string())
+    }
+}
+
+/// How a connection is protected, with its TLS parameters.
+#[derive(Clone)]
+enum Protection {
+    Plain,
+    StartTls(TlsParameters),
+    Tls(TlsParameters),
+}
+
 /// An SMTP relay that outgoing mail is handed to.
 pub struct SmtpRelay {
-    transport: AsyncSmtpTransport<Tokio1Executor>,
-    /// Bound of one whole exchange: the transport's own timeout covers the
-    /// connection only, and a relay that accepts and then says nothing
-    /// would hold the sender for ever.
+    host: String,
+    port: u16,
+    protection: Protection,
+    credentials: Option<Credentials>,
+    hello: ClientId,
+    described: String,
+    /// Bound of one whole exchange: the connection's own timeout covers
+    /// each read and write only, and a relay that accepts and then says
+    /// nothing would hold the sender for ever.
     timeout: Duration,
     /// One drain at a time per relay, so two drains never pick the same rows.
     draining: tokio::sync::Mutex<()>,
@@ -114,7 +325,7 @@ pub struct SmtpRelay {
 
 impl std::fmt::Debug for SmtpRelay {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SmtpRelay").finish_non_exhaustive()
+        f.debug_struct("SmtpRelay").field("relay", &self.described).finish_non_exhaustive()
     }
 }
 
@@ -123,80 +334,111 @@ impl SmtpRelay {
     ///
     /// # Errors
     ///
-    /// [`MailError::Relay`] if the TLS parameters cannot be made for the host.
+    /// [`MailError::Relay`] for a login without a password or without TLS,
+    /// trusted roots for a plain relay or with no certificate in them, or
+    /// TLS parameters that cannot be made for the host.
     pub fn new(config: &RelayConfig) -> Result<Self, MailError> {
-        let tls = match config.security {
-            RelaySecurity::Plain => Tls::None,
-            RelaySecurity::StartTls => Tls::Required(tls_parameters(&config.host)?),
-            RelaySecurity::Tls => Tls::Wrapper(tls_parameters(&config.host)?),
+        let bad = |why: String| MailError::Relay(format!("{}: {why}", config.describe()));
+        let tls = || tls_parameters(&config.host, config.trusted_roots.as_deref()).map_err(&bad);
+        let protection = match config.security {
+            RelaySecurity::Plain => Protection::Plain,
+            RelaySecurity::StartTls => Protection::StartTls(tls()?),
+            RelaySecurity::Tls => Protection::Tls(tls()?),
         };
-        let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(config.host.clone())
-            .port(config.port)
-            .tls(tls)
-            .timeout(Some(config.timeout))
-            .hello_name(ClientId::Domain(config.hello_name.clone()));
-        if let Some((user, password)) = &config.credentials {
-            builder = builder.credentials(Credentials::new(user.clone(), password.clone()));
+        let credentials = match (&config.user, &config.password) {
+            (None, None) => None,
+            (None, Some(_)) => return Err(bad("a password without a user (smtp://USER@HOST..)".into())),
+            (Some(user), None) => return Err(bad(format!("the user {user:?} has no password"))),
+            (Some(user), Some(password)) => Some(Credentials::new(user.clone(), password.clone())),
+        };
+        if config.security == RelaySecurity::Plain {
+            if credentials.is_some() {
+                return Err(bad(
+                    "a login over plain SMTP would send the password in clear: use smtp://..?tls=required (STARTTLS) or smtps://".into(),
+                ));
+            }
+            if config.trusted_roots.is_some() {
+                return Err(bad(
+                    "trusted roots for a plain SMTP relay, which has no certificate: use smtp://..?tls=required or smtps://".into(),
+                ));
+            }
         }
         Ok(SmtpRelay {
-            transport: builder.build(),
+            host: config.host.clone(),
+            port: config.port,
+            protection,
+            credentials,
+            hello: ClientId::Domain(config.hello_name.clone()),
+            described: config.describe(),
             timeout: config.timeout,
             draining: tokio::sync::Mutex::new(()),
         })
     }
 
-    /// A relay from a URL: `smtp://host:25` (plain), `smtp://host:587?tls=required`
-    /// (STARTTLS), `smtps://user:password@host` (TLS).
+    /// A relay from the form an operator types, as [`RelayConfig::parse`]
+    /// reads it.
     ///
     /// # Errors
     ///
-    /// [`MailError::Relay`] if the URL is not one of these.
-    pub fn from_url(url: &str) -> Result<Self, MailError> {
-        let builder = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
-            .map_err(|e| MailError::Relay(format!("{url:?}: {e}")))?;
-        let timeout = Duration::from_secs(30);
-        Ok(SmtpRelay {
-            transport: builder.timeout(Some(timeout)).build(),
-            timeout,
-            draining: tokio::sync::Mutex::new(()),
-        })
-    }
-
-    /// A relay from the form an operator types: `HOST:PORT` (plain SMTP, as
-    /// [`RelayConfig::plain`]) or a URL as [`SmtpRelay::from_url`] takes it
-    /// (`smtp://user:password@host:587?tls=required` for STARTTLS with a
-    /// login).
-    ///
-    /// # Errors
-    ///
-    /// [`MailError::Relay`] if it is neither.
+    /// [`MailError::Relay`] if it is not one of those forms or
+    /// [`SmtpRelay::new`] refuses it.
     pub fn from_spec(spec: &str) -> Result<Self, MailError> {
-        if spec.contains("://") {
-            return Self::from_url(spec);
-        }
-        let bad = |why: &str| MailError::Relay(format!("{spec:?}: {why}"));
-        let (host, port) = spec.rsplit_once(':').ok_or_else(|| {
-            bad("needs HOST:PORT, such as localhost:25, or a URL such as smtp://host:587?tls=required")
-        })?;
-        if host.is_empty() {
-            return Err(bad("needs a host before the colon"));
-        }
-        let port = port.parse().map_err(|_| bad("the port is not a number from 0 to 65535"))?;
-        Self::new(&RelayConfig::plain(host, port))
+        Self::new(&RelayConfig::parse(spec)?)
     }
 
-    /// Connect to the relay and say `EHLO`, to check it is there.
+    /// The relay as logs show it ([`RelayConfig::describe`]).
+    pub fn describe(&self) -> &str {
+        &self.described
+    }
+
+    /// Connect, protect the connection as configured (never falling back
+    /// to plain text) and log in: a connection ready for a message. The
+    /// failures here are the relay's, not a message's.
+    async fn connect(&self) -> Result<AsyncSmtpConnection, RelayError> {
+        let wrapper = match &self.protection {
+            Protection::Tls(parameters) => Some(parameters.clone()),
+            Protection::Plain | Protection::StartTls(_) => None,
+        };
+        let mut connection = AsyncSmtpConnection::connect_tokio1(
+            (self.host.as_str(), self.port),
+            Some(self.timeout),
+            &self.hello,
+            wrapper,
+            None,
+        )
+        .await
+        .map_err(setup_error)?;
+        if let Protection::StartTls(parameters) = &self.protection {
+            if !connection.can_starttls() {
+                connection.abort().await;
+                return Err(RelayError::Tls("the relay does not offer STARTTLS".into()));
+            }
+            if let Err(e) = connection.starttls(parameters.clone(), &self.hello).await {
+                connection.abort().await;
+                return Err(setup_error(e));
+            }
+        }
+        if let Some(credentials) = &self.credentials
+            && let Err(e) = connection.auth(LOGIN_METHODS, credentials).await
+        {
+            connection.abort().await;
+            return Err(login_error(e));
+        }
+        Ok(connection)
+    }
+
+    /// Connect, log in and say `QUIT`, to check the relay is there and
+    /// takes the configuration.
     ///
     /// # Errors
     ///
-    /// Why it could not be reached or refused the connection.
+    /// Why it could not be reached, secured or logged in to.
     pub async fn check(&self) -> Result<(), RelayError> {
-        match tokio::time::timeout(self.timeout, self.transport.test_connection()).await {
-            Err(_) => Err(RelayError::TimedOut(self.timeout)),
-            Ok(Ok(true)) => Ok(()),
-            Ok(Ok(false)) => Err(RelayError::Unreachable("the relay did not answer EHLO".into())),
-            Ok(Err(e)) => Err(e.into()),
-        }
+        let exchange = async {
+            let mut connection = self.connect().await?;
+            connection.quit().await.map(drop).map_err(RelayError::from)
+        };
+        tokio::time::timeout(self.timeout, exchange).await.unwrap_or(Err(RelayError::TimedOut(self.timeout)))
     }
 
     /// Send one reply now, from `from`, bypassing the outbox (for front ends
@@ -222,15 +464,39 @@ impl SmtpRelay {
     /// Hand one message to the relay, the whole exchange bounded by the
     /// configured timeout (dropping the exchange closes its connection).
     async fn send(&self, message: lettre::Message) -> Result<(), RelayError> {
-        match tokio::time::timeout(self.timeout, self.transport.send(message)).await {
-            Err(_) => Err(RelayError::TimedOut(self.timeout)),
-            Ok(result) => result.map(drop).map_err(RelayError::from),
+        let exchange = async {
+            let mut connection = self.connect().await?;
+            let result = connection.send(message.envelope(), &message.formatted()).await;
+            Ok::<_, RelayError>((connection, result))
+        };
+        let (mut connection, result) = match tokio::time::timeout(self.timeout, exchange).await {
+            Err(_) => return Err(RelayError::TimedOut(self.timeout)),
+            Ok(exchange) => exchange?,
+        };
+        // The message's fate is known: a relay slow to answer QUIT must not
+        // turn an accepted message into a failed one (sent again later).
+        if !connection.has_broken() {
+            let _ = tokio::time::timeout(QUIT_WAIT, connection.quit()).await;
         }
+        result.map(drop).map_err(RelayError::from)
     }
 }
 
-fn tls_parameters(host: &str) -> Result<TlsParameters, MailError> {
-    TlsParameters::new(host.to_string()).map_err(|e| MailError::Relay(format!("TLS for {host}: {e}")))
+/// The TLS parameters for `host`: the built-in roots, or only the
+/// certificates of `roots` (PEM).
+fn tls_parameters(host: &str, roots: Option<&[u8]>) -> Result<TlsParameters, String> {
+    let mut builder = TlsParameters::builder(host.to_string());
+    if let Some(pem) = roots {
+        let count = CertificateDer::pem_slice_iter(pem)
+            .try_fold(0usize, |n, c| c.map(|_| n + 1))
+            .map_err(|e| format!("the trusted roots are not PEM certificates: {e}"))?;
+        if count == 0 {
+            return Err("the trusted roots hold no certificate (-----BEGIN CERTIFICATE-----)".into());
+        }
+        let certificate = Certificate::from_pem(pem).map_err(|e| format!("the trusted roots: {e}"))?;
+        builder = builder.certificate_store(CertificateStore::None).add_root_certificate(certificate);
+    }
+    builder.build_rustls().map_err(|e| format!("TLS for {host}: {e}"))
 }
 
 /// The `Message-ID` (without angle brackets) of the message with outbox
@@ -315,8 +581,9 @@ pub struct DrainReport {
     pub deferred: usize,
     /// Messages given up (refused for good, or failed too often).
     pub given_up: usize,
-    /// The relay could not be reached or did not answer in time: the drain
-    /// stopped early and the remaining messages wait for the next one.
+    /// The relay could not be reached, did not answer in time, or refused
+    /// the secure connection or the login: the drain stopped early and the
+    /// remaining messages wait for the next one.
     pub relay_unreachable: bool,
     /// The errors, one per failed message (`#id: error`).
     pub errors: Vec<String>,
@@ -335,9 +602,11 @@ pub struct DrainReport {
 /// ([`MailConfig::retry_base`] doubled per attempt, at most
 /// [`MailConfig::retry_max`]); one refused for good, or failed
 /// [`MailConfig::max_attempts`] times, is given up with its error kept on
-/// the row. When the relay cannot be reached or does not answer in time
+/// the row. When the relay cannot be reached, does not answer in time
 /// (each exchange is bounded by [`RelayConfig::timeout`]; a timed-out attempt
-/// counts like any other) the drain stops and hands the rest of its batch
+/// counts like any other), or refuses the secure connection or the login
+/// (a failure of the relay's configuration, not the message's: it is
+/// deferred like an outage, never given up at once) the drain stops and hands the rest of its batch
 /// back at once, so they are not held behind the failed one: the next call
 /// tries them while the failed one waits out its back-off. At most
 /// [`MailConfig::drain_max`] are sent per call.
@@ -425,7 +694,7 @@ pub async fn drain_outbox(
                         service.mailroom().outbox_failed(row.id, &error.to_string(), retry_at).await?;
                         report.deferred += 1;
                     }
-                    if matches!(error, RelayError::Unreachable(_) | RelayError::TimedOut(_)) {
+                    if error.is_relay_wide() {
                         report.relay_unreachable = true;
                         let untried: Vec<i64> = rows[index + 1..].iter().map(|r| r.id).collect();
                         if !untried.is_empty() {
@@ -510,6 +779,32 @@ mod tests {
         assert_eq!(got, vec![60, 120, 240, 480, 960, 1920, 3840, 7680, 15360, 21600, 21600, 21600]);
         assert_eq!(backoff_ms(1_000_000, &config), 21_600_000);
         assert_eq!(backoff_ms(-5, &config), 60_000);
+    }
+
+    #[test]
+    fn relay_specs_parse_and_never_show_the_password() {
+        let c =
+            RelayConfig::parse("smtp://bot%40x:p%3Ass@mail.example.org:2587/tabula.example.org?tls=required")
+                .unwrap();
+        assert_eq!(
+            (c.host.as_str(), c.port, c.security),
+            ("mail.example.org", 2587, RelaySecurity::StartTls)
+        );
+        assert_eq!((c.user.as_deref(), c.password.as_deref()), (Some("bot@x"), Some("p:ss")));
+        assert_eq!(c.hello_name, "tabula.example.org");
+        assert_eq!(c.describe(), "smtp://bot@x@mail.example.org:2587 (STARTTLS)");
+        assert!(!format!("{c:?}").contains("p:ss"));
+        assert_eq!(RelayConfig::parse("smtps://mail.example.org").unwrap().port, 465);
+        assert_eq!(RelayConfig::parse("smtp://[::1]?tls=required").unwrap().host, "::1");
+        assert_eq!(RelayConfig::parse("localhost:25").unwrap().security, RelaySecurity::Plain);
+        for bad in
+            ["smtp://u:secret@h:25?tls=maybe", "smtp://u:secret@h?tls=opportunistic", "smtp://u:secret@h?x=1"]
+        {
+            let e = RelayConfig::parse(bad).unwrap_err().to_string();
+            assert!(e.contains("u:***@h") && !e.contains("secret"), "{e}");
+        }
+        assert!(RelayConfig::parse("gopher://h").is_err());
+        assert!(RelayConfig::parse("nohost").is_err());
     }
 
     #[test]

@@ -265,7 +265,7 @@ async fn the_send_loop_drains_until_shutdown_and_replies_can_be_sent_directly() 
     let recorder = Recorder::new();
     let server = Server::start(recorder.clone(), config()).await;
     let url = format!("smtp://127.0.0.1:{}", server.addr.port());
-    let relay = std::sync::Arc::new(SmtpRelay::from_url(&url).expect("a relay URL"));
+    let relay = std::sync::Arc::new(SmtpRelay::from_spec(&url).expect("a relay URL"));
     relay.check().await.expect("the relay answers EHLO");
     let cfg = MailConfig { drain_interval: Duration::from_millis(20), ..config() };
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -303,7 +303,7 @@ async fn the_send_loop_drains_until_shutdown_and_replies_can_be_sent_directly() 
         Some("<older@example.org> <question@example.org>")
     );
     assert_eq!(header(&got.data, "From").as_deref(), Some("Tabula <tabula@example.org>"));
-    assert!(SmtpRelay::from_url("gopher://nowhere").is_err());
+    assert!(SmtpRelay::from_spec("gopher://nowhere").is_err());
     server.stop().await;
 }
 
@@ -448,7 +448,7 @@ async fn live_and_killed_senders(db: &str) {
     let url = format!("smtp://127.0.0.1:{}", server.addr.port());
     let survivor = tokio::spawn(tabula_mail::send_loop(
         service.clone(),
-        std::sync::Arc::new(SmtpRelay::from_url(&url).unwrap()),
+        std::sync::Arc::new(SmtpRelay::from_spec(&url).unwrap()),
         survivor_cfg,
         async move {
             let _ = stopped.await;

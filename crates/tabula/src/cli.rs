@@ -100,7 +100,7 @@ enum Server {
 ///
 /// The newest rows last. Replies and notifications are written to the
 /// outbox in the same transaction as the move and sent by
-/// `tabula serve --relay HOST:PORT`.
+/// `tabula serve --relay RELAY`.
 #[derive(Args, Debug)]
 struct OutboxArgs {
     /// Show at most N rows (the newest)

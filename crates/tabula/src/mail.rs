@@ -4,9 +4,10 @@
 //! output with `--reply-to-stdout`.
 
 use std::io::{Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 
 use crate::cli::{Global, open_one_command_service, run_one_command};
@@ -49,24 +50,75 @@ pub fn message_size(text: &str) -> Result<usize, String> {
     Ok(n)
 }
 
-/// Sending the outbox from a command that runs once (`mail`, `cron`).
+/// The SMTP relay that sends the outbox (`serve`, and `mail` and `cron`
+/// after their work).
 #[derive(Args, Debug, Clone)]
 pub struct SendArgs {
-    /// Then send the outbox through the SMTP relay RELAY: HOST:PORT (plain
-    /// SMTP), smtp://USER:PASSWORD@HOST:587?tls=required (STARTTLS and a
-    /// login) or smtps://USER:PASSWORD@HOST (TLS). Mail the relay does not
-    /// take stays queued for the next run
+    /// Send the outbox through the SMTP relay RELAY: HOST:PORT (plain
+    /// SMTP), smtp://USER@HOST:587?tls=required (STARTTLS, then a login),
+    /// or smtps://USER@HOST:465 (TLS from the start). With TLS the relay's
+    /// certificate must be valid for HOST; nothing is ever sent in plain
+    /// text instead. Mail the relay does not take stays queued and is tried
+    /// again later
     #[arg(long, value_name = "RELAY")]
     pub relay: Option<String>,
+    /// Trust only the certificate authorities in FILE (PEM) for the relay's
+    /// certificate, instead of the built-in roots: for a relay whose
+    /// certificate comes from a private authority
+    #[arg(long, value_name = "FILE", requires = "relay")]
+    pub relay_ca: Option<PathBuf>,
+    /// Read the password of the relay's USER from FILE (its first line);
+    /// without it, from the environment variable TABULA_RELAY_PASSWORD. Never
+    /// put it in RELAY: the process list shows it to every user
+    #[arg(long, value_name = "FILE", requires = "relay")]
+    pub relay_password_file: Option<PathBuf>,
 }
 
+/// The environment variable holding the relay's password when
+/// `--relay-password-file` is not given.
+pub const RELAY_PASSWORD_VARIABLE: &str = "TABULA_RELAY_PASSWORD";
+
 impl SendArgs {
-    /// The relay, checked before anything is run.
+    /// The relay, checked (and its files read) before anything is run.
     pub fn relay(&self) -> Result<Option<tabula_mail::SmtpRelay>> {
-        self.relay
-            .as_deref()
-            .map(|spec| tabula_mail::SmtpRelay::from_spec(spec).with_context(|| "--relay".to_string()))
-            .transpose()
+        let Some(spec) = self.relay.as_deref() else { return Ok(None) };
+        let mut config = tabula_mail::RelayConfig::parse(spec).context("--relay")?;
+        if let Some(file) = &self.relay_ca {
+            let pem =
+                std::fs::read(file).with_context(|| format!("--relay-ca: reading {}", file.display()))?;
+            config.trusted_roots = Some(pem);
+        }
+        if config.password.is_some() {
+            eprintln!(
+                "tabula: warning: the relay's password in --relay can be read by every user of this machine in \
+                 the process list; use --relay-password-file FILE or {RELAY_PASSWORD_VARIABLE}"
+            );
+        }
+        if let Some(file) = &self.relay_password_file {
+            let Some(user) = &config.user else {
+                bail!("--relay-password-file: --relay names no user (smtp://USER@HOST:587?tls=required)");
+            };
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("--relay-password-file: reading {}", file.display()))?;
+            let password = text.lines().next().unwrap_or("");
+            if password.is_empty() {
+                bail!(
+                    "--relay-password-file: {} holds no password for {user} on its first line",
+                    file.display()
+                );
+            }
+            config.password = Some(password.to_string());
+        } else if config.user.is_some() && config.password.is_none() {
+            match std::env::var(RELAY_PASSWORD_VARIABLE) {
+                Ok(password) if !password.is_empty() => config.password = Some(password),
+                _ => bail!(
+                    "--relay: the relay's user {} needs a password: --relay-password-file FILE or the environment variable {RELAY_PASSWORD_VARIABLE}",
+                    config.user.as_deref().unwrap_or_default()
+                ),
+            }
+        }
+        let relay = tabula_mail::SmtpRelay::new(&config).context("--relay")?;
+        Ok(Some(relay))
     }
 }
 

@@ -28,9 +28,8 @@ pub struct ServeArgs {
     /// Also receive mail over SMTP on ADDR (e.g. 127.0.0.1:2525)
     #[arg(long, value_name = "ADDR")]
     smtp: Option<SocketAddr>,
-    /// Send replies and notifications through the SMTP relay at HOST:PORT
-    #[arg(long, value_name = "HOST:PORT", value_parser = parse_relay)]
-    relay: Option<Relay>,
+    #[command(flatten)]
+    send: crate::mail::SendArgs,
     /// The address mail comes from
     #[arg(long, value_name = "ADDRESS", default_value = "tabula@localhost")]
     mail_from: String,
@@ -76,22 +75,6 @@ pub struct ServeArgs {
     no_hosted_bots: bool,
 }
 
-/// An SMTP relay's host and port.
-#[derive(Clone, Debug)]
-struct Relay {
-    host: String,
-    port: u16,
-}
-
-fn parse_relay(text: &str) -> Result<Relay, String> {
-    let (host, port) = text.rsplit_once(':').ok_or("needs HOST:PORT, such as localhost:25")?;
-    if host.is_empty() {
-        return Err("needs a host before the colon".into());
-    }
-    let port = port.parse().map_err(|_| format!("the port {port:?} is not a number from 0 to 65535"))?;
-    Ok(Relay { host: host.to_string(), port })
-}
-
 /// The form of log lines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum LogFormat {
@@ -114,6 +97,8 @@ pub fn init_logs(format: LogFormat) {
 
 pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
     init_logs(args.log_format);
+    // Checked, and its files read, before anything starts.
+    let relay = args.send.relay()?;
     let mail_config = tabula_mail::MailConfig {
         address: args.mail_from.clone(),
         max_message_bytes: args.max_message_size,
@@ -173,12 +158,9 @@ pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
                 }
             }));
         }
-        if let Some(Relay { host, port }) = &args.relay {
-            let relay = Arc::new(
-                tabula_mail::SmtpRelay::new(&tabula_mail::RelayConfig::plain(host.clone(), *port))
-                    .map_err(|e| anyhow::anyhow!("--relay {host}:{port}: {e}"))?,
-            );
-            tracing::info!(relay = %format!("{host}:{port}"), "sending mail");
+        if let Some(relay) = relay {
+            let relay = Arc::new(relay);
+            tracing::info!(relay = %relay.describe(), "sending mail");
             mail_tasks.push(tokio::spawn(tabula_mail::send_loop(
                 service.clone(),
                 relay,

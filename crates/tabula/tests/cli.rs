@@ -535,9 +535,15 @@ fn every_command_has_help_and_help_needs_no_database() {
         assert!(text.lines().count() >= 3, "`tabula {}` says too little:\n{text}", words.join(" "));
     }
     let serve = String::from_utf8(bare(dir.path(), &["serve", "--help"]).stdout).unwrap();
-    for option in
-        ["--listen <ADDR>", "--smtp <ADDR>", "--relay <HOST:PORT>", "--log-format <FORMAT>", "--db <DB>"]
-    {
+    for option in [
+        "--listen <ADDR>",
+        "--smtp <ADDR>",
+        "--relay <RELAY>",
+        "--relay-ca <FILE>",
+        "--relay-password-file <FILE>",
+        "--log-format <FORMAT>",
+        "--db <DB>",
+    ] {
         assert!(serve.contains(option), "serve --help lacks {option}:\n{serve}");
     }
     // Commands that read nothing stored leave no database behind.
