@@ -2,7 +2,7 @@
 //!
 //! - `tabula bot connect URL --token TOKEN -- COMMAND [ARGS..]` runs a
 //!   protocol-v1 program on this machine for a bot account of the server
-//!   at URL: it follows the account's event stream
+//!   at URL (http, or https with the built-in roots or `--ca FILE`): it follows the account's event stream
 //!   (`GET /api/v1/bot/events`), runs one process of the program per game
 //!   (confined and held to its deadlines as the tournament referee does),
 //!   hands it the protocol lines the stream carries, and sends its answers
@@ -39,14 +39,24 @@ pub const WORDS: &[&str] = &["connect", "add", "list", "remove"];
     about = "Play a bot account's games on a Tabula server with a program on this machine",
     after_help = "The program speaks the bot protocol, version 1 (docs/bot-protocol.md), as in a tournament; one \
 process of it plays each game. Make the account a bot with `bot on USERID PASSWORD` and a token with \
-POST /api/v1/tokens. Example:\n  tabula bot connect http://127.0.0.1:8080 --token T -- python3 examples/bots/center.py"
+POST /api/v1/tokens. Over https the server's certificate must be valid for HOST and signed by an \
+authority of the built-in roots (Mozilla's list), or of --ca FILE for a private authority; an untrusted \
+certificate ends the command. Examples:\n  tabula bot connect http://127.0.0.1:8080 --token T -- python3 \
+examples/bots/center.py\n  tabula bot connect https://play.example.org --token T -- ./mybot\n  tabula bot \
+connect https://tabula.internal:8443 --ca internal-ca.pem --token T -- ./mybot"
 )]
 struct ConnectArgs {
-    /// The server (http://HOST:PORT)
+    /// The server: http://HOST[:PORT] or https://HOST[:PORT], with the path
+    /// it is served under, if any
     url: String,
     /// The bot account's API token
     #[arg(long)]
     token: String,
+    /// Over https, trust only the certificate authorities in FILE (PEM) for
+    /// the server's certificate, instead of the built-in roots: for a
+    /// server whose certificate comes from a private authority
+    #[arg(long, value_name = "FILE")]
+    ca: Option<std::path::PathBuf>,
     /// Accept challenges (those that wait for acceptance) of this game only;
     /// repeat for several (default: every game)
     #[arg(long = "game", value_name = "KIND")]
@@ -184,12 +194,16 @@ const MAX_BACKOFF: Duration = Duration::from_secs(30);
 /// The longest event accepted from the server.
 const MAX_EVENT: usize = 8 * 1024 * 1024;
 
-/// The server at the other end: its address, and the bot's token.
-#[derive(Clone, Debug)]
+/// The server at the other end: its address, how to secure the
+/// connection, and the bot's token.
+#[derive(Clone)]
 struct Api {
+    /// HOST:PORT, as connected to and sent in `Host`.
     authority: String,
     prefix: String,
     token: String,
+    /// For https: the TLS client and the name the certificate must carry.
+    tls: Option<(tokio_rustls::TlsConnector, rustls::pki_types::ServerName<'static>)>,
 }
 
 /// Why a request failed.
@@ -197,6 +211,8 @@ struct Api {
 enum Failed {
     /// No answer: the network, or the server is down (try again).
     Network(String),
+    /// The server's certificate is not trusted, or the TLS handshake failed.
+    Tls(String),
     /// The server answered with an error.
     Refused { status: u16, code: String, message: String },
 }
@@ -204,31 +220,56 @@ enum Failed {
 impl std::fmt::Display for Failed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Failed::Network(e) => write!(f, "{e}"),
+            Failed::Network(e) | Failed::Tls(e) => write!(f, "{e}"),
             Failed::Refused { status, message, .. } => write!(f, "{message} (HTTP {status})"),
         }
     }
 }
 
+/// A connection to the server, plain or TLS.
+trait Connection: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send {}
+impl<T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send> Connection for T {}
+
 impl Api {
-    fn new(url: &str, token: &str) -> Result<Api> {
-        if url.starts_with("https://") {
-            bail!(
-                "https is not spoken here: reach the server over http (for example through an SSH tunnel or a local TLS proxy)"
-            );
-        }
-        let rest = url.strip_prefix("http://").ok_or_else(|| anyhow!("the URL must start with http://"))?;
+    /// The server at `url`; `ca`: the authorities (PEM) trusted for an
+    /// https server instead of the built-in roots.
+    fn new(url: &str, token: &str, ca: Option<&std::path::Path>) -> Result<Api> {
+        let (https, rest) = if let Some(rest) = url.strip_prefix("https://") {
+            (true, rest)
+        } else if let Some(rest) = url.strip_prefix("http://") {
+            (false, rest)
+        } else {
+            bail!("the URL must start with http:// or https://");
+        };
         let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
-        if authority.is_empty() || authority.contains('@') {
-            bail!("{url:?} is not a server's URL (http://HOST:PORT)");
-        }
-        let authority =
-            if authority.contains(':') { authority.to_string() } else { format!("{authority}:80") };
+        let host = match authority.strip_prefix('[') {
+            Some(v6) => v6.split_once(']').map(|(h, _)| h),
+            None => Some(authority.rsplit_once(':').map_or(authority, |(h, _)| h)),
+        };
+        let host = match host {
+            Some(h) if !h.is_empty() && !authority.contains('@') && !authority.contains('?') => h,
+            _ => bail!("{url:?} is not a server's URL (http://HOST:PORT or https://HOST:PORT)"),
+        };
+        let has_port = authority.rsplit_once(':').is_some_and(|(_, p)| !p.ends_with(']'));
+        let authority = if has_port {
+            authority.to_string()
+        } else {
+            format!("{authority}:{}", if https { 443 } else { 80 })
+        };
         let prefix = format!("/{}", path.trim_end_matches('/')).trim_end_matches('/').to_string();
         if token.trim().is_empty() {
             bail!("the token is empty");
         }
-        Ok(Api { authority, prefix, token: token.trim().to_string() })
+        let tls = match (https, ca) {
+            (false, Some(_)) => bail!("--ca is for https:// servers; {url} is plain http"),
+            (false, None) => None,
+            (true, ca) => {
+                let name = rustls::pki_types::ServerName::try_from(host.to_string())
+                    .map_err(|_| anyhow!("{host:?} is not a host name or address a certificate can carry"))?;
+                Some((tls_client(ca)?, name))
+            }
+        };
+        Ok(Api { authority, prefix, token: token.trim().to_string(), tls })
     }
 
     async fn send(
@@ -243,6 +284,17 @@ impl Api {
                 .await
                 .map_err(|_| net(&"no connection within 10 s"))?
                 .map_err(|e| net(&e))?;
+        let stream: Box<dyn Connection> = match &self.tls {
+            None => Box::new(stream),
+            Some((connector, name)) => {
+                let handshake = connector.connect(name.clone(), stream);
+                match tokio::time::timeout(Duration::from_secs(10), handshake).await {
+                    Err(_) => return Err(net(&"no TLS handshake within 10 s")),
+                    Ok(Ok(tls)) => Box::new(tls),
+                    Ok(Err(e)) => return Err(tls_failure(&self.authority, e)),
+                }
+            }
+        };
         let (mut sender, connection) =
             hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
                 .await
@@ -295,6 +347,47 @@ impl Api {
     }
 }
 
+/// The TLS client for https servers: the built-in roots (Mozilla's list),
+/// or only the certificates in the PEM file `ca`.
+fn tls_client(ca: Option<&std::path::Path>) -> Result<tokio_rustls::TlsConnector> {
+    use rustls::pki_types::CertificateDer;
+    use rustls::pki_types::pem::PemObject;
+    let mut roots = rustls::RootCertStore::empty();
+    match ca {
+        None => roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned()),
+        Some(file) => {
+            let pem = std::fs::read(file).with_context(|| format!("--ca: reading {}", file.display()))?;
+            for certificate in CertificateDer::pem_slice_iter(&pem) {
+                let certificate = certificate
+                    .map_err(|e| anyhow!("--ca: {} is not a PEM certificate file: {e}", file.display()))?;
+                roots.add(certificate).map_err(|e| anyhow!("--ca: {}: {e}", file.display()))?;
+            }
+            if roots.is_empty() {
+                bail!("--ca: {} holds no certificate (-----BEGIN CERTIFICATE-----)", file.display());
+            }
+        }
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .context("the TLS settings")?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(tokio_rustls::TlsConnector::from(Arc::new(config)))
+}
+
+/// A failed TLS handshake with the server at `authority`, said plainly.
+fn tls_failure(authority: &str, e: std::io::Error) -> Failed {
+    match e.get_ref().and_then(|inner| inner.downcast_ref::<rustls::Error>()) {
+        Some(rustls::Error::InvalidCertificate(why)) => Failed::Tls(format!(
+            "{authority}: the server's certificate is not trusted ({why}); if it comes from a private \
+             authority, give that authority's certificate with --ca FILE"
+        )),
+        Some(other) => Failed::Tls(format!("{authority}: the TLS handshake failed: {other}")),
+        None => Failed::Network(format!("{authority}: {e}")),
+    }
+}
+
 struct Bridge {
     api: Arc<Api>,
     games: Games,
@@ -309,7 +402,7 @@ fn connect(args: ConnectArgs) -> Result<ExitCode> {
             );
         }
     }
-    let api = Arc::new(Api::new(&args.url, &args.token)?);
+    let api = Arc::new(Api::new(&args.url, &args.token, args.ca.as_deref())?);
     let limits = tabula_bots::BotLimits {
         user: tabula_bots::process::BotUser::for_referee(args.bot_user.as_deref())?,
         ..Default::default()
@@ -370,6 +463,8 @@ async fn who_am_i(api: &Api) -> Result<String> {
                 None => bail!("the server does not know the token"),
             },
             Err(Failed::Refused { message, .. }) => bail!("the server refused the token: {message}"),
+            // Not a passing fault: waiting would not make the certificate trusted.
+            Err(Failed::Tls(message)) => bail!("{message}"),
             Err(e) => {
                 eprintln!("tabula: cannot reach the server ({e}); trying again in {} s", wait.as_secs());
                 tokio::time::sleep(wait).await;

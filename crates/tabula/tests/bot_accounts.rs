@@ -276,3 +276,150 @@ fn a_hosted_bot_plays_its_accounts_games_in_the_server() {
     t.ok("bot remove hostbot");
     assert!(t.ok("bot list").contains("remote"), "still a bot, played from elsewhere");
 }
+
+/// A TLS-terminating proxy on loopback in front of `backend`, showing
+/// `cert`: what an operator puts before `tabula serve` (a web server or a
+/// load balancer that holds the certificate). Stopped when dropped.
+struct TlsProxy {
+    addr: SocketAddr,
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl TlsProxy {
+    fn start(backend: SocketAddr, cert: &common::tls::ServerCert) -> TlsProxy {
+        use rustls::pki_types::pem::PemObject;
+        use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+        let chain: Vec<CertificateDer<'static>> = CertificateDer::pem_slice_iter(cert.cert_pem.as_bytes())
+            .collect::<Result<_, _>>()
+            .expect("the certificate");
+        let key = PrivateKeyDer::from_pem_slice(cert.key_pem.as_bytes()).expect("the key");
+        let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+        let config = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(chain, key)
+            .expect("a TLS server configuration");
+        let acceptor = tokio_rustls::TlsAcceptor::from(std::sync::Arc::new(config));
+        let runtime =
+            tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+        let listener = runtime.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).expect("a port");
+        let addr = listener.local_addr().unwrap();
+        runtime.spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                let acceptor = acceptor.clone();
+                tokio::spawn(async move {
+                    // A client that does not trust the certificate ends the handshake here.
+                    let Ok(mut client) = acceptor.accept(client).await else { return };
+                    let Ok(mut server) = tokio::net::TcpStream::connect(backend).await else { return };
+                    let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                });
+            }
+        });
+        TlsProxy { addr, _runtime: runtime }
+    }
+}
+
+/// `tabula bot connect` with `args` that must fail by itself within a
+/// minute: its exit code and standard error.
+fn connect_fails(args: &[&str]) -> (Option<i32>, String) {
+    let mut child = Command::new(BIN)
+        .args(["bot", "connect"])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tabula bot connect starts");
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!("`bot connect {args:?}` did not stop: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn a_remote_bot_plays_over_https_with_a_private_authority_and_refuses_an_untrusted_server() {
+    let t = Tabula::new();
+    t.signup(&["ned", "centre"]);
+    t.ok("bot on centre pw-centre");
+    let addr = free_port();
+    let server_log = t.path().join("server.log");
+    let _server = Killed(serve(&t, addr, &server_log));
+    let ned = token(addr, "ned");
+    let bot = token(addr, "centre");
+
+    let ca = common::tls::TestCa::new("Tabula bot test CA");
+    let proxy = TlsProxy::start(addr, &ca.server(&["127.0.0.1", "localhost"]));
+    let ca_file = t.path().join("ca.pem");
+    std::fs::write(&ca_file, ca.cert_pem()).unwrap();
+    let other_file = t.path().join("other-ca.pem");
+    std::fs::write(&other_file, common::tls::TestCa::new("Another CA").cert_pem()).unwrap();
+    let https = format!("https://127.0.0.1:{}", proxy.addr.port());
+    let centre = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/bots/center.py");
+
+    // Not trusted: the built-in roots, or another authority. The command
+    // stops at once and says why; the token never crossed the connection.
+    for ca in [None, Some(&other_file)] {
+        let mut args = vec![https.as_str(), "--token", &bot];
+        if let Some(file) = ca {
+            args.extend(["--ca", file.to_str().unwrap()]);
+        }
+        args.extend(["--", "python3", centre]);
+        let (code, err) = connect_fails(&args);
+        assert_eq!(code, Some(1), "{err}");
+        assert!(err.contains("certificate is not trusted") && err.contains("--ca FILE"), "{ca:?}: {err}");
+    }
+    // Bad options are refused before anything is tried.
+    let (code, err) = connect_fails(&[
+        &format!("http://{addr}"),
+        "--token",
+        &bot,
+        "--ca",
+        ca_file.to_str().unwrap(),
+        "--",
+        "python3",
+        centre,
+    ]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("--ca is for https://"), "{err}");
+    let (code, err) = connect_fails(&[
+        &https,
+        "--token",
+        &bot,
+        "--ca",
+        other_file.parent().unwrap().to_str().unwrap(),
+        "--",
+        "x",
+    ]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("--ca: reading"), "{err}");
+
+    // Trusted through --ca: the bot plays a whole game over https.
+    let bridge_log = t.path().join("bridge.log");
+    let _bridge = Killed(
+        Command::new(BIN)
+            .args(["bot", "connect", &https, "--ca"])
+            .arg(&ca_file)
+            .args(["--token", &bot, "--", "python3", centre])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&bridge_log).unwrap())
+            .spawn()
+            .expect("tabula bot connect starts"),
+    );
+    let (status, v) = command(addr, &ned, "intervalo challenge ned centre -cells=9");
+    assert_eq!(status, 200, "{v}");
+    let id = v["game"]["id"].as_i64().expect("a board");
+    let turns = play_to_end(addr, &ned, id, 9, &bridge_log, |_| {});
+    assert!(turns >= 3, "the game had {turns} turns");
+    let log = std::fs::read_to_string(&bridge_log).unwrap();
+    assert!(log.contains(&format!("playing as centre on {https}")), "{log}");
+    assert!(!log.contains("refused") && !log.contains("resigning"), "{log}");
+}
