@@ -41,17 +41,23 @@ pub const WORDS: &[&str] = &["connect", "add", "list", "remove"];
 process of it plays each game. Make the account a bot with `bot on USERID PASSWORD` and a token with \
 POST /api/v1/tokens. Over https the server's certificate must be valid for HOST and signed by an \
 authority of the built-in roots (Mozilla's list), or of --ca FILE for a private authority; an untrusted \
-certificate ends the command. Examples:\n  tabula bot connect http://127.0.0.1:8080 --token T -- python3 \
-examples/bots/center.py\n  tabula bot connect https://play.example.org --token T -- ./mybot\n  tabula bot \
-connect https://tabula.internal:8443 --ca internal-ca.pem --token T -- ./mybot"
+certificate ends the command. The token comes from --token-file FILE, else the environment variable \
+TABULA_BOT_TOKEN, else --token (which every user of the machine can read in the process list). \
+Examples:\n  tabula bot connect http://127.0.0.1:8080 --token T -- python3 examples/bots/center.py\n  \
+tabula bot connect https://play.example.org --token-file ~/.mybot-token -- ./mybot\n  tabula bot \
+connect https://tabula.internal:8443 --ca internal-ca.pem --token-file token -- ./mybot"
 )]
 struct ConnectArgs {
     /// The server: http://HOST[:PORT] or https://HOST[:PORT], with the path
     /// it is served under, if any
     url: String,
-    /// The bot account's API token
-    #[arg(long)]
-    token: String,
+    /// The bot account's API token (shown to every user of this machine in
+    /// the process list: prefer --token-file or TABULA_BOT_TOKEN)
+    #[arg(long, conflicts_with = "token_file")]
+    token: Option<String>,
+    /// Read the bot account's API token from FILE (its first line)
+    #[arg(long, value_name = "FILE")]
+    token_file: Option<std::path::PathBuf>,
     /// Over https, trust only the certificate authorities in FILE (PEM) for
     /// the server's certificate, instead of the built-in roots: for a
     /// server whose certificate comes from a private authority
@@ -188,6 +194,10 @@ fn list(global: &Global) -> Result<ExitCode> {
         Ok(ExitCode::SUCCESS)
     })
 }
+
+/// The environment variable holding the bot's token when neither
+/// `--token` nor `--token-file` is given.
+const TOKEN_VARIABLE: &str = "TABULA_BOT_TOKEN";
 
 /// The longest wait between two attempts to reach the server.
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
@@ -402,7 +412,18 @@ fn connect(args: ConnectArgs) -> Result<ExitCode> {
             );
         }
     }
-    let api = Arc::new(Api::new(&args.url, &args.token, args.ca.as_deref())?);
+    let token = match (&args.token, &args.token_file) {
+        (Some(token), _) => token.clone(),
+        (None, Some(file)) => {
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("--token-file: reading {}", file.display()))?;
+            text.lines().next().unwrap_or("").to_string()
+        }
+        (None, None) => std::env::var(TOKEN_VARIABLE).map_err(|_| {
+            anyhow!("the bot's token is missing: --token-file FILE, the environment variable {TOKEN_VARIABLE}, or --token TOKEN")
+        })?,
+    };
+    let api = Arc::new(Api::new(&args.url, &token, args.ca.as_deref())?);
     let limits = tabula_bots::BotLimits {
         user: tabula_bots::process::BotUser::for_referee(args.bot_user.as_deref())?,
         ..Default::default()

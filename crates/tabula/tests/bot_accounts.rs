@@ -326,6 +326,7 @@ fn connect_fails(args: &[&str]) -> (Option<i32>, String) {
     let mut child = Command::new(BIN)
         .args(["bot", "connect"])
         .args(args)
+        .env_remove("TABULA_BOT_TOKEN")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -401,13 +402,23 @@ fn a_remote_bot_plays_over_https_with_a_private_authority_and_refuses_an_untrust
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("--ca: reading"), "{err}");
 
-    // Trusted through --ca: the bot plays a whole game over https.
+    let (code, err) = connect_fails(&[&https, "--ca", ca_file.to_str().unwrap(), "--", "x"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("the bot's token is missing: --token-file FILE"), "{err}");
+
+    // Trusted through --ca: the bot plays a whole game over https, its
+    // token read from a file (out of the process list).
+    let token_file = t.path().join("token");
+    std::fs::write(&token_file, format!("{bot}\n")).unwrap();
     let bridge_log = t.path().join("bridge.log");
     let _bridge = Killed(
         Command::new(BIN)
             .args(["bot", "connect", &https, "--ca"])
             .arg(&ca_file)
-            .args(["--token", &bot, "--", "python3", centre])
+            .arg("--token-file")
+            .arg(&token_file)
+            .args(["--", "python3", centre])
+            .env_remove("TABULA_BOT_TOKEN")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&bridge_log).unwrap())
