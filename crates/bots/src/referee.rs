@@ -24,7 +24,7 @@ pub const MAX_MOVES: usize = 200_000;
 pub const MAX_CLOCK_STEPS: usize = 1_000_000;
 
 /// How a bot failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FailureKind {
     /// The program could not be started.
@@ -47,7 +47,7 @@ pub enum FailureKind {
 }
 
 /// A bot's failure in one game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Failure {
     /// The seat that failed.
     pub seat: usize,
@@ -63,7 +63,7 @@ pub struct Failure {
 }
 
 /// The result of one game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct GameResult {
     /// The game's number in the tournament schedule.
     pub index: usize,
@@ -77,7 +77,9 @@ pub struct GameResult {
     pub winner: Option<String>,
     /// Each seat's result.
     pub results: Vec<SeatResult>,
-    /// Final scores in seat order (empty where the game has none), exact.
+    /// Final scores in seat order (empty where the game has none), exact:
+    /// a whole number (`"33"`) or a reduced fraction (`"61/3"`).
+    #[schema(value_type = Vec<String>)]
     pub scores: Vec<tabula_model::Score>,
     /// How the game ended: the game's own reason, or the failures.
     pub reason: String,

@@ -160,7 +160,7 @@ fn duration_words(seconds: f64) -> String {
 }
 
 /// One bot's line of the results table.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct BotStanding {
     /// The bot's name (its specification).
     pub name: String,
@@ -185,7 +185,7 @@ pub struct BotStanding {
 }
 
 /// One cell of the head-to-head matrix: games where both bots played.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct HeadToHead {
     /// Games the row bot won.
     pub wins: u64,

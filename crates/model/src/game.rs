@@ -88,7 +88,7 @@ pub struct Proposal {
 }
 
 /// One line of a game's history.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct HistoryEntry {
     /// The number of the move this line belongs to: the move that wrote it,
     /// or for a line that is no move (a resignation, a proposal, a clock
@@ -102,6 +102,7 @@ pub struct HistoryEntry {
     /// is then used again by the move made instead.
     pub undone: bool,
     /// When.
+    #[schema(value_type = i64)]
     pub at: Timestamp,
     /// The line.
     pub entry: LogEntry,

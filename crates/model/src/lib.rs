@@ -154,7 +154,7 @@ pub struct Outcome {
 }
 
 /// The result of a game from one seat's side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum SeatResult {
     /// This seat won alone.

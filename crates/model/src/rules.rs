@@ -34,9 +34,10 @@ pub struct Ctx<'a> {
 
 /// A line for the game's history. Secret lines show their `public` text to
 /// everyone but their author until the game reveals their key.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct LogEntry {
     /// Who acted (`None` for the game itself: automatic passes, clock ticks).
+    #[schema(value_type = Option<usize>)]
     pub seat: Option<Seat>,
     /// The full text, as the author (and everyone after the reveal) sees it.
     pub text: String,
@@ -45,7 +46,7 @@ pub struct LogEntry {
 }
 
 /// How a secret history line looks to others, and what reveals it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Hidden {
     /// The reveal group: [`Applied::reveals`] with this key makes it public.
     pub key: u32,

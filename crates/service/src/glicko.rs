@@ -29,7 +29,7 @@ pub const START_VOLATILITY: f64 = 0.06;
 const EPSILON: f64 = 0.000_001;
 
 /// A player's Glicko-2 rating, on the Glicko scale (1500 is the start).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Rating {
     /// The rating.
     pub rating: f64,
@@ -113,7 +113,7 @@ pub fn update(player: Rating, results: &[(Rating, f64)]) -> Rating {
 }
 
 /// One player's place on a game's ladder.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct LadderRow {
     /// The player.
     pub user: String,

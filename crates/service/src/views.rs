@@ -12,7 +12,7 @@ use serde_json::Value;
 pub const VIEW_WINDOW: usize = 64 * 1024;
 
 /// A string of a view that was cut to its first [`CutText::shown`] bytes.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct CutText {
     /// Where it is in the view, as a JSON pointer (RFC 6901): `/table`.
     pub pointer: String,

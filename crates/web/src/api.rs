@@ -1,5 +1,9 @@
 //! The JSON API under `/api/v1`, described by `GET /api/openapi.json`.
 //!
+//! Each handler carries its `#[utoipa::path]` (method, path, parameters,
+//! body, answers and refusals) and answers with a typed body whose schema
+//! the document shows; [`routes`] builds the router from those annotations.
+//!
 //! Every answer is an object with `"ok"`. A command's answer is exactly what
 //! the command line's `--json` prints. Views are the caller's own: a bearer
 //! token's owner (or, for reading, the logged-in browser's user) sees their
@@ -9,42 +13,57 @@ use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use tabula_model::Lang;
-use tabula_service::store::{GameFilter, GameStatus};
+use tabula_service::store::{ChatRow, GameFilter, GameStatus, GameSummary, TokenRow};
 use tabula_service::{Caller, Context, Reply, Snapshot};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::auth::{api_user, bearer};
 use crate::client::ClientAddress;
 use crate::error::ApiError;
-use crate::{Web, bot_events, events, openapi};
+use crate::openapi::{ErrorBody, True};
+use crate::{Web, bot_events, events, openapi, tournaments};
 
 /// Most games one list returns.
 pub const MAX_LIST: i64 = 500;
 /// Games a list returns when no `limit` is given.
 const DEFAULT_LIST: i64 = 100;
 
-/// The API's routes.
-pub fn routes() -> Router<Web> {
-    Router::new()
-        .route("/api/openapi.json", get(openapi::document))
-        .route("/api/v1/commands", post(command))
-        .route("/api/v1/kinds", get(kinds))
-        .route("/api/v1/kinds/{kind}", get(kind))
-        .route("/api/v1/kinds/{kind}/ladder", get(ladder))
-        .route("/api/v1/games", get(games))
-        .route("/api/v1/games/{id}", get(game))
-        .route("/api/v1/games/{id}/history", get(history))
-        .route("/api/v1/games/{id}/text", get(text))
-        .route("/api/v1/games/{id}/events", get(events::game_events))
-        .route("/api/v1/users/{id}", get(user))
-        .route("/api/v1/bot/events", get(bot_events::bot_events))
-        .route("/api/v1/me", get(me))
-        .route("/api/v1/tokens", post(create_token).get(list_tokens))
-        .route("/api/v1/tokens/{id}", delete(revoke_token))
+/// Every route under `/api` with its description: each comes from its
+/// handler's `#[utoipa::path]`, which names the method and the path, so
+/// the router and the OpenAPI document cannot disagree. Add a route here
+/// (never with a plain `Router::route`); `openapi::text` splits off the
+/// document.
+pub fn routes() -> OpenApiRouter<Web> {
+    OpenApiRouter::with_openapi(openapi::base())
+        .routes(routes!(openapi::document))
+        .routes(routes!(command))
+        .routes(routes!(kinds))
+        .routes(routes!(kind))
+        .routes(routes!(ladder))
+        .routes(routes!(games))
+        .routes(routes!(game))
+        .routes(routes!(history))
+        .routes(routes!(text))
+        .routes(routes!(events::game_events))
+        .routes(routes!(user))
+        .routes(routes!(bot_events::bot_events))
+        .routes(routes!(me))
+        .routes(routes!(create_token, list_tokens))
+        .routes(routes!(revoke_token))
+        .routes(routes!(tournaments::list_api))
+        .routes(routes!(tournaments::tournament_api))
+        .routes(routes!(tournaments::games_api))
+}
+
+/// The router of [`routes`], for serving.
+pub fn router() -> Router<Web> {
+    routes().split_for_parts().0
 }
 
 /// A reply as the command line's `--json` prints it: the reply's fields and
@@ -59,25 +78,50 @@ pub fn reply_json(reply: &Reply) -> Result<Value, ApiError> {
 /// `game`), the picture (`svg`), its click layout (`click`, or null) and
 /// `"ok": true`. The API, the event streams and the page script share it.
 pub fn snapshot_json(snapshot: &Snapshot) -> Result<Value, ApiError> {
-    let mut v = reply_json(&snapshot.reply)?;
-    v["svg"] = Value::String(snapshot.svg.clone());
-    v["click"] = serde_json::to_value(&snapshot.click).map_err(internal)?;
-    Ok(v)
+    serde_json::to_value(Board::of(snapshot)).map_err(internal)
 }
 
-/// A reply with `"ok": true`, written straight out: going through
-/// [`reply_json`]'s intermediate value copied the whole board, view and
-/// history once more on every move.
-#[derive(serde::Serialize)]
-struct Answer<'a> {
+/// A command's answer, exactly as `tabula --json COMMAND` prints it: the
+/// reply's fields and `"ok": true`.
+// Written straight out: going through `reply_json`'s intermediate value
+// copied the whole board, view and history once more on every move.
+#[derive(Serialize, ToSchema)]
+pub struct Answer<'a> {
+    /// The reply.
     #[serde(flatten)]
-    reply: &'a Reply,
-    ok: bool,
+    #[schema(inline)]
+    pub reply: &'a Reply,
+    /// Done.
+    pub ok: True,
+}
+
+/// A board as the caller may see it: a reply (as `show` answers it) with
+/// the picture and its click layout.
+#[derive(Serialize, ToSchema)]
+pub struct Board<'a> {
+    /// The reply.
+    #[serde(flatten)]
+    #[schema(inline)]
+    pub reply: &'a Reply,
+    /// The board as a standalone SVG document.
+    pub svg: &'a str,
+    /// For boards whose moves name points: the grid's layout in the SVG's
+    /// units (`type` grid or strip); null for others.
+    #[schema(value_type = Option<Object>)]
+    pub click: &'a Option<tabula_model::ClickMap>,
+    /// Done.
+    pub ok: True,
+}
+
+impl<'a> Board<'a> {
+    fn of(snapshot: &'a Snapshot) -> Self {
+        Board { reply: &snapshot.reply, svg: &snapshot.svg, click: &snapshot.click, ok: True }
+    }
 }
 
 /// The body of [`reply_json`], serialised directly.
 fn reply_response(reply: &Reply) -> Result<Response, ApiError> {
-    let body = serde_json::to_vec(&Answer { reply, ok: true }).map_err(internal)?;
+    let body = serde_json::to_vec(&Answer { reply, ok: True }).map_err(internal)?;
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
@@ -109,19 +153,37 @@ fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
     q.map(|Query(q)| q).map_err(|e| ApiError::bad_request(format!("bad query parameters: {}", e.body_text())))
 }
 
-fn ok(mut v: Value) -> Response {
-    v["ok"] = Value::Bool(true);
-    Json(v).into_response()
-}
-
-#[derive(Deserialize)]
-struct CommandBody {
+/// A command to run.
+#[derive(Deserialize, ToSchema)]
+pub struct CommandBody {
+    /// One line of the command language, as typed on the command line or
+    /// in a mail.
+    #[schema(max_length = 16384, examples("dna move 1 ned - AAG"))]
     line: String,
 }
 
 /// `POST /api/v1/commands {"line": "..."}`: any command of the language,
 /// answered as the CLI's `--json` answers it. With a bearer token the
 /// password word may be `-`.
+#[utoipa::path(
+    post,
+    path = "/api/v1/commands",
+    tag = "commands",
+    summary = "Run any command of the command language",
+    description = "The same commands as by mail and on the command line (`signup`, `dna challenge ned ted -manual`, `dna move 1 ned PASSWORD AAG`, `dna show 1`, `help dna` ...), with the same answers as `tabula --json`. With a bearer token, `-` may stand for the password of the token's owner.",
+    security((), ("bearer" = [])),
+    request_body = CommandBody,
+    responses(
+        (status = 200, description = "Done.", body = Answer),
+        (status = 400, description = "`usage`, `malformed_move`, `bad_option`, `bad_value`: the command or the body is malformed.", body = ErrorBody),
+        (status = 401, description = "`wrong_password`, `unauthorized`.", body = ErrorBody),
+        (status = 403, description = "`not_a_player`.", body = ErrorBody),
+        (status = 404, description = "`unknown_command`, `unknown_user`, `unknown_board`.", body = ErrorBody),
+        (status = 409, description = "`not_your_turn`, `illegal_move`, `game_over`, `stale_move`, `user_exists`, `refused`, `conflict`.", body = ErrorBody),
+        (status = 413, description = "`payload_too_large`.", body = ErrorBody),
+        (status = 429, description = "`too_many_requests`: wait `Retry-After` seconds.", body = ErrorBody),
+    )
+)]
 async fn command(
     State(web): State<Web>,
     client: ClientAddress,
@@ -141,37 +203,134 @@ async fn command(
     reply_response(&reply)
 }
 
-fn kind_json(info: &tabula_model::GameInfo) -> Value {
-    json!({
-        "kind": info.kind,
-        "title": info.title(Lang::En),
-        "summary": info.summary(Lang::En),
-        "rules": info.rules(Lang::En),
-        "move_help": info.move_help(Lang::En),
-        "min_players": info.min_players,
-        "max_players": info.max_players,
-        "dynamics": info.dynamics,
-        "hidden_information": info.hidden_information,
-        "open_join": info.open_join,
-        "options": info.all_options().collect::<Vec<_>>(),
-    })
+/// A game on offer: its rules, move help and options.
+#[derive(Serialize, ToSchema)]
+pub struct Kind {
+    /// The game's command word.
+    #[schema(examples("dna"))]
+    pub kind: &'static str,
+    /// Its title.
+    pub title: &'static str,
+    /// One sentence about it.
+    pub summary: &'static str,
+    /// Its rules.
+    pub rules: &'static str,
+    /// How moves are written.
+    pub move_help: &'static str,
+    /// Fewest players.
+    pub min_players: usize,
+    /// Most players.
+    pub max_players: usize,
+    /// `sequential`, `simultaneous` or `realtime`.
+    #[schema(value_type = String)]
+    pub dynamics: tabula_model::Dynamics,
+    /// Whether players see things others do not.
+    pub hidden_information: bool,
+    /// Whether players may join a running game.
+    pub open_join: bool,
+    /// The challenge options: `name`, `kind` (`type`: flag, int (min,
+    /// max), text (min_len, max_len, accepts), duration (min_secs,
+    /// max_secs, unit) or choice (choices)), `default` and `help`.
+    #[schema(value_type = Vec<Object>)]
+    pub options: Vec<&'static tabula_model::OptionSpec>,
+}
+
+impl Kind {
+    fn of(info: &'static tabula_model::GameInfo) -> Self {
+        Kind {
+            kind: info.kind,
+            title: info.title(Lang::En),
+            summary: info.summary(Lang::En),
+            rules: info.rules(Lang::En),
+            move_help: info.move_help(Lang::En),
+            min_players: info.min_players,
+            max_players: info.max_players,
+            dynamics: info.dynamics,
+            hidden_information: info.hidden_information,
+            open_join: info.open_join,
+            options: info.all_options().collect(),
+        }
+    }
+}
+
+/// The games on offer.
+#[derive(Serialize, ToSchema)]
+pub struct Kinds {
+    /// The games.
+    pub kinds: Vec<Kind>,
+    /// Done.
+    pub ok: True,
 }
 
 /// `GET /api/v1/kinds`: the games on offer with their option tables.
-async fn kinds() -> Response {
-    let kinds: Vec<Value> = tabula_games::all().iter().map(|k| kind_json(k.info())).collect();
-    ok(json!({ "kinds": kinds }))
+#[utoipa::path(
+    get,
+    path = "/api/v1/kinds",
+    tag = "games",
+    summary = "The games on offer, with rules, move help and option tables",
+    responses((status = 200, description = "The games.", body = Kinds))
+)]
+async fn kinds() -> Json<Kinds> {
+    Json(Kinds { kinds: tabula_games::all().iter().map(|k| Kind::of(k.info())).collect(), ok: True })
+}
+
+/// One game on offer.
+#[derive(Serialize, ToSchema)]
+pub struct OneKind {
+    /// The game.
+    pub kind: Kind,
+    /// Done.
+    pub ok: True,
 }
 
 /// `GET /api/v1/kinds/{kind}`: one game's rules, move help and options.
-async fn kind(Path(kind): Path<String>) -> Result<Response, ApiError> {
+#[utoipa::path(
+    get,
+    path = "/api/v1/kinds/{kind}",
+    tag = "games",
+    summary = "One game's rules, move help and options",
+    params(("kind" = String, Path, description = "The game's command word.", example = "dna")),
+    responses(
+        (status = 200, description = "The game.", body = OneKind),
+        (status = 404, description = "`not_found`: no such game.", body = ErrorBody),
+    )
+)]
+async fn kind(Path(kind): Path<String>) -> Result<Json<OneKind>, ApiError> {
     let k = tabula_games::find(&kind).ok_or_else(|| ApiError::not_found(format!("no game {kind:?}")))?;
-    Ok(ok(json!({ "kind": kind_json(k.info()) })))
+    Ok(Json(OneKind { kind: Kind::of(k.info()), ok: True }))
 }
 
-#[derive(Deserialize)]
+/// The ladder's query.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct LadderQuery {
+    /// Most players listed (1 to 1000; default 100).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<usize>,
+}
+
+/// One player's place on a ladder.
+#[derive(Serialize, ToSchema)]
+pub struct LadderEntry {
+    /// The player's rating and results.
+    #[serde(flatten)]
+    #[schema(inline)]
+    pub row: tabula_service::glicko::LadderRow,
+    /// Whether the player is a bot.
+    pub bot: bool,
+}
+
+/// A game's ladder.
+#[derive(Serialize, ToSchema)]
+pub struct Ladder {
+    /// The game.
+    pub kind: &'static str,
+    /// Players on the ladder (more than listed when past the limit).
+    pub total: usize,
+    /// The players listed, best first.
+    pub ladder: Vec<LadderEntry>,
+    /// Done.
+    pub ok: True,
 }
 
 /// Most players one ladder answer lists.
@@ -179,45 +338,58 @@ pub const MAX_LADDER: usize = 1000;
 
 /// `GET /api/v1/kinds/{kind}/ladder?limit=N`: the game's ladder, best
 /// first: Glicko-2 ratings of people and bots over its finished games.
+#[utoipa::path(
+    get,
+    path = "/api/v1/kinds/{kind}/ladder",
+    tag = "games",
+    summary = "A game's ladder: Glicko-2 ratings of people and bots, best first",
+    description = "Over every finished game of the kind, in the order they ended; each game is a rating period for its players (a game of several players counts as a match between every pair). A rating starts at 1500 with deviation 350 and volatility 0.06 (system constant 0.5). The same ratings as the `GAME ratings` command.",
+    params(("kind" = String, Path, description = "The game's command word.", example = "intervalo"), LadderQuery),
+    responses(
+        (status = 200, description = "The ladder.", body = Ladder),
+        (status = 400, description = "`usage`: a bad limit.", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such game.", body = ErrorBody),
+    )
+)]
 async fn ladder(
     State(web): State<Web>,
     Path(kind): Path<String>,
     q: Result<Query<LadderQuery>, QueryRejection>,
-) -> Result<Response, ApiError> {
+) -> Result<Json<Ladder>, ApiError> {
     let info =
         tabula_games::find(&kind).ok_or_else(|| ApiError::not_found(format!("no game {kind:?}")))?.info();
     let limit = query(q)?.limit.unwrap_or(100);
     if !(1..=MAX_LADDER).contains(&limit) {
         return Err(ApiError::bad_request(format!("limit must be 1 to {MAX_LADDER}")));
     }
-    let (rows, total) = ladder_rows(&web, info.kind, limit).await?;
-    Ok(ok(json!({ "kind": info.kind, "total": total, "ladder": rows })))
+    let (ladder, total) = ladder_rows(&web, info.kind, limit).await?;
+    Ok(Json(Ladder { kind: info.kind, total, ladder, ok: True }))
 }
 
-/// The first `limit` rows of the game `kind`'s ladder as JSON, each with
-/// `bot` (whether the player is one), and how many players it has.
+/// The first `limit` rows of the game `kind`'s ladder, each with `bot`
+/// (whether the player is one), and how many players it has.
 ///
 /// # Errors
 /// Storage failures.
-pub async fn ladder_rows(web: &Web, kind: &str, limit: usize) -> Result<(Vec<Value>, usize), ApiError> {
-    let ladder = web.service.ladder(kind).await?;
+pub async fn ladder_rows(web: &Web, kind: &str, limit: usize) -> Result<(Vec<LadderEntry>, usize), ApiError> {
+    let mut ladder = web.service.ladder(kind).await?;
     let total = ladder.len();
-    let shown = &ladder[..limit.min(total)];
-    let users: Vec<String> = shown.iter().map(|r| r.user.clone()).collect();
+    ladder.truncate(limit);
+    let users: Vec<String> = ladder.iter().map(|r| r.user.clone()).collect();
     let bots = web.service.bots_among(&users).await?;
-    let rows = shown
-        .iter()
-        .map(|r| {
-            let mut v = serde_json::to_value(r).unwrap_or_default();
-            v["bot"] = bots.contains(&r.user).into();
-            v
+    let rows = ladder
+        .into_iter()
+        .map(|row| {
+            let bot = bots.contains(&row.user);
+            LadderEntry { row, bot }
         })
         .collect();
     Ok((rows, total))
 }
 
 /// Filters of a games list.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct GamesQuery {
     /// Only this game.
     pub kind: Option<String>,
@@ -232,7 +404,8 @@ pub struct GamesQuery {
     /// Only boards numbered below this one (the next page: the last board
     /// of the page before).
     pub before: Option<i64>,
-    /// At most this many (newest first).
+    /// At most this many (newest first): 1 to 500, default 100.
+    #[param(minimum = 1, maximum = 500)]
     pub limit: Option<i64>,
 }
 
@@ -296,26 +469,68 @@ fn bad_value(message: String) -> tabula_service::CommandError {
     tabula_service::CommandError::new(tabula_service::ErrorCode::BadValue, message)
 }
 
+/// A page of games.
+#[derive(Serialize, ToSchema)]
+pub struct Games {
+    /// The games, newest first.
+    pub games: Vec<GameSummary>,
+    /// `before` for the next page; null when this page is the last.
+    pub next: Option<i64>,
+    /// Done.
+    pub ok: True,
+}
+
 /// `GET /api/v1/games?kind=&player=&status=&to_move=&before=&limit=`:
 /// games, newest first; `next` is the `before` of the next page (null on
 /// the last).
+#[utoipa::path(
+    get,
+    path = "/api/v1/games",
+    tag = "games",
+    summary = "List games, newest first",
+    params(GamesQuery),
+    responses(
+        (status = 200, description = "The games.", body = Games),
+        (status = 400, description = "`usage`, `bad_value`: an unknown game or state, a bad user id or limit.", body = ErrorBody),
+    )
+)]
 async fn games(
     State(web): State<Web>,
     q: Result<Query<GamesQuery>, QueryRejection>,
-) -> Result<Response, ApiError> {
+) -> Result<Json<Games>, ApiError> {
     let filter = game_filter(&query(q)?)?;
     let games = web.service.games(&filter).await?;
     let next = (games.len() as i64 == filter.limit).then(|| games.last().map(|g| g.id)).flatten();
-    Ok(ok(json!({ "games": games, "next": next })))
+    Ok(Json(Games { games, next, ok: True }))
 }
 
-#[derive(Deserialize)]
+/// A board's query.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct AtQuery {
+    /// Show the position after this many moves, as an observer saw it.
+    #[param(minimum = 0)]
     at: Option<usize>,
 }
 
 /// `GET /api/v1/games/{id}?at=N`: the board as the caller sees it (after
 /// move N: as an observer saw it then).
+#[utoipa::path(
+    get,
+    path = "/api/v1/games/{id}",
+    tag = "games",
+    summary = "A game as the caller may see it",
+    description = "A player (by bearer token or web login) sees their own secrets; anyone else sees an observer's view. With `at`, the position after that many moves, as an observer saw it then.",
+    security((), ("bearer" = []), ("session" = [])),
+    params(("id" = i64, Path, description = "Board number.", minimum = 1), AtQuery),
+    responses(
+        (status = 200, description = "The board.", body = Board),
+        (status = 400, description = "`usage`: a bad board number or `at`.", body = ErrorBody),
+        (status = 401, description = "`unauthorized`: an unknown or revoked token.", body = ErrorBody),
+        (status = 404, description = "`unknown_board`.", body = ErrorBody),
+        (status = 429, description = "`too_many_requests`: too many past positions at once.", body = ErrorBody),
+    )
+)]
 async fn game(
     State(web): State<Web>,
     client: ClientAddress,
@@ -334,18 +549,40 @@ async fn game(
     {
         return Err(ApiError::bad_request(format!("board {board} has only {} moves", g.moves)));
     }
-    Ok(Json(snapshot_json(&snapshot)?).into_response())
+    let body = serde_json::to_vec(&Board::of(&snapshot)).map_err(internal)?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
-#[derive(Deserialize)]
+/// The query of one string of a view.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct TextQuery {
+    /// Where the string is in the view, as a JSON pointer (RFC 6901),
+    /// e.g. `/table`.
     pointer: String,
+    /// As after this many moves, seen as an observer saw it then.
+    #[param(minimum = 0)]
     at: Option<usize>,
 }
 
 /// `GET /api/v1/games/{id}/text?pointer=/table&at=N`: one string of the
 /// caller's view whole, as plain text: what a board's `cut` list names
 /// (a view shows long strings cut; see `tabula_service::views`).
+#[utoipa::path(
+    get,
+    path = "/api/v1/games/{id}/text",
+    tag = "games",
+    summary = "One string of the caller's view, whole",
+    description = "A view shows each string of at most 65,536 bytes whole and cuts longer ones (a Rewrite table string reaches 16 MiB) to their first 65,536 bytes; the board's `game.cut` lists each cut string by its JSON pointer in the view, with its whole `length` and the bytes `shown`. This answers one of them whole, as plain text.",
+    security((), ("bearer" = []), ("session" = [])),
+    params(("id" = i64, Path, description = "Board number.", minimum = 1), TextQuery),
+    responses(
+        (status = 200, description = "The string.", content_type = "text/plain", body = String),
+        (status = 400, description = "`usage`: a bad board number, pointer or `at`.", body = ErrorBody),
+        (status = 404, description = "`unknown_board`, or no string at the pointer.", body = ErrorBody),
+        (status = 429, description = "`too_many_requests`.", body = ErrorBody),
+    )
+)]
 async fn text(
     State(web): State<Web>,
     client: ClientAddress,
@@ -361,25 +598,95 @@ async fn text(
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 
+/// A board's history and chat.
+#[derive(Serialize, ToSchema)]
+pub struct History {
+    /// The board.
+    pub board: i64,
+    /// Every history line the caller may see.
+    pub history: Vec<tabula_model::HistoryEntry>,
+    /// The board's chat, oldest first.
+    pub chat: Vec<ChatRow>,
+    /// Done.
+    pub ok: True,
+}
+
 /// `GET /api/v1/games/{id}/history`: every history line the caller may see.
+#[utoipa::path(
+    get,
+    path = "/api/v1/games/{id}/history",
+    tag = "games",
+    summary = "Every history line the caller may see, and the board's chat",
+    security((), ("bearer" = []), ("session" = [])),
+    params(("id" = i64, Path, description = "Board number.", minimum = 1)),
+    responses(
+        (status = 200, description = "The history.", body = History),
+        (status = 400, description = "`usage`: a bad board number.", body = ErrorBody),
+        (status = 404, description = "`unknown_board`.", body = ErrorBody),
+    )
+)]
 async fn history(
     State(web): State<Web>,
     client: ClientAddress,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Response, ApiError> {
+) -> Result<Json<History>, ApiError> {
     let board = board_id(&id)?;
     let user = api_user(&web.service, &headers, &client.origin(), true).await?;
     let snapshot = web.service.snapshot(board, user.as_deref(), None).await?;
     let history = snapshot.reply.game.map(|g| g.history).unwrap_or_default();
     let chat = web.service.chats(board).await?;
-    Ok(ok(json!({ "board": board, "history": history, "chat": chat })))
+    Ok(Json(History { board, history, chat, ok: True }))
+}
+
+/// A user's public profile: never addresses or settings.
+#[derive(Serialize, ToSchema)]
+pub struct Profile {
+    /// The user id.
+    pub id: String,
+    /// When the account was made (absent for a built-in bot).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<i64>)]
+    pub created: Option<tabula_model::Timestamp>,
+    /// Whether the account is closed (absent for a built-in bot).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signed_off: Option<bool>,
+    /// A bot: a built-in one (`bot:NAME`) or a bot account, played by a
+    /// program.
+    pub bot: bool,
+    /// A bot account whose program the server runs (absent for a
+    /// built-in bot).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hosted: Option<bool>,
+}
+
+/// A user's public profile and games.
+#[derive(Serialize, ToSchema)]
+pub struct UserPage {
+    /// The profile.
+    pub user: Profile,
+    /// The user's newest games.
+    pub games: Vec<GameSummary>,
+    /// Done.
+    pub ok: True,
 }
 
 /// `GET /api/v1/users/{id}`: a user's public profile and games.
-async fn user(State(web): State<Web>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let (profile, games) = public_user(&web, &id, MAX_LIST).await?;
-    Ok(ok(json!({ "user": profile, "games": games })))
+#[utoipa::path(
+    get,
+    path = "/api/v1/users/{id}",
+    tag = "users",
+    summary = "A user's public profile and games",
+    description = "Only the id, when the account was made, whether it is closed and whether it is a bot; never addresses or settings.",
+    params(("id" = String, Path, description = "The user id.")),
+    responses(
+        (status = 200, description = "The user.", body = UserPage),
+        (status = 404, description = "`unknown_user`.", body = ErrorBody),
+    )
+)]
+async fn user(State(web): State<Web>, Path(id): Path<String>) -> Result<Json<UserPage>, ApiError> {
+    let (user, games) = public_user(&web, &id, MAX_LIST).await?;
+    Ok(Json(UserPage { user, games, ok: True }))
 }
 
 /// A user's public profile (id, creation time, whether the account is
@@ -388,11 +695,7 @@ async fn user(State(web): State<Web>, Path(id): Path<String>) -> Result<Response
 ///
 /// # Errors
 /// `unknown_user`.
-pub async fn public_user(
-    web: &Web,
-    id: &str,
-    limit: i64,
-) -> Result<(Value, Vec<tabula_service::store::GameSummary>), ApiError> {
+pub async fn public_user(web: &Web, id: &str, limit: i64) -> Result<(Profile, Vec<GameSummary>), ApiError> {
     let unknown = || {
         ApiError::from(tabula_service::CommandError::new(
             tabula_service::ErrorCode::UnknownUser,
@@ -404,15 +707,17 @@ pub async fn public_user(
     let profile = match row {
         Some(u) => {
             let bot = web.service.bot_account(&u.id).await?;
-            json!({
-                "id": u.id,
-                "created": u.created,
-                "signed_off": u.signed_off,
-                "bot": bot.is_some(),
-                "hosted": bot.is_some_and(|b| b.command.is_some()),
-            })
+            Profile {
+                id: u.id,
+                created: Some(u.created),
+                signed_off: Some(u.signed_off),
+                bot: bot.is_some(),
+                hosted: Some(bot.is_some_and(|b| b.command.is_some())),
+            }
         }
-        None if canonical.starts_with("bot:") => json!({"id": canonical, "bot": true}),
+        None if canonical.starts_with("bot:") => {
+            Profile { id: canonical.clone(), created: None, signed_off: None, bot: true, hosted: None }
+        }
         None => return Err(unknown()),
     };
     let games =
@@ -420,34 +725,92 @@ pub async fn public_user(
     Ok((profile, games))
 }
 
-/// `GET /api/v1/me`: who the bearer token (or the browser's login) is.
-async fn me(State(web): State<Web>, client: ClientAddress, headers: HeaderMap) -> Result<Response, ApiError> {
-    let user = api_user(&web.service, &headers, &client.origin(), true).await?;
-    Ok(ok(json!({ "user": user })))
+/// Who the caller is.
+#[derive(Serialize, ToSchema)]
+pub struct Me {
+    /// The user, or null for an observer.
+    pub user: Option<String>,
+    /// Done.
+    pub ok: True,
 }
 
-#[derive(Deserialize)]
-struct NewToken {
+/// `GET /api/v1/me`: who the bearer token (or the browser's login) is.
+#[utoipa::path(
+    get,
+    path = "/api/v1/me",
+    tag = "users",
+    summary = "Who the caller is",
+    security((), ("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The user, or null for an observer.", body = Me),
+        (status = 401, description = "`unauthorized`: an unknown or revoked token.", body = ErrorBody),
+    )
+)]
+async fn me(State(web): State<Web>, client: ClientAddress, headers: HeaderMap) -> Result<Json<Me>, ApiError> {
+    let user = api_user(&web.service, &headers, &client.origin(), true).await?;
+    Ok(Json(Me { user, ok: True }))
+}
+
+/// A request for a bearer token.
+#[derive(Deserialize, ToSchema)]
+pub struct NewToken {
+    /// The account.
     user: String,
+    /// Its password.
     password: String,
+    /// A label of the owner's choice.
     #[serde(default)]
+    #[schema(max_length = 100)]
     name: String,
+}
+
+/// A new bearer token, its secret included.
+#[derive(Serialize, ToSchema)]
+pub struct NewTokenAnswer {
+    /// The secret: shown here only, ever.
+    pub token: String,
+    /// The token's id (for revoking).
+    pub id: i64,
+    /// Its owner.
+    pub user: String,
+    /// Its label.
+    pub name: String,
+    /// When it was made.
+    #[schema(value_type = i64)]
+    pub created: tabula_model::Timestamp,
+    /// Done.
+    pub ok: True,
 }
 
 /// `POST /api/v1/tokens {"user", "password", "name"}`: a new bearer token.
 /// The secret is in this answer and nowhere else, ever.
+#[utoipa::path(
+    post,
+    path = "/api/v1/tokens",
+    tag = "tokens",
+    summary = "Make a bearer token",
+    description = "The secret is in this answer only: it is stored as a hash and can never be shown again. At most 50 live tokens per user.",
+    request_body = NewToken,
+    responses(
+        (status = 201, description = "The token.", body = NewTokenAnswer),
+        (status = 400, description = "`usage`, `bad_value`: a malformed body or label.", body = ErrorBody),
+        (status = 401, description = "`wrong_password`.", body = ErrorBody),
+        (status = 404, description = "`unknown_user`.", body = ErrorBody),
+        (status = 409, description = "`refused`: too many live tokens.", body = ErrorBody),
+        (status = 429, description = "`too_many_requests`.", body = ErrorBody),
+    )
+)]
 async fn create_token(
     State(web): State<Web>,
     client: ClientAddress,
     body: Result<Json<NewToken>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let body = json_body(body, r#"{"user": "ID", "password": "PASSWORD", "name": "LABEL"}"#)?;
-    let (secret, row) =
+    let (token, row) =
         web.service.create_token(&body.user, &body.password, &body.name, &client.origin()).await?;
-    let mut v =
-        json!({ "token": secret, "id": row.id, "user": row.user, "name": row.name, "created": row.created });
-    v["ok"] = Value::Bool(true);
-    Ok((StatusCode::CREATED, [(header::CACHE_CONTROL, "no-store")], Json(v)).into_response())
+    let answer =
+        NewTokenAnswer { token, id: row.id, user: row.user, name: row.name, created: row.created, ok: True };
+    Ok((StatusCode::CREATED, [(header::CACHE_CONTROL, "no-store")], Json(answer)).into_response())
 }
 
 async fn token_owner(
@@ -461,26 +824,69 @@ async fn token_owner(
         .ok_or_else(|| ApiError::unauthorized("this needs `Authorization: Bearer TOKEN`"))
 }
 
+/// The caller's tokens.
+#[derive(Serialize, ToSchema)]
+pub struct Tokens {
+    /// The tokens, without their secrets.
+    pub tokens: Vec<TokenRow>,
+    /// Done.
+    pub ok: True,
+}
+
 /// `GET /api/v1/tokens`: the caller's tokens (never their secrets).
+#[utoipa::path(
+    get,
+    path = "/api/v1/tokens",
+    tag = "tokens",
+    summary = "The caller's tokens (never their secrets)",
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The tokens.", body = Tokens),
+        (status = 401, description = "`unauthorized`: no token or login.", body = ErrorBody),
+    )
+)]
 async fn list_tokens(
     State(web): State<Web>,
     client: ClientAddress,
     headers: HeaderMap,
-) -> Result<Response, ApiError> {
+) -> Result<Json<Tokens>, ApiError> {
     let user = token_owner(&web, client, &headers, true).await?;
     let tokens = web.service.tokens(&user).await?;
-    Ok(ok(json!({ "tokens": tokens })))
+    Ok(Json(Tokens { tokens, ok: True }))
+}
+
+/// A revoked token.
+#[derive(Serialize, ToSchema)]
+pub struct Revoked {
+    /// The token's id.
+    pub revoked: i64,
+    /// Done.
+    pub ok: True,
 }
 
 /// `DELETE /api/v1/tokens/{id}`: revoke one of the caller's tokens.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/tokens/{id}",
+    tag = "tokens",
+    summary = "Revoke one of the caller's tokens",
+    security(("bearer" = [])),
+    params(("id" = i64, Path, description = "The token's id.")),
+    responses(
+        (status = 200, description = "Revoked.", body = Revoked),
+        (status = 400, description = "`usage`: not a token id.", body = ErrorBody),
+        (status = 401, description = "`unauthorized`: no token.", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such token of the caller's.", body = ErrorBody),
+    )
+)]
 async fn revoke_token(
     State(web): State<Web>,
     client: ClientAddress,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Response, ApiError> {
+) -> Result<Json<Revoked>, ApiError> {
     let user = token_owner(&web, client, &headers, false).await?;
     let id: i64 = id.parse().map_err(|_| ApiError::bad_request(format!("{id:?} is not a token id")))?;
     web.service.revoke_token(&user, id).await?;
-    Ok(ok(json!({ "revoked": id })))
+    Ok(Json(Revoked { revoked: id, ok: True }))
 }

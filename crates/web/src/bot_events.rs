@@ -34,11 +34,15 @@ use crate::error::ApiError;
 use crate::events::{KEEP_ALIVE, STORE_POLL};
 
 /// Query parameters of a bot's event stream.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct BotEventsQuery {
     /// A bearer token, for clients that cannot set headers.
     pub token: Option<String>,
-    /// The boards the client's programs play already, comma-separated.
+    /// Boards the client's programs play already (at most 500),
+    /// comma-separated, after a reconnection: their `start` is not sent
+    /// again, and their `end` is if they ended meanwhile.
+    #[param(example = "4,7")]
     pub boards: Option<String>,
 }
 
@@ -50,6 +54,24 @@ struct Listener {
 }
 
 /// The handler.
+#[utoipa::path(
+    get,
+    path = "/api/v1/bot/events",
+    tag = "bots",
+    summary = "A bot account's events as Server-Sent Events",
+    description = "For a program playing a bot account (`bot on USERID PASSWORD`) from its author's machine, as `tabula bot connect` does. Events: `challenge` (a challenge waits for the bot's acceptance; its account's policy is `ask`), `start` (a game of the bot runs), `turn` (the bot must move), `end` (a game of the bot is over or cancelled). Each event's data is `{\"board\", \"kind\", \"version\", \"message\"}`, `message` being the bot protocol's own `start`, `turn` or `end` line for the program (docs/bot-protocol.md), built as the tournament referee builds it; a challenge has `{\"players\", \"options\"}` instead. On connecting the stream tells of every running game (its `start`, and its `turn` when the bot must move). Moves, acceptances and refusals go through POST /api/v1/commands. Only a bot account's token opens the stream (header, or the `token` parameter); not a web login, and not an account whose program the server hosts.",
+    security(("bearer" = [])),
+    params(BotEventsQuery),
+    responses(
+        (status = 200, description = "The stream.", content_type = "text/event-stream", body = String,
+            example = "event: turn\ndata: {\"board\":4,\"kind\":\"intervalo\",\"version\":3,\"message\":{\"type\":\"turn\",\"view\":{\"history\":[],\"scores\":[0,0],\"strip\":\"...\"},\"legal\":[\"1\",\"2\",\"3\"],\"time_ms\":10000}}\n\n"),
+        (status = 400, description = "`usage`: a bad `boards` list.", body = crate::openapi::ErrorBody),
+        (status = 401, description = "`unauthorized`: no token, or an unknown or revoked one.", body = crate::openapi::ErrorBody),
+        (status = 403, description = "`not_a_bot`: the token's account is not a bot account.", body = crate::openapi::ErrorBody),
+        (status = 409, description = "`hosted_bot`: the server runs this bot's program itself.", body = crate::openapi::ErrorBody),
+        (status = 429, description = "`too_many_requests`: too many streams from one client.", body = crate::openapi::ErrorBody),
+    )
+)]
 pub async fn bot_events(
     State(web): State<Web>,
     client: ClientAddress,

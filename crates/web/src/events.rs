@@ -46,11 +46,14 @@ pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 pub const STORE_POLL: Duration = Duration::from_secs(2);
 
 /// Query parameters of an event stream.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct EventsQuery {
     /// A bearer token, for clients that cannot set headers.
     pub token: Option<String>,
-    /// The number of chat lines the client has already (sent from there).
+    /// Chat lines the client has already: the stream sends those numbered
+    /// from here on (default 0).
+    #[param(minimum = 0)]
     pub chat: Option<usize>,
 }
 
@@ -69,6 +72,23 @@ struct Listener {
 }
 
 /// The event stream handler.
+#[utoipa::path(
+    get,
+    path = "/api/v1/games/{id}/events",
+    tag = "games",
+    summary = "The game's changes as Server-Sent Events",
+    description = "First the board as the listener sees it now, then again after every change: each `snapshot` event's data is the JSON of GET /api/v1/games/{id} for the listener, its id the game's version. Chat lines come as `chat` events with data `{\"n\", \"user\", \"at\", \"text\"}`, `n` the line's number on the board from 0: first those from `chat` on, then each new one. Comments keep a quiet stream alive. The listener is the bearer token's owner (header, or the `token` parameter for clients that cannot set headers), else the web login's user, else an observer.",
+    security((), ("bearer" = []), ("session" = [])),
+    params(("id" = i64, Path, description = "Board number.", minimum = 1), EventsQuery),
+    responses(
+        (status = 200, description = "The stream.", content_type = "text/event-stream", body = String,
+            example = "event: snapshot\nid: 3\ndata: {\"ok\":true,\"subject\":\"DNA Board 1 ted\",...}\n\n"),
+        (status = 400, description = "`usage`: a bad board number or query.", body = crate::openapi::ErrorBody),
+        (status = 401, description = "`unauthorized`: an unknown or revoked token.", body = crate::openapi::ErrorBody),
+        (status = 404, description = "`unknown_board`.", body = crate::openapi::ErrorBody),
+        (status = 429, description = "`too_many_requests`: too many streams from one client.", body = crate::openapi::ErrorBody),
+    )
+)]
 pub async fn game_events(
     State(web): State<Web>,
     client: ClientAddress,

@@ -76,7 +76,7 @@ fn router(web: Web, limits: &connections::Limits) -> Router {
     Router::new()
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
-        .merge(api::routes())
+        .merge(api::router())
         .merge(pages::routes())
         .merge(tournaments::routes())
         .fallback(not_found)

@@ -18,15 +18,16 @@ use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
 use minijinja::context;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 use tabula_bots::tournament::{build_report, unique_names};
 use tabula_bots::{BotStanding, GameResult, TournamentConfig, TournamentReport};
 use tabula_model::Lang;
 use tabula_model::svg::escape;
 use tabula_service::store::TournamentRow;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::Web;
 use crate::error::{ApiError, PageError};
+use crate::openapi::{ErrorBody, True};
 use crate::pages::{base, page, visitor};
 use crate::templates::render;
 
@@ -37,14 +38,9 @@ pub const MAX_GAMES_PAGE: usize = 1000;
 /// Games listed on a tournament's web page.
 const PAGE_GAMES: usize = 200;
 
-/// The tournament routes, pages and API.
+/// The tournament pages (the API's routes are in `crate::api::routes`).
 pub fn routes() -> Router<Web> {
-    Router::new()
-        .route("/tournaments", get(list_page))
-        .route("/tournaments/{id}", get(tournament_page))
-        .route("/api/v1/tournaments", get(list_api))
-        .route("/api/v1/tournaments/{id}", get(tournament_api))
-        .route("/api/v1/tournaments/{id}/games", get(games_api))
+    Router::new().route("/tournaments", get(list_page)).route("/tournaments/{id}", get(tournament_page))
 }
 
 /// A tournament's results as far as they go, as the pages and the API
@@ -144,7 +140,8 @@ fn without_paths(mut report: TournamentReport) -> TournamentReport {
 }
 
 /// One line of a tournament list.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TournamentSummary)]
 pub struct ListRow {
     /// Tournament number.
     pub id: i64,
@@ -214,70 +211,186 @@ pub async fn list(web: &Web, limit: i64) -> Result<Vec<ListRow>, ApiError> {
     Ok(rows.iter().map(list_row).collect())
 }
 
-fn ok(mut v: Value) -> Response {
-    v["ok"] = Value::Bool(true);
-    Json(v).into_response()
-}
-
 fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
     q.map(|Query(q)| q).map_err(|e| ApiError::bad_request(format!("bad query parameters: {}", e.body_text())))
 }
 
-#[derive(Deserialize)]
-struct LimitQuery {
+/// The tournament list's query.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct LimitQuery {
+    /// Most tournaments listed: 1 to 200, default 200.
+    #[param(minimum = 1, maximum = 200)]
     limit: Option<i64>,
 }
 
+/// Tournaments, newest first.
+#[derive(Serialize, ToSchema)]
+pub struct Tournaments {
+    /// The tournaments.
+    pub tournaments: Vec<ListRow>,
+    /// Done.
+    pub ok: True,
+}
+
 /// `GET /api/v1/tournaments?limit=N`: tournaments, newest first.
-async fn list_api(
+#[utoipa::path(
+    get,
+    path = "/api/v1/tournaments",
+    tag = "tournaments",
+    summary = "Tournaments between bots, newest first",
+    description = "Round robins run with `tabula tournament` on this server's database, finished or not.",
+    params(LimitQuery),
+    responses(
+        (status = 200, description = "The tournaments.", body = Tournaments),
+        (status = 400, description = "`usage`: a bad limit.", body = ErrorBody),
+    )
+)]
+pub(crate) async fn list_api(
     State(web): State<Web>,
     q: Result<Query<LimitQuery>, QueryRejection>,
-) -> Result<Response, ApiError> {
+) -> Result<Json<Tournaments>, ApiError> {
     let limit = query(q)?.limit.unwrap_or(MAX_TOURNAMENTS);
     if !(1..=MAX_TOURNAMENTS).contains(&limit) {
         return Err(ApiError::bad_request(format!("limit must be 1 to {MAX_TOURNAMENTS}")));
     }
-    Ok(ok(json!({ "tournaments": list(&web, limit).await? })))
+    Ok(Json(Tournaments { tournaments: list(&web, limit).await?, ok: True }))
 }
 
-/// The JSON of one tournament: its settings, progress and report, without
-/// the games (they have a paged resource of their own).
-pub fn tournament_json(r: &Results) -> Value {
-    let rep = &r.report;
-    json!({
-        "id": r.row.id,
-        "game": rep.game,
-        "options": rep.options,
-        "seed": rep.seed,
-        "games_per_pair": rep.games_per_pair,
-        "players": rep.players,
-        "created": r.row.created,
-        "finished": r.row.finished,
-        "partial": !r.finished(),
-        "games_done": rep.games.len(),
-        "games_total": r.total,
-        "bots": rep.bots,
-        "names": rep.names,
-        "head_to_head": rep.head_to_head,
-    })
+/// One tournament: its settings, progress and report, without the games
+/// (they have a paged resource of their own).
+#[derive(Serialize, ToSchema)]
+pub struct Tournament<'a> {
+    /// Tournament number.
+    pub id: i64,
+    /// The game's command word.
+    #[schema(examples("intervalo"))]
+    pub game: &'a str,
+    /// The games' options.
+    pub options: &'a [String],
+    /// The seed the schedule's seeds come from.
+    pub seed: u64,
+    /// Games each pair (or combination) plays.
+    pub games_per_pair: usize,
+    /// Bots a game.
+    pub players: usize,
+    /// When it started (milliseconds since the epoch).
+    pub created: i64,
+    /// When it finished, if it has.
+    pub finished: Option<i64>,
+    /// The figures cover only the games finished so far.
+    pub partial: bool,
+    /// Games finished.
+    pub games_done: usize,
+    /// Games scheduled.
+    pub games_total: usize,
+    /// Standings: by games won, then rating.
+    pub bots: &'a [BotStanding],
+    /// Bots in the order given (paths hidden as in `name`): the matrix's
+    /// rows and columns.
+    pub names: &'a [String],
+    /// `[i][j]`: bot i's games with bot j.
+    #[schema(value_type = Vec<Vec<tabula_bots::tournament::HeadToHead>>)]
+    pub head_to_head: &'a [Vec<tabula_bots::tournament::HeadToHead>],
+}
+
+impl<'a> Tournament<'a> {
+    /// The API's view of `r`.
+    pub fn of(r: &'a Results) -> Self {
+        let rep = &r.report;
+        Tournament {
+            id: r.row.id,
+            game: &rep.game,
+            options: &rep.options,
+            seed: rep.seed,
+            games_per_pair: rep.games_per_pair,
+            players: rep.players,
+            created: r.row.created,
+            finished: r.row.finished,
+            partial: !r.finished(),
+            games_done: rep.games.len(),
+            games_total: r.total,
+            bots: &rep.bots,
+            names: &rep.names,
+            head_to_head: &rep.head_to_head,
+        }
+    }
+}
+
+/// One tournament's answer.
+#[derive(Serialize, ToSchema)]
+pub struct OneTournament<'a> {
+    /// The tournament.
+    pub tournament: Tournament<'a>,
+    /// Done.
+    pub ok: True,
 }
 
 /// `GET /api/v1/tournaments/{id}`: standings (wins, losses, draws, win
 /// rate with its 95% interval, rating), the head-to-head matrix, progress.
-async fn tournament_api(State(web): State<Web>, Path(id): Path<String>) -> Result<Response, ApiError> {
+#[utoipa::path(
+    get,
+    path = "/api/v1/tournaments/{id}",
+    tag = "tournaments",
+    summary = "A tournament's standings and head-to-head matrix",
+    description = "The final report of a finished tournament; of one still running (or stopped), the standings of the games finished so far (`partial`: true), computed the same way. The games come from /api/v1/tournaments/{id}/games.",
+    params(("id" = i64, Path, description = "Tournament number.", minimum = 1)),
+    responses(
+        (status = 200, description = "The tournament.", body = OneTournament),
+        (status = 404, description = "`not_found`: no such tournament.", body = ErrorBody),
+    )
+)]
+pub(crate) async fn tournament_api(
+    State(web): State<Web>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
     let r = results(&web, tournament_id(&id)?).await?;
-    Ok(ok(json!({ "tournament": tournament_json(&r) })))
+    Ok(Json(OneTournament { tournament: Tournament::of(&r), ok: True }).into_response())
 }
 
-#[derive(Deserialize)]
-struct GamesQuery {
+/// A page of a tournament's games' query.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct GamesQuery {
+    /// Games skipped (default 0).
+    #[param(minimum = 0)]
     offset: Option<usize>,
+    /// Most games listed: 1 to 1000, default 100.
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<usize>,
+}
+
+/// A page of a tournament's games.
+#[derive(Serialize, ToSchema)]
+pub struct TournamentGames<'a> {
+    /// Tournament number.
+    pub tournament: i64,
+    /// Games finished.
+    pub total: usize,
+    /// Games skipped.
+    pub offset: usize,
+    /// The games, in schedule order.
+    #[schema(value_type = Vec<GameResult>)]
+    pub games: Vec<&'a GameResult>,
+    /// Done.
+    pub ok: True,
 }
 
 /// `GET /api/v1/tournaments/{id}/games?offset=&limit=`: the games in
 /// schedule order.
-async fn games_api(
+#[utoipa::path(
+    get,
+    path = "/api/v1/tournaments/{id}/games",
+    tag = "tournaments",
+    summary = "A tournament's games, in schedule order",
+    params(("id" = i64, Path, description = "Tournament number.", minimum = 1), GamesQuery),
+    responses(
+        (status = 200, description = "The games.", body = TournamentGames),
+        (status = 400, description = "`usage`: a bad offset or limit.", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such tournament.", body = ErrorBody),
+    )
+)]
+pub(crate) async fn games_api(
     State(web): State<Web>,
     Path(id): Path<String>,
     q: Result<Query<GamesQuery>, QueryRejection>,
@@ -290,7 +403,8 @@ async fn games_api(
     let offset = q.offset.unwrap_or(0);
     let r = results(&web, tournament_id(&id)?).await?;
     let games: Vec<&GameResult> = r.report.games.iter().skip(offset).take(limit).collect();
-    Ok(ok(json!({ "tournament": r.row.id, "total": r.report.games.len(), "offset": offset, "games": games })))
+    let page = TournamentGames { tournament: r.row.id, total: r.report.games.len(), offset, games, ok: True };
+    Ok(Json(page).into_response())
 }
 
 // ---------------------------------------------------------------- pages

@@ -79,7 +79,7 @@ pub trait BotPlayer: Send + Sync {
 }
 
 /// What a successful command returns.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Reply {
     /// The heading (the mail subject).
     pub subject: String,
@@ -100,7 +100,7 @@ impl Reply {
 }
 
 /// A game as the caller may see it (the `--json` form and the API's).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct GameReport {
     /// Board number.
     pub id: i64,
@@ -119,7 +119,9 @@ pub struct GameReport {
     pub moves: usize,
     /// Events stored (the version).
     pub version: usize,
-    /// How it ended.
+    /// How it ended, once over: `winners` (the sole winner, or every
+    /// player who shares a draw), `draw`, `reason`, `scores` (exact, in
+    /// seat order: `"33"` or `"61/3"`) and `scores_text` (as shown).
     pub outcome: Option<Value>,
     /// The options as typed.
     pub options: Vec<String>,

@@ -212,7 +212,7 @@ pub struct LimitCount {
 }
 
 /// Where a game stands, as listed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum GameStatus {
     /// Waiting for challenged players to accept.
@@ -267,7 +267,7 @@ pub(crate) fn result_word(r: SeatResult) -> &'static str {
 }
 
 /// The listing summary of a game, kept in step with its record.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct GameSummary {
     /// Board number.
     pub id: i64,
@@ -289,6 +289,7 @@ pub struct GameSummary {
     /// Number of events (the version appends are checked against).
     pub version: i64,
     /// Last change.
+    #[schema(value_type = i64)]
     pub updated: Timestamp,
     /// How it ended, in words.
     pub result: Option<String>,
@@ -298,6 +299,7 @@ pub struct GameSummary {
     #[sqlx(skip)]
     pub seat_results: Vec<Option<SeatResult>>,
     /// When the next clock event is due (real-time games).
+    #[schema(value_type = Option<i64>)]
     pub next_clock: Option<Timestamp>,
 }
 
@@ -653,13 +655,14 @@ enum Param<'a> {
 }
 
 /// A chat message.
-#[derive(Clone, Debug, Serialize, Deserialize, sqlx::FromRow)]
+#[derive(Clone, Debug, Serialize, Deserialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct ChatRow {
     /// Who wrote it.
     #[serde(alias = "user_id")]
     #[sqlx(rename = "user_id")]
     pub user: String,
     /// When.
+    #[schema(value_type = i64)]
     pub at: Timestamp,
     /// What.
     pub text: String,
@@ -681,7 +684,7 @@ pub struct QueuedMove {
 }
 
 /// A bearer token as listed (the secret itself is never stored).
-#[derive(Clone, Debug, Serialize, Deserialize, sqlx::FromRow)]
+#[derive(Clone, Debug, Serialize, Deserialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct TokenRow {
     /// Token id (for revoking).
     pub id: i64,
@@ -692,10 +695,13 @@ pub struct TokenRow {
     /// The owner's label for it.
     pub name: String,
     /// When it was made.
+    #[schema(value_type = i64)]
     pub created: Timestamp,
     /// When it was last used.
+    #[schema(value_type = Option<i64>)]
     pub last_used: Option<Timestamp>,
     /// When it was revoked.
+    #[schema(value_type = Option<i64>)]
     pub revoked: Option<Timestamp>,
 }
 

@@ -174,10 +174,12 @@ pub(super) async fn ladder_page(
     let rows: Vec<serde_json::Value> = rows
         .into_iter()
         .enumerate()
-        .map(|(i, mut r)| {
+        .map(|(i, entry)| {
+            let rating = entry.row.rating;
+            let mut r = serde_json::to_value(entry).unwrap_or_default();
             r["rank"] = (i + 1).into();
-            r["rating"] = format!("{:.0}", r["rating"].as_f64().unwrap_or_default()).into();
-            r["deviation"] = format!("{:.0}", r["deviation"].as_f64().unwrap_or_default()).into();
+            r["rating"] = format!("{:.0}", rating.rating).into();
+            r["deviation"] = format!("{:.0}", rating.deviation).into();
             r
         })
         .collect();
