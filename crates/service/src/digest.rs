@@ -75,7 +75,7 @@ impl Service {
                     game_id: Some(summary.id),
                 });
             }
-            queued += self.store().enqueue(&messages, now).await?;
+            queued += self.store().mail().enqueue(&messages, now).await?;
         }
         Ok(queued)
     }

@@ -61,7 +61,8 @@ impl Service {
             checked?;
         }
         report.digests = self.run_digests().await?;
-        report.pruned = self.store().prune_outbox(now.saturating_sub(OUTBOX_KEEP_DAYS * DAY_MS)).await?;
+        report.pruned =
+            self.store().mail().prune_outbox(now.saturating_sub(OUTBOX_KEEP_DAYS * DAY_MS)).await?;
         // Counts of failed logins and challenges long quiet.
         self.store().prune_limits(now.saturating_sub(crate::throttle::PRUNE_AFTER_MS)).await?;
         Ok(report)
@@ -108,7 +109,7 @@ impl Service {
             // forfeit waits until the warning has been out for its notice.
             if let Some(addr) = row.emails.first().filter(|_| row.notify) {
                 let key = warning_key(board, version, user);
-                let mail = self.store();
+                let mail = self.store().mail();
                 let warned = mail.count_outbox_to(addr, &key, "", i64::MIN).await?;
                 let lately = mail.count_outbox_to(addr, &key, "", now.saturating_sub(warn_ahead) + 1).await?;
                 if warned == lately {
@@ -153,7 +154,7 @@ impl Service {
                     game_id: Some(board),
                 };
                 // Counted only when new: another run may have queued it already.
-                report.warnings += self.store().enqueue(&[msg], now).await?;
+                report.warnings += self.store().mail().enqueue(&[msg], now).await?;
             } else if idle >= nag {
                 let msg = OutboxMessage {
                     key: format!("nag:{board}:v{version}:{user}"),
@@ -166,7 +167,7 @@ impl Service {
                     ),
                     game_id: Some(board),
                 };
-                report.nags += self.store().enqueue(&[msg], now).await?;
+                report.nags += self.store().mail().enqueue(&[msg], now).await?;
             }
         }
         Ok(())

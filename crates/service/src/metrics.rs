@@ -163,7 +163,7 @@ impl Service {
             let n = self.store().count_games(&filter).await?;
             m.games.with_label_values(&[status.as_str()]).set(i64::try_from(n).unwrap_or(i64::MAX));
         }
-        let (waiting, oldest) = self.store().outbox_backlog().await?;
+        let (waiting, oldest) = self.store().mail().outbox_backlog().await?;
         m.outbox_waiting.set(waiting);
         let age_ms = oldest.map_or(0, |t| (self.now() - t).max(0));
         m.outbox_oldest_seconds.set(age_ms / 1000);

@@ -1,6 +1,6 @@
 //! Where a request comes from, and how fast passwords may be guessed and
 //! challenges sent from there. The counts live in the database (see
-//! [`crate::store::Accounts::count_limit`]), so every server sharing it
+//! [`crate::store::Store::count_limit`]), so every server sharing it
 //! limits as one, and a restart forgets nothing.
 //!
 //! - Wrong passwords for one user from one origin (a network address, a

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use tabula_model::{Event, EventAction, Options, SeatResult};
-use tabula_service::store::{GameStatus, GameSummary, Games, NewGame, SqliteStore, Store, StoreError};
+use tabula_service::store::{GameStatus, GameSummary, NewGame, SqliteStore, Store, StoreError};
 
 fn new_game(n: usize) -> NewGame {
     let kind = tabula_games::find("intervalo").unwrap();
@@ -45,7 +45,7 @@ fn choice(cell: usize) -> Event {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_appends_commit_together_and_conflicts_stay_alone() {
     let dir = tempfile::tempdir().unwrap();
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.path().join("t.db")).await.unwrap());
+    let store: Arc<Store> = Arc::new(SqliteStore::open(&dir.path().join("t.db")).await.unwrap());
     let games = 40;
     let mut ids = Vec::new();
     for n in 0..games {
@@ -125,7 +125,7 @@ async fn a_stale_append_fails_and_changes_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_batch_of_many_games_keeps_each_append_whole_or_absent() {
     let dir = tempfile::tempdir().unwrap();
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.path().join("t.db")).await.unwrap());
+    let store: Arc<Store> = Arc::new(SqliteStore::open(&dir.path().join("t.db")).await.unwrap());
     let mut ids = Vec::new();
     for n in 0..60 {
         ids.push((store.create_game(&new_game(n)).await.unwrap(), new_game(n).players));
@@ -171,7 +171,7 @@ async fn a_batch_of_many_games_keeps_each_append_whole_or_absent() {
         assert_eq!(g.events, [choice(n + 1)], "game {id}");
         assert_eq!(head.summary, s, "game {id}");
     }
-    let outbox = store.outbox(100).await.unwrap();
+    let outbox = store.mail().outbox(100).await.unwrap();
     assert_eq!(outbox.len(), stored);
     for row in &outbox {
         let id = row.message.game_id.unwrap();

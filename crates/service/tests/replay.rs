@@ -11,12 +11,12 @@ use tabula_service::{Caller, Clock, Service};
 
 /// A service over the database at `path`, and the database itself (read
 /// underneath the service to replay what it stored).
-async fn service(path: &std::path::Path, now: i64) -> (Service, Arc<dyn Store>) {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(path).await.expect("store opens"));
+async fn service(path: &std::path::Path, now: i64) -> (Service, Arc<Store>) {
+    let store: Arc<Store> = Arc::new(SqliteStore::open(path).await.expect("store opens"));
     (Service::new(store.clone(), Clock::Fixed(now)), store)
 }
 
-async fn stored_game(store: &Arc<dyn Store>, board: i64) -> Game {
+async fn stored_game(store: &Arc<Store>, board: i64) -> Game {
     let g = store.game(board).await.unwrap().unwrap();
     let kind = tabula_games::find(&g.summary.kind).unwrap();
     let record = Record {

@@ -1,4 +1,4 @@
-//! The storage suite, written once against the `Store` trait and run on
+//! The storage suite, written once against `Store` and run on
 //! every implementation: SQLite always, PostgreSQL when
 //! `TABULA_TEST_POSTGRES` names a database (`postgres://user@host/db`; each
 //! test gets a schema of its own). With `TABULA_REQUIRE_POSTGRES=1` a
@@ -18,7 +18,7 @@ const T0: i64 = 1_767_225_600_000;
 /// A store to test, named for failure messages.
 struct Backend {
     name: &'static str,
-    store: Arc<dyn Store>,
+    store: Arc<Store>,
     /// Opens another handle on the same database (another process's view).
     reopen: String,
     _dir: Option<tempfile::TempDir>,
@@ -187,7 +187,7 @@ async fn appends_are_checked_against_the_version_with_their_side_effects() {
         s.append(0, &[mv(T0 + 1, 0, "CCT")], &summary(id, 1, &["bob"]), &effects).await.unwrap();
         assert!(s.queued_moves(id).await.unwrap().is_empty(), "{}", b.name);
         assert_eq!(s.pending(id, "ann").await.unwrap(), None, "{}", b.name);
-        assert_eq!(s.outbox(10).await.unwrap().len(), 1, "{}", b.name);
+        assert_eq!(s.mail().outbox(10).await.unwrap().len(), 1, "{}", b.name);
 
         // A stale version changes nothing: no event, no summary, no message.
         let stale = s
@@ -199,7 +199,7 @@ async fn appends_are_checked_against_the_version_with_their_side_effects() {
             )
             .await;
         assert!(matches!(stale, Err(StoreError::Conflict)), "{}: {stale:?}", b.name);
-        assert_eq!(s.outbox(10).await.unwrap().len(), 1, "{}", b.name);
+        assert_eq!(s.mail().outbox(10).await.unwrap().len(), 1, "{}", b.name);
         let g = s.game(id).await.unwrap().unwrap();
         assert_eq!(g.summary.version, 1);
         assert_eq!(g.summary.to_move, ["bob"], "{}", b.name);
@@ -255,7 +255,7 @@ async fn joins_add_players_after_the_initial_ones() {
 
 /// The ids of the games `s` lists for `f`, newest first, after checking
 /// that counting them gives as many.
-async fn listed(s: &Arc<dyn Store>, f: &GameFilter, backend: &str) -> Vec<i64> {
+async fn listed(s: &Arc<Store>, f: &GameFilter, backend: &str) -> Vec<i64> {
     let ids: Vec<i64> = s.games(f).await.unwrap().into_iter().map(|g| g.id).collect();
     assert_eq!(s.count_games(f).await.unwrap(), ids.len(), "{backend}: count of {f:?}");
     ids
@@ -322,28 +322,28 @@ async fn games_are_listed_by_filter_and_clocks_when_due() {
 async fn the_outbox_keeps_one_message_per_key_and_its_delivery_state() {
     for b in backends().await {
         let s = &b.store;
-        s.enqueue(&[message("a"), message("b"), message("a")], T0).await.unwrap();
-        s.enqueue(&[message("b")], T0 + 5).await.unwrap();
-        let due = s.outbox_due(T0, 10).await.unwrap();
+        s.mail().enqueue(&[message("a"), message("b"), message("a")], T0).await.unwrap();
+        s.mail().enqueue(&[message("b")], T0 + 5).await.unwrap();
+        let due = s.mail().outbox_due(T0, 10).await.unwrap();
         assert_eq!(due.iter().map(|r| r.message.key.as_str()).collect::<Vec<_>>(), ["a", "b"], "{}", b.name);
         assert_eq!(due[0].message, message("a"));
-        assert!(s.outbox_due(T0 - 1, 10).await.unwrap().is_empty());
+        assert!(s.mail().outbox_due(T0 - 1, 10).await.unwrap().is_empty());
         let (a, bb) = (due[0].id, due[1].id);
-        s.outbox_sent(a, T0 + 1).await.unwrap();
-        s.outbox_failed(bb, "refused for now", T0 + 60).await.unwrap();
-        assert!(s.outbox_due(T0 + 59, 10).await.unwrap().is_empty(), "{}", b.name);
-        let retry = s.outbox_due(T0 + 60, 10).await.unwrap();
+        s.mail().outbox_sent(a, T0 + 1).await.unwrap();
+        s.mail().outbox_failed(bb, "refused for now", T0 + 60).await.unwrap();
+        assert!(s.mail().outbox_due(T0 + 59, 10).await.unwrap().is_empty(), "{}", b.name);
+        let retry = s.mail().outbox_due(T0 + 60, 10).await.unwrap();
         assert_eq!((retry.len(), retry[0].attempts), (1, 1), "{}", b.name);
         assert_eq!(retry[0].last_error.as_deref(), Some("refused for now"));
-        s.outbox_gave_up(bb, "no such user", T0 + 61).await.unwrap();
-        assert!(s.outbox_due(i64::MAX - 1, 10).await.unwrap().is_empty(), "{}", b.name);
-        let rows = s.outbox(10).await.unwrap();
+        s.mail().outbox_gave_up(bb, "no such user", T0 + 61).await.unwrap();
+        assert!(s.mail().outbox_due(i64::MAX - 1, 10).await.unwrap().is_empty(), "{}", b.name);
+        let rows = s.mail().outbox(10).await.unwrap();
         assert_eq!(rows.len(), 2);
         assert_eq!((rows[0].gave_up_at, rows[0].attempts), (Some(T0 + 61), 2), "{}", b.name);
         assert_eq!(rows[1].sent_at, Some(T0 + 1), "{}", b.name);
         // A sent message stays sent.
-        s.outbox_gave_up(a, "late", T0 + 62).await.unwrap();
-        assert_eq!(s.outbox(10).await.unwrap()[1].gave_up_at, None, "{}", b.name);
+        s.mail().outbox_gave_up(a, "late", T0 + 62).await.unwrap();
+        assert_eq!(s.mail().outbox(10).await.unwrap()[1].gave_up_at, None, "{}", b.name);
     }
 }
 
@@ -352,17 +352,17 @@ async fn outbox_claims_are_leased_to_one_sender() {
     for b in backends().await {
         let s = &b.store;
         let msgs: Vec<OutboxMessage> = (0..10).map(|i| message(&format!("m{i}"))).collect();
-        s.enqueue(&msgs, T0).await.unwrap();
-        let first = s.claim_outbox(T0, T0 + 1000, 4).await.unwrap();
-        let second = s.claim_outbox(T0, T0 + 1000, 100).await.unwrap();
+        s.mail().enqueue(&msgs, T0).await.unwrap();
+        let first = s.mail().claim_outbox(T0, T0 + 1000, 4).await.unwrap();
+        let second = s.mail().claim_outbox(T0, T0 + 1000, 100).await.unwrap();
         assert_eq!((first.len(), second.len()), (4, 6), "{}", b.name);
         assert!(first.iter().all(|r| !second.iter().any(|o| o.id == r.id)), "{}: claimed twice", b.name);
-        assert!(s.claim_outbox(T0 + 999, T0 + 2000, 100).await.unwrap().is_empty(), "{}", b.name);
+        assert!(s.mail().claim_outbox(T0 + 999, T0 + 2000, 100).await.unwrap().is_empty(), "{}", b.name);
         // One sender records its outcome; the other dies: its rows come back after the lease.
         for r in &first {
-            s.outbox_sent(r.id, T0 + 10).await.unwrap();
+            s.mail().outbox_sent(r.id, T0 + 10).await.unwrap();
         }
-        let again = s.claim_outbox(T0 + 1000, T0 + 2000, 100).await.unwrap();
+        let again = s.mail().claim_outbox(T0 + 1000, T0 + 2000, 100).await.unwrap();
         let ids = |v: &[tabula_service::store::OutboxRow]| v.iter().map(|r| r.id).collect::<Vec<_>>();
         assert_eq!(ids(&again), ids(&second), "{}", b.name);
     }
@@ -372,14 +372,14 @@ async fn outbox_claims_are_leased_to_one_sender() {
 async fn concurrent_outbox_claims_never_share_a_row() {
     for b in backends().await {
         let msgs: Vec<OutboxMessage> = (0..200).map(|i| message(&format!("m{i}"))).collect();
-        b.store.enqueue(&msgs, T0).await.unwrap();
+        b.store.mail().enqueue(&msgs, T0).await.unwrap();
         let mut tasks = Vec::new();
         for _ in 0..4 {
             let s = store::open(&b.reopen).await.unwrap();
             tasks.push(tokio::spawn(async move {
                 let mut mine = Vec::new();
                 loop {
-                    let got = s.claim_outbox(T0, T0 + 60_000, 7).await.unwrap();
+                    let got = s.mail().claim_outbox(T0, T0 + 60_000, 7).await.unwrap();
                     if got.is_empty() {
                         return mine;
                     }
@@ -400,11 +400,15 @@ async fn concurrent_outbox_claims_never_share_a_row() {
 async fn incoming_mail_is_claimed_once_unless_abandoned() {
     for b in backends().await {
         let s = &b.store;
-        assert!(s.claim_incoming("<m1@x>", T0, T0 - 100).await.unwrap(), "{}", b.name);
-        assert!(!s.claim_incoming("<m1@x>", T0 + 1, T0 - 100).await.unwrap(), "{}: being handled", b.name);
-        assert!(s.claim_incoming("<m1@x>", T0 + 500, T0 + 1).await.unwrap(), "{}: abandoned", b.name);
-        s.finish_incoming("<m1@x>", T0 + 501).await.unwrap();
-        assert!(!s.claim_incoming("<m1@x>", T0 + 9000, T0 + 8000).await.unwrap(), "{}: done", b.name);
+        assert!(s.mail().claim_incoming("<m1@x>", T0, T0 - 100).await.unwrap(), "{}", b.name);
+        assert!(
+            !s.mail().claim_incoming("<m1@x>", T0 + 1, T0 - 100).await.unwrap(),
+            "{}: being handled",
+            b.name
+        );
+        assert!(s.mail().claim_incoming("<m1@x>", T0 + 500, T0 + 1).await.unwrap(), "{}: abandoned", b.name);
+        s.mail().finish_incoming("<m1@x>", T0 + 501).await.unwrap();
+        assert!(!s.mail().claim_incoming("<m1@x>", T0 + 9000, T0 + 8000).await.unwrap(), "{}: done", b.name);
     }
 }
 
@@ -412,9 +416,9 @@ async fn incoming_mail_is_claimed_once_unless_abandoned() {
 async fn an_answer_queues_its_reply_and_closes_the_message_together() {
     for b in backends().await {
         let s = &b.store;
-        assert!(s.claim_incoming("<m2@x>", T0, T0 - 100).await.unwrap(), "{}", b.name);
-        s.answer_incoming("<m2@x>", &message("reply:<m2@x>"), T0 + 1).await.unwrap();
-        let queued = s.outbox(10).await.unwrap();
+        assert!(s.mail().claim_incoming("<m2@x>", T0, T0 - 100).await.unwrap(), "{}", b.name);
+        s.mail().answer_incoming("<m2@x>", &message("reply:<m2@x>"), T0 + 1).await.unwrap();
+        let queued = s.mail().outbox(10).await.unwrap();
         assert_eq!(
             queued.iter().map(|r| r.message.key.as_str()).collect::<Vec<_>>(),
             ["reply:<m2@x>"],
@@ -422,10 +426,10 @@ async fn an_answer_queues_its_reply_and_closes_the_message_together() {
             b.name
         );
         // Handled: not even an abandoned claim's age lets it run again.
-        assert!(!s.claim_incoming("<m2@x>", T0 + 9000, T0 + 8000).await.unwrap(), "{}: done", b.name);
+        assert!(!s.mail().claim_incoming("<m2@x>", T0 + 9000, T0 + 8000).await.unwrap(), "{}: done", b.name);
         // A second answer (a redelivery racing the first) queues nothing more.
-        s.answer_incoming("<m2@x>", &message("reply:<m2@x>"), T0 + 2).await.unwrap();
-        assert_eq!(s.outbox(10).await.unwrap().len(), 1, "{}", b.name);
+        s.mail().answer_incoming("<m2@x>", &message("reply:<m2@x>"), T0 + 2).await.unwrap();
+        assert_eq!(s.mail().outbox(10).await.unwrap().len(), 1, "{}", b.name);
     }
 }
 
@@ -445,7 +449,7 @@ async fn subscriptions_chats_and_pending_moves() {
         s.chat(id, "bob", T0 + 1, "hi", &[]).await.unwrap();
         let chats = s.chats(id).await.unwrap();
         assert_eq!(chats.iter().map(|c| c.text.as_str()).collect::<Vec<_>>(), ["hello", "hi"], "{}", b.name);
-        assert_eq!(s.outbox(10).await.unwrap().len(), 1, "{}", b.name);
+        assert_eq!(s.mail().outbox(10).await.unwrap().len(), 1, "{}", b.name);
 
         s.set_pending(id, "ann", "AAG", T0).await.unwrap();
         s.set_pending(id, "ann", "CCT", T0 + 1).await.unwrap();
@@ -662,7 +666,12 @@ async fn concurrent_appends_never_lose_or_double_an_acknowledged_event() {
         for (seq, e) in g.events.iter().enumerate() {
             assert_eq!(e.at, T0 + seq as i64, "{}", b.name);
         }
-        assert_eq!(b.store.outbox(1000).await.unwrap().len(), 90, "{}: one message per append", b.name);
+        assert_eq!(
+            b.store.mail().outbox(1000).await.unwrap().len(),
+            90,
+            "{}: one message per append",
+            b.name
+        );
     }
 }
 
@@ -735,22 +744,23 @@ async fn pruning_deletes_only_old_mail_that_is_done() {
         let s = &b.store;
         let msgs: Vec<OutboxMessage> =
             ["sent", "sent-late", "given-up", "waiting", "retrying"].iter().map(|k| message(k)).collect();
-        s.enqueue(&msgs, T0).await.unwrap();
+        s.mail().enqueue(&msgs, T0).await.unwrap();
         let id = |rows: &[tabula_service::store::OutboxRow], key: &str| {
             rows.iter().find(|r| r.message.key == key).map(|r| r.id).unwrap()
         };
-        let rows = s.outbox(10).await.unwrap();
-        s.outbox_sent(id(&rows, "sent"), T0 + 1).await.unwrap();
-        s.outbox_sent(id(&rows, "sent-late"), T0 + 100).await.unwrap();
-        s.outbox_gave_up(id(&rows, "given-up"), "no such user", T0 + 2).await.unwrap();
-        s.outbox_failed(id(&rows, "retrying"), "try later", T0 + 3).await.unwrap();
-        assert_eq!(s.prune_outbox(T0 + 50).await.unwrap(), 2, "{}", b.name);
-        let mut left: Vec<String> = s.outbox(10).await.unwrap().into_iter().map(|r| r.message.key).collect();
+        let rows = s.mail().outbox(10).await.unwrap();
+        s.mail().outbox_sent(id(&rows, "sent"), T0 + 1).await.unwrap();
+        s.mail().outbox_sent(id(&rows, "sent-late"), T0 + 100).await.unwrap();
+        s.mail().outbox_gave_up(id(&rows, "given-up"), "no such user", T0 + 2).await.unwrap();
+        s.mail().outbox_failed(id(&rows, "retrying"), "try later", T0 + 3).await.unwrap();
+        assert_eq!(s.mail().prune_outbox(T0 + 50).await.unwrap(), 2, "{}", b.name);
+        let mut left: Vec<String> =
+            s.mail().outbox(10).await.unwrap().into_iter().map(|r| r.message.key).collect();
         left.sort();
         assert_eq!(left, ["retrying", "sent-late", "waiting"], "{}", b.name);
         // Mail not yet out is kept however old it is.
-        assert_eq!(s.prune_outbox(i64::MAX).await.unwrap(), 1, "{}", b.name);
-        assert_eq!(s.outbox(10).await.unwrap().len(), 2, "{}", b.name);
+        assert_eq!(s.mail().prune_outbox(i64::MAX).await.unwrap(), 1, "{}", b.name);
+        assert_eq!(s.mail().outbox(10).await.unwrap().len(), 2, "{}", b.name);
     }
 }
 
@@ -768,7 +778,7 @@ async fn append_failing_part_way(one_client: bool) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.db");
     let db = path.display().to_string();
-    let s: Arc<dyn Store> =
+    let s: Arc<Store> =
         if one_client { store::open_for_one_client(&db).await } else { store::open(&db).await }.unwrap();
     rusqlite::Connection::open(&path)
         .unwrap()
@@ -804,7 +814,7 @@ async fn append_failing_part_way(one_client: bool) {
             assert_eq!((game.summary.version, game.events.len()), (1, 1), "append {n} is stored");
         }
     }
-    assert_eq!(s.outbox(100).await.unwrap().len(), 23);
+    assert_eq!(s.mail().outbox(100).await.unwrap().len(), 23);
 }
 
 /// The server's own SQLite connection keeps its pages cached between
@@ -916,7 +926,7 @@ async fn a_reply_committed_with_a_move_is_held_until_the_whole_reply_replaces_it
     for b in backends().await {
         let s = &b.store;
         let id = s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
-        assert!(s.claim_incoming("<m3@x>", T0, T0 - 100).await.unwrap(), "{}", b.name);
+        assert!(s.mail().claim_incoming("<m3@x>", T0, T0 - 100).await.unwrap(), "{}", b.name);
         let mut interim = message("reply:<m3@x>");
         interim.body = "the move alone".into();
         let effects = [
@@ -925,25 +935,29 @@ async fn a_reply_committed_with_a_move_is_held_until_the_whole_reply_replaces_it
         ];
         s.append(0, &[mv(T0 + 1, 0, "CCT")], &summary(id, 1, &["bob"]), &effects).await.unwrap();
         // Handled with the move: delivered again, the message is not run again.
-        assert!(!s.claim_incoming("<m3@x>", T0 + 9000, T0 + 8000).await.unwrap(), "{}", b.name);
+        assert!(!s.mail().claim_incoming("<m3@x>", T0 + 9000, T0 + 8000).await.unwrap(), "{}", b.name);
         // Held: no sender takes it before its time.
-        assert!(s.claim_outbox(T0 + 10, T0 + 20_000, 10).await.unwrap().is_empty(), "{}", b.name);
+        assert!(s.mail().claim_outbox(T0 + 10, T0 + 20_000, 10).await.unwrap().is_empty(), "{}", b.name);
 
         // The whole reply replaces it and is due at once.
         let mut whole = message("reply:<m3@x>");
         whole.body = "the move and the rest".into();
-        s.answer_incoming("<m3@x>", &whole, T0 + 20).await.unwrap();
-        let due = s.claim_outbox(T0 + 30, T0 + 20_000, 10).await.unwrap();
+        s.mail().answer_incoming("<m3@x>", &whole, T0 + 20).await.unwrap();
+        let due = s.mail().claim_outbox(T0 + 30, T0 + 20_000, 10).await.unwrap();
         assert_eq!(due.len(), 1, "{}", b.name);
         assert_eq!(due[0].message.body, "the move and the rest", "{}", b.name);
-        s.outbox_sent(due[0].id, T0 + 40).await.unwrap();
+        s.mail().outbox_sent(due[0].id, T0 + 40).await.unwrap();
 
         // Once sent, nothing replaces it or sends it again.
-        s.answer_incoming("<m3@x>", &interim, T0 + 50).await.unwrap();
-        let rows = s.outbox(10).await.unwrap();
+        s.mail().answer_incoming("<m3@x>", &interim, T0 + 50).await.unwrap();
+        let rows = s.mail().outbox(10).await.unwrap();
         assert_eq!(rows.len(), 1, "{}", b.name);
         assert_eq!(rows[0].message.body, "the move and the rest", "{}", b.name);
-        assert!(s.claim_outbox(T0 + 120_000, T0 + 140_000, 10).await.unwrap().is_empty(), "{}", b.name);
+        assert!(
+            s.mail().claim_outbox(T0 + 120_000, T0 + 140_000, 10).await.unwrap().is_empty(),
+            "{}",
+            b.name
+        );
 
         // Nobody replacing it (the process died): it goes when the hold ends.
         let id2 = s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
@@ -951,8 +965,8 @@ async fn a_reply_committed_with_a_move_is_held_until_the_whole_reply_replaces_it
         let mut sum = summary(id2, 1, &["bob"]);
         sum.id = id2;
         s.append(0, &[mv(T0 + 1, 0, "CCT")], &sum, &effects).await.unwrap();
-        assert!(s.claim_outbox(T0 + 59_999, T0 + 80_000, 10).await.unwrap().is_empty(), "{}", b.name);
-        assert_eq!(s.claim_outbox(T0 + 60_000, T0 + 80_000, 10).await.unwrap().len(), 1, "{}", b.name);
+        assert!(s.mail().claim_outbox(T0 + 59_999, T0 + 80_000, 10).await.unwrap().is_empty(), "{}", b.name);
+        assert_eq!(s.mail().claim_outbox(T0 + 60_000, T0 + 80_000, 10).await.unwrap().len(), 1, "{}", b.name);
     }
 }
 

@@ -424,7 +424,7 @@ pub async fn open_service(global: &Global) -> Result<Service> {
 
 /// The database of `--db`, for what keeps its own tables there
 /// (tournaments) rather than running commands.
-pub async fn open_store(global: &Global) -> Result<std::sync::Arc<dyn tabula_service::store::Store>> {
+pub async fn open_store(global: &Global) -> Result<std::sync::Arc<tabula_service::store::Store>> {
     tabula_service::store::open(&global.db)
         .await
         .with_context(|| format!("opening the database {}", db_name(&global.db)))
@@ -446,7 +446,7 @@ pub async fn open_one_command_service(global: &Global) -> Result<std::mem::Manua
     Ok(std::mem::ManuallyDrop::new(service_over(store, global)))
 }
 
-fn service_over(store: std::sync::Arc<dyn tabula_service::store::Store>, global: &Global) -> Service {
+fn service_over(store: std::sync::Arc<tabula_service::store::Store>, global: &Global) -> Service {
     let clock = match global.now {
         Some(t) => Clock::Fixed(t),
         None => Clock::System,

@@ -362,7 +362,7 @@ async fn observe(side: &mut Side, s: &Scenario, reader: &Option<String>) -> Vec<
 
     // Mail queued for the reader.
     if let Some(p) = reader {
-        let rows = site.store.outbox(10_000).await.expect("the outbox");
+        let rows = site.store.mail().outbox(10_000).await.expect("the outbox");
         for row in rows.iter().filter(|r| r.message.recipient == address(p)) {
             out.push((
                 format!("mail to {p}: {}", row.message.key),

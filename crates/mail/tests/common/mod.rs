@@ -28,14 +28,14 @@ pub struct World {
     pub db: PathBuf,
     pub service: Arc<Service>,
     /// The service's database, for what a test reads underneath it.
-    pub store: Arc<dyn Store>,
+    pub store: Arc<Store>,
 }
 
 impl World {
     pub async fn new() -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let db = dir.path().join("tabula.db");
-        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&db).await.expect("open the database"));
+        let store: Arc<Store> = Arc::new(SqliteStore::open(&db).await.expect("open the database"));
         let service = Arc::new(Service::new(store.clone(), Clock::System));
         World { dir, db, service, store }
     }

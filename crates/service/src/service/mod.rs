@@ -147,7 +147,7 @@ pub struct GameReport {
 /// gateway dies first is the reply of the commit sent, when the hold ends.
 #[derive(Clone)]
 pub struct Answer {
-    /// The incoming message's key (see [`crate::store::Mail::claim_incoming`]).
+    /// The incoming message's key (see [`crate::store::Mailroom::claim_incoming`]).
     pub message: String,
     /// When the reply queued with the change is due if nothing replaces it.
     pub hold_until: Timestamp,
@@ -328,7 +328,7 @@ pub struct Snapshot {
 
 /// The service.
 pub struct Service {
-    store: Arc<dyn Store>,
+    store: Arc<Store>,
     clock: Clock,
     bots: Option<Arc<dyn BotPlayer>>,
     /// Replayed games by board, with their versions; shared, so that a
@@ -367,7 +367,7 @@ impl Mail {
 
 impl Service {
     /// A service over `store`.
-    pub fn new(store: Arc<dyn Store>, clock: Clock) -> Self {
+    pub fn new(store: Arc<Store>, clock: Clock) -> Self {
         let (updates, _) = tokio::sync::broadcast::channel(1024);
         Service {
             store,
@@ -411,15 +411,15 @@ impl Service {
 
     /// The store. Private to this crate: front ends go through the
     /// service's commands and read methods, never around them.
-    pub(crate) fn store(&self) -> &Arc<dyn Store> {
+    pub(crate) fn store(&self) -> &Arc<Store> {
         &self.store
     }
 
     /// The part of the store the mail front end works with: the outbox and
     /// the claims of incoming messages (the commands of a message still go
     /// through [`Service::run`]).
-    pub fn mailroom(&self) -> &dyn crate::store::Mail {
-        &*self.store
+    pub fn mailroom(&self) -> crate::store::Mailroom<'_> {
+        self.store.mail()
     }
 
     /// The current time.

@@ -1,11 +1,7 @@
 //! Bot accounts: ordinary accounts marked as played by a program, and the
 //! command of those the server runs itself (hosted bots).
 
-use async_trait::async_trait;
-use serde::{Deserialize, Serialize};
-use tabula_model::Timestamp;
-
-use super::StoreResult;
+use super::*;
 
 /// An account marked as a bot.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
@@ -27,19 +23,44 @@ impl BotAccountRow {
     }
 }
 
-/// Which accounts are bots, and the programs the server runs for some.
-#[async_trait]
-pub trait BotAccounts: Send + Sync {
+impl Store {
     /// Mark `user` as a bot (`on`, keeping a hosted command it has) or
     /// as a person again (its hosted command goes too).
-    async fn set_bot(&self, user: &str, on: bool, now: Timestamp) -> StoreResult<()>;
+    pub async fn set_bot(&self, user: &str, on: bool, now: Timestamp) -> StoreResult<()> {
+        if on {
+            let sql =
+                "INSERT INTO bot_accounts (user_id, since) VALUES (?1, ?2) ON CONFLICT (user_id) DO NOTHING";
+            self.execute(sql, values![user, now]).await.map(drop)
+        } else {
+            self.execute("DELETE FROM bot_accounts WHERE user_id = ?1", values![user]).await.map(drop)
+        }
+    }
+
     /// Mark `user` as a bot run by the server with `command` (JSON words),
     /// or, with `None`, as a remote bot again.
-    async fn set_bot_command(&self, user: &str, command: Option<&str>, now: Timestamp) -> StoreResult<()>;
+    pub async fn set_bot_command(
+        &self,
+        user: &str,
+        command: Option<&str>,
+        now: Timestamp,
+    ) -> StoreResult<()> {
+        let sql = "INSERT INTO bot_accounts (user_id, since, command) VALUES (?1, ?2, ?3) \
+                   ON CONFLICT (user_id) DO UPDATE SET command = ?3";
+        self.execute(sql, values![user, now, command.map(str::to_owned)]).await.map(drop)
+    }
+
     /// The bot account `user`, if it is one.
-    async fn bot_account(&self, user: &str) -> StoreResult<Option<BotAccountRow>>;
+    pub async fn bot_account(&self, user: &str) -> StoreResult<Option<BotAccountRow>> {
+        self.row("SELECT user_id, since, command FROM bot_accounts WHERE user_id = ?1", values![user]).await
+    }
+
     /// Every bot account, by id.
-    async fn bot_accounts(&self) -> StoreResult<Vec<BotAccountRow>>;
+    pub async fn bot_accounts(&self) -> StoreResult<Vec<BotAccountRow>> {
+        self.rows("SELECT user_id, since, command FROM bot_accounts ORDER BY user_id", values![]).await
+    }
+
     /// Which of `users` are bot accounts.
-    async fn bots_among(&self, users: &[String]) -> StoreResult<Vec<String>>;
+    pub async fn bots_among(&self, users: &[String]) -> StoreResult<Vec<String>> {
+        on_db!(self, db => db.bots_among(users).await)
+    }
 }

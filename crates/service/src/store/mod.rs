@@ -1,32 +1,38 @@
-//! Storage behind one interface, split by area ([`Accounts`], [`Games`],
-//! [`Mail`], [`Tournaments`], [`Schedule`]). SQLite is the embedded default
-//! (on rusqlite); the PostgreSQL implementation (on sqlx) serves the same
-//! traits. Each database has one driver, and each write is written once
-//! per database. Tests use real databases, never a mock.
+//! Storage behind one interface: [`Store`], whose methods are grouped by
+//! area (accounts, games, mail, tournaments, schedule), one module each.
+//! SQLite is the embedded default (on rusqlite); PostgreSQL (on sqlx)
+//! serves several processes. A statement both databases read alike is
+//! written once, in the area's module, with `?N` placeholders; what differs
+//! (the append and its group commit, a game's reads, the queries with JSON
+//! or arrays) is written once per database in `sqlite` and `postgres`.
+//! Tests use real databases, never a mock.
 //!
-//! The one rule every implementation keeps: an append to a game succeeds
-//! only against the version it was validated on, in one transaction with
+//! The one rule every database keeps: an append to a game succeeds only
+//! against the version it was validated on, in one transaction with
 //! everything it causes (summary, players, outbox, queue clean-up), and
 //! returns only after a durable commit.
 
+mod accounts;
 mod bots;
+mod games;
+mod mail;
 mod postgres;
+mod schedule;
 mod sqlite;
+mod tournaments;
 
 use std::path::Path;
 use std::sync::Arc;
 
-use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
+use sqlx::postgres::PgRow;
 use tabula_model::{Event, EventAction, Options, SeatResult, Timestamp};
 use thiserror::Error;
 
-pub use bots::{BotAccountRow, BotAccounts};
+pub use bots::BotAccountRow;
+pub use mail::Mailroom;
 pub use postgres::PostgresStore;
 pub use sqlite::{BackupSummary, SqliteStore};
-
-const DISTRIBUTED_NEEDS_POSTGRES: &str =
-    "distributed tournaments need a PostgreSQL database (--db postgres://...)";
 
 /// Whether `db` names a PostgreSQL database (`postgres://` or
 /// `postgresql://` URL) rather than a SQLite file.
@@ -37,7 +43,7 @@ pub fn is_postgres_url(db: &str) -> bool {
 /// Open the store `db` names: a `postgres://` URL opens PostgreSQL, anything
 /// else is the path of a SQLite file (created if missing). Migrations run
 /// either way.
-pub async fn open(db: &str) -> StoreResult<Arc<dyn Store>> {
+pub async fn open(db: &str) -> StoreResult<Arc<Store>> {
     if is_postgres_url(db) {
         Ok(Arc::new(PostgresStore::open(db).await?))
     } else {
@@ -48,7 +54,7 @@ pub async fn open(db: &str) -> StoreResult<Arc<dyn Store>> {
 /// [`open`] for a process that runs one command and exits: a SQLite file
 /// gets one connection for everything (see
 /// [`SqliteStore::open_for_one_client`]); PostgreSQL opens as usual.
-pub async fn open_for_one_client(db: &str) -> StoreResult<Arc<dyn Store>> {
+pub async fn open_for_one_client(db: &str) -> StoreResult<Arc<Store>> {
     if is_postgres_url(db) {
         Ok(Arc::new(PostgresStore::open(db).await?))
     } else {
@@ -67,6 +73,169 @@ pub async fn backup(db: &str, to: &Path) -> StoreResult<BackupSummary> {
         ));
     }
     sqlite::backup(Path::new(db), to).await
+}
+
+/// The storage of a Tabula installation, on one database: every area's
+/// methods (`accounts`, `games`, `mail`, `tournaments` and `schedule` each
+/// add theirs).
+#[derive(Clone, Debug)]
+pub struct Store {
+    db: Db,
+}
+
+/// The database a [`Store`] is on.
+#[derive(Clone, Debug)]
+enum Db {
+    Sqlite(SqliteStore),
+    Postgres(PostgresStore),
+}
+
+/// `$call` on whichever database `$store` is on, the database named `$db`
+/// in it: each database has a method of that name.
+macro_rules! on_db {
+    ($store:expr, $db:ident => $call:expr) => {
+        match &$store.db {
+            Db::Sqlite($db) => $call,
+            Db::Postgres($db) => $call,
+        }
+    };
+}
+use on_db;
+
+/// The values of a statement, in order.
+macro_rules! values {
+    ($($value:expr),* $(,)?) => {
+        vec![$(Value::from($value)),*]
+    };
+}
+use values;
+
+/// A value bound to a statement: the two kinds of column the schema has
+/// (timestamps, numbers and flags are integers; JSON is stored as text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Value {
+    Int(Option<i64>),
+    Text(Option<String>),
+}
+
+impl From<i64> for Value {
+    fn from(v: i64) -> Self {
+        Value::Int(Some(v))
+    }
+}
+
+impl From<Option<i64>> for Value {
+    fn from(v: Option<i64>) -> Self {
+        Value::Int(v)
+    }
+}
+
+impl From<bool> for Value {
+    fn from(v: bool) -> Self {
+        Value::Int(Some(v as i64))
+    }
+}
+
+impl From<&str> for Value {
+    fn from(v: &str) -> Self {
+        Value::Text(Some(v.to_owned()))
+    }
+}
+
+impl From<&String> for Value {
+    fn from(v: &String) -> Self {
+        Value::Text(Some(v.clone()))
+    }
+}
+
+impl From<String> for Value {
+    fn from(v: String) -> Self {
+        Value::Text(Some(v))
+    }
+}
+
+impl From<Option<String>> for Value {
+    fn from(v: Option<String>) -> Self {
+        Value::Text(v)
+    }
+}
+
+impl From<&Option<String>> for Value {
+    fn from(v: &Option<String>) -> Self {
+        Value::Text(v.clone())
+    }
+}
+
+/// A row type both databases read: by serde (`serde_rusqlite`) from SQLite,
+/// by `sqlx::FromRow` from PostgreSQL.
+trait Row: serde::de::DeserializeOwned + for<'r> sqlx::FromRow<'r, PgRow> + Send + Unpin + 'static {}
+
+impl<T: serde::de::DeserializeOwned + for<'r> sqlx::FromRow<'r, PgRow> + Send + Unpin + 'static> Row for T {}
+
+/// A statement of a write and its values.
+type Statement = (&'static str, Vec<Value>);
+
+impl Store {
+    /// The rows of the read `sql` with `values`.
+    async fn rows<T: Row>(&self, sql: &'static str, values: Vec<Value>) -> StoreResult<Vec<T>> {
+        on_db!(self, db => db.rows(sql, values).await)
+    }
+
+    /// The first row of the read `sql` with `values`, if any.
+    async fn row<T: Row>(&self, sql: &'static str, values: Vec<Value>) -> StoreResult<Option<T>> {
+        Ok(self.rows(sql, values).await?.into_iter().next())
+    }
+
+    /// The only column of the first row of `sql` with `values`, if any.
+    async fn value<T>(&self, sql: &'static str, values: Vec<Value>) -> StoreResult<Option<T>>
+    where
+        (T,): Row,
+    {
+        Ok(self.row::<(T,)>(sql, values).await?.map(|(v,)| v))
+    }
+
+    /// Run `statements` in one durable transaction; the rows each changed.
+    async fn write(&self, statements: Vec<Statement>) -> StoreResult<Vec<u64>> {
+        on_db!(self, db => db.write(statements).await)
+    }
+
+    /// Run `first` and, if it changed a row, `then`, in one durable
+    /// transaction; whether `first` changed a row (nothing is written if not).
+    async fn write_after(&self, first: Statement, then: Vec<Statement>) -> StoreResult<bool> {
+        on_db!(self, db => db.write_after(first, then).await)
+    }
+
+    /// Run the write `sql` with `values`; the rows it changed.
+    async fn execute(&self, sql: &'static str, values: Vec<Value>) -> StoreResult<u64> {
+        Ok(self.write(vec![(sql, values)]).await?.iter().sum())
+    }
+
+    /// The rows the write `sql` with `values` returns (`RETURNING`), once durable.
+    async fn write_rows<T: Row>(&self, sql: &'static str, values: Vec<Value>) -> StoreResult<Vec<T>> {
+        on_db!(self, db => db.write_rows(sql, values).await)
+    }
+
+    /// The database that several processes share, for what needs one.
+    fn shared(&self) -> StoreResult<&PostgresStore> {
+        match &self.db {
+            Db::Postgres(db) => Ok(db),
+            Db::Sqlite(_) => Err(StoreError::Unsupported(
+                "distributed tournaments need a PostgreSQL database (--db postgres://...)",
+            )),
+        }
+    }
+}
+
+/// Whether `e` is a unique or primary key that already exists.
+fn is_taken(e: &StoreError) -> bool {
+    match e {
+        StoreError::Sqlite(rusqlite::Error::SqliteFailure(f, _)) => {
+            f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+                || f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+        }
+        StoreError::Database(sqlx::Error::Database(e)) => e.is_unique_violation(),
+        _ => false,
+    }
 }
 
 /// A committed change to a game, as another process sharing the database
@@ -90,7 +259,7 @@ pub struct TournamentJob {
     pub config: String,
 }
 
-/// Scheduled work that one process at a time does (see [`Schedule::claim`]).
+/// Scheduled work that one process at a time does (see [`Store::claim`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Work {
     /// Catching up a game's clock.
@@ -202,7 +371,7 @@ pub struct UserRow {
     pub signed_off: bool,
 }
 
-/// A rate limit's count (see [`Accounts::count_limit`]).
+/// A rate limit's count (see [`Store::count_limit`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, sqlx::FromRow)]
 pub struct LimitCount {
     /// Tries counted.
@@ -524,7 +693,7 @@ pub enum SideEffect {
         /// When it is first due.
         due: Timestamp,
     },
-    /// Mark an incoming mail message handled (see [`Mail::claim_incoming`]),
+    /// Mark an incoming mail message handled (see [`Mailroom::claim_incoming`]),
     /// in the transaction of the change its command made.
     Handled(String),
     /// Add a line to the changed game's chat (a mail message's comment, kept
@@ -763,320 +932,4 @@ fn json_text<'de, D: serde::Deserializer<'de>, T: serde::de::DeserializeOwned>(d
         value => T::deserialize(value),
     }
     .map_err(D::Error::custom)
-}
-
-/// The whole storage interface: every area's, for a service that uses
-/// them all. Each area is a trait of its own, so that a caller names the
-/// area it uses and an implementation is read one area at a time.
-pub trait Store: Accounts + Games + Mail + Tournaments + Schedule + BotAccounts {}
-
-impl<T: Accounts + Games + Mail + Tournaments + Schedule + BotAccounts> Store for T {}
-
-/// Users, their bearer tokens and their web login sessions.
-#[async_trait]
-pub trait Accounts: Send + Sync {
-    /// Create a user; `Exists` if the id is taken.
-    async fn create_user(&self, user: &UserRow) -> StoreResult<()> {
-        self.create_user_with(user, &[], user.created).await
-    }
-    /// [`Accounts::create_user`] with `effects` (the reply to the mail
-    /// message that asked for it, say) in the same transaction, made at `at`.
-    async fn create_user_with(
-        &self,
-        user: &UserRow,
-        effects: &[SideEffect],
-        at: Timestamp,
-    ) -> StoreResult<()>;
-    /// A user by lower-case id.
-    async fn user(&self, id: &str) -> StoreResult<Option<UserRow>>;
-    /// Replace a user's mutable fields.
-    async fn update_user(&self, user: &UserRow) -> StoreResult<()> {
-        self.update_user_with(user, &[], user.created).await
-    }
-    /// [`Accounts::update_user`] with `effects` in the same transaction, made at `at`.
-    async fn update_user_with(
-        &self,
-        user: &UserRow,
-        effects: &[SideEffect],
-        at: Timestamp,
-    ) -> StoreResult<()>;
-
-    /// Store a new bearer token (by the hash of its secret); returns its id.
-    async fn create_token(&self, user: &str, name: &str, hash: &str, now: Timestamp) -> StoreResult<i64>;
-    /// The owner of an unrevoked token and the owner's account as it
-    /// stands (`None` if there is no such account), noting the token's use
-    /// (at most once a minute: a busy client's requests need not each be a
-    /// write).
-    async fn token_account(
-        &self,
-        hash: &str,
-        now: Timestamp,
-    ) -> StoreResult<Option<(String, Option<UserRow>)>>;
-    /// A user's tokens.
-    async fn tokens(&self, user: &str) -> StoreResult<Vec<TokenRow>>;
-    /// Revoke a user's token; false if there is no such unrevoked token.
-    async fn revoke_token(&self, user: &str, id: i64, now: Timestamp) -> StoreResult<bool>;
-    /// Store a login session (by the hash of its secret).
-    async fn create_session(
-        &self,
-        hash: &str,
-        user: &str,
-        csrf: &str,
-        now: Timestamp,
-        expires: Timestamp,
-    ) -> StoreResult<()>;
-    /// An unexpired session.
-    async fn session(&self, hash: &str, now: Timestamp) -> StoreResult<Option<SessionRow>>;
-    /// End a session.
-    async fn delete_session(&self, hash: &str) -> StoreResult<()>;
-    /// End every login of `user`: its tokens are revoked at `now` and its
-    /// sessions deleted, in one transaction.
-    async fn end_logins(&self, user: &str, now: Timestamp) -> StoreResult<()>;
-
-    /// The count of the rate limit `name`, if anything was counted.
-    async fn limit(&self, name: &str) -> StoreResult<Option<LimitCount>>;
-    /// Count one more try under `name` at `now` and return the count: one
-    /// statement, so that processes sharing the database count together.
-    /// A count that last grew before `forget_before` starts again at one.
-    async fn count_limit(
-        &self,
-        name: &str,
-        now: Timestamp,
-        forget_before: Timestamp,
-    ) -> StoreResult<LimitCount>;
-    /// Forget the count `name` (a right password ends its failures).
-    async fn clear_limit(&self, name: &str) -> StoreResult<()>;
-    /// Delete the counts that last grew before `before`; how many.
-    async fn prune_limits(&self, before: Timestamp) -> StoreResult<u64>;
-}
-
-/// Games: their records and summaries, and what hangs on a game
-/// (subscriptions, queued and pending moves, chat).
-#[async_trait]
-pub trait Games: Send + Sync {
-    /// Store a new game; returns its board number.
-    async fn create_game(&self, game: &NewGame) -> StoreResult<i64> {
-        self.create_game_with(game, Arc::new(|_| Vec::new())).await
-    }
-    /// [`Games::create_game`] with the side effects `effects` makes for the
-    /// new board's number (its mail) in the same transaction.
-    async fn create_game_with(&self, game: &NewGame, effects: NewGameEffects) -> StoreResult<i64>;
-    /// A game's record and summary.
-    async fn game(&self, id: i64) -> StoreResult<Option<StoredGame>>;
-    /// Only the version of a game (cheap; for cache checks).
-    async fn game_version(&self, id: i64) -> StoreResult<Option<i64>>;
-    /// A game's summary and acceptances without its events (cheap: what a
-    /// command needs when it has the game replayed in memory already).
-    async fn game_head(&self, id: i64) -> StoreResult<Option<GameHead>>;
-    /// Append events against `expected_version`, update the summary, and
-    /// carry out the side effects, all in one durable transaction.
-    async fn append(
-        &self,
-        expected_version: i64,
-        events: &[Event],
-        summary: &GameSummary,
-        effects: &[SideEffect],
-    ) -> StoreResult<()>;
-    /// Set a challenged player's acceptance, and the status.
-    async fn set_acceptance(
-        &self,
-        id: i64,
-        seat: usize,
-        accepted: bool,
-        status: GameStatus,
-    ) -> StoreResult<()>;
-    /// List games.
-    async fn games(&self, filter: &GameFilter) -> StoreResult<Vec<GameSummary>>;
-    /// How many games [`Games::games`] would list for `filter` (at most
-    /// its limit), without reading them.
-    async fn count_games(&self, filter: &GameFilter) -> StoreResult<usize>;
-    /// Finished games of a kind (or all), oldest first, for standings and ratings.
-    async fn finished(&self, kind: Option<&str>) -> StoreResult<Vec<GameSummary>>;
-
-    /// Subscribe a user to a game's updates.
-    async fn subscribe(&self, game: i64, user: &str, on: bool) -> StoreResult<()>;
-    /// A game's subscribers.
-    async fn subscribers(&self, game: i64) -> StoreResult<Vec<String>>;
-    /// Queue a conditional move.
-    async fn queue_move(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()>;
-    /// A game's queued moves, oldest first.
-    async fn queued_moves(&self, game: i64) -> StoreResult<Vec<QueuedMove>>;
-    /// Store (replace) a submitted two-step move.
-    async fn set_pending(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()>;
-    /// The submitted move of a user.
-    async fn pending(&self, game: i64, user: &str) -> StoreResult<Option<String>>;
-    /// Add a chat line and queue its messages in one transaction.
-    async fn chat(
-        &self,
-        game: i64,
-        user: &str,
-        at: Timestamp,
-        text: &str,
-        messages: &[OutboxMessage],
-    ) -> StoreResult<()>;
-    /// A game's chat.
-    async fn chats(&self, game: i64) -> StoreResult<Vec<ChatRow>>;
-}
-
-/// Mail: the outbox of messages to send, and the incoming messages
-/// already handled.
-#[async_trait]
-pub trait Mail: Send + Sync {
-    /// Queue messages outside a game append (account mail, chat); returns
-    /// how many were new (a message whose key is queued already is not).
-    async fn enqueue(&self, messages: &[OutboxMessage], now: Timestamp) -> StoreResult<usize>;
-    /// Unsent messages due for an attempt.
-    async fn outbox_due(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<OutboxRow>>;
-    /// Claim up to `limit` unsent messages due at `now` for one sender: they
-    /// are not due again (for any sender) before `lease_until`, when a
-    /// sender that died before recording the outcome has its messages retried.
-    async fn claim_outbox(
-        &self,
-        now: Timestamp,
-        lease_until: Timestamp,
-        limit: i64,
-    ) -> StoreResult<Vec<OutboxRow>>;
-    /// Move the claim on the messages `ids` that a sender holds until
-    /// `held_until` to `until`, and return how many it still held: a later
-    /// `until` keeps them while the sender is alive and working (its
-    /// heartbeat), `now` hands back those it will not try. Rows sent, given
-    /// up, or claimed by another sender since are left alone.
-    async fn move_outbox_claim(
-        &self,
-        ids: &[i64],
-        held_until: Timestamp,
-        until: Timestamp,
-    ) -> StoreResult<u64>;
-    /// How many messages were queued to `recipient` (compared without
-    /// case) since `since` whose key starts with `key_prefix` and whose
-    /// subject ends with `subject_suffix`: the budget of error replies an
-    /// address may receive.
-    async fn count_outbox_to(
-        &self,
-        recipient: &str,
-        key_prefix: &str,
-        subject_suffix: &str,
-        since: Timestamp,
-    ) -> StoreResult<i64>;
-    /// Every outbox row (newest first), for inspection.
-    async fn outbox(&self, limit: i64) -> StoreResult<Vec<OutboxRow>>;
-    /// How many messages wait to be sent (neither sent nor given up), and
-    /// when the oldest of them was queued: the backlog `/metrics` shows.
-    async fn outbox_backlog(&self) -> StoreResult<(i64, Option<Timestamp>)>;
-    /// Mark a message sent.
-    async fn outbox_sent(&self, id: i64, at: Timestamp) -> StoreResult<()>;
-    /// Record a failed attempt and when to retry.
-    async fn outbox_failed(&self, id: i64, error: &str, retry_at: Timestamp) -> StoreResult<()>;
-    /// Record a last failed attempt: the message is given up and never tried again.
-    async fn outbox_gave_up(&self, id: i64, error: &str, at: Timestamp) -> StoreResult<()>;
-    /// Delete the rows of messages sent or given up before `before`, and
-    /// return how many: every notification carries a whole board, so
-    /// keeping them all would grow the database by kilobytes a move for
-    /// ever. Rows still to be sent are kept whatever their age.
-    async fn prune_outbox(&self, before: Timestamp) -> StoreResult<u64>;
-
-    /// Claim an incoming message (by its Message-ID or digest) before its
-    /// commands run: `true` if it is new, or if an earlier claim was left
-    /// unfinished (by a crash) before `stale_before`; `false` if it was
-    /// handled already or is being handled now.
-    async fn claim_incoming(&self, key: &str, now: Timestamp, stale_before: Timestamp) -> StoreResult<bool>;
-    /// Whether the incoming message `key` was handled (a claim that
-    /// [`Mail::claim_incoming`] refused is either that, or a delivery of the
-    /// message still being handled).
-    async fn incoming_done(&self, key: &str) -> StoreResult<bool>;
-    /// Mark a claimed incoming message handled (its reply is queued or
-    /// sent), and release the notifications its commands hold back (keys
-    /// under [`held_note_prefix`]): due at once.
-    async fn finish_incoming(&self, key: &str, at: Timestamp) -> StoreResult<()>;
-    /// Queue the reply to a claimed incoming message and mark the message
-    /// handled, in one transaction: one durable commit instead of two for
-    /// every message answered by mail, and no moment at which the reply is
-    /// queued but the message still looks unanswered. A reply with the
-    /// same key still held back (see [`SideEffect::Held`]) is replaced by
-    /// this one, due at once; one sent or on its way is left alone. The
-    /// message's held notifications are released, as by
-    /// [`Mail::finish_incoming`].
-    async fn answer_incoming(&self, key: &str, reply: &OutboxMessage, at: Timestamp) -> StoreResult<()>;
-}
-
-/// Tournaments between bots, and the games of distributed tournaments
-/// that workers claim.
-#[async_trait]
-pub trait Tournaments: Send + Sync {
-    /// The tournament with this fingerprint, created if new; returns its id.
-    async fn open_tournament(
-        &self,
-        fingerprint: &str,
-        game: &str,
-        config: &str,
-        now: Timestamp,
-    ) -> StoreResult<i64>;
-    /// The finished games of a tournament (JSON results).
-    async fn tournament_games(&self, id: i64) -> StoreResult<Vec<String>>;
-    /// Keep one finished game of a tournament.
-    async fn save_tournament_game(&self, id: i64, index: i64, result: &str) -> StoreResult<()>;
-    /// Store the final report.
-    async fn finish_tournament(&self, id: i64, report: &str, now: Timestamp) -> StoreResult<()>;
-    /// Tournaments, newest first.
-    async fn tournaments(&self, limit: i64) -> StoreResult<Vec<TournamentRow>>;
-    /// One tournament.
-    async fn tournament(&self, id: i64) -> StoreResult<Option<TournamentRow>>;
-
-    // The games of distributed tournaments, which need a store that several
-    // processes share (the defaults refuse them).
-
-    /// Offer games `indices` of tournament `id` to workers (those offered
-    /// already stay as they are).
-    async fn enqueue_tournament_games(&self, _id: i64, _indices: &[i64]) -> StoreResult<()> {
-        Err(StoreError::Unsupported(DISTRIBUTED_NEEDS_POSTGRES))
-    }
-    /// Claim one offered game, of any tournament, that is not done and not
-    /// held by a live claim, for `worker` until `lease_until`.
-    async fn claim_tournament_game(
-        &self,
-        _worker: &str,
-        _now: Timestamp,
-        _lease_until: Timestamp,
-    ) -> StoreResult<Option<TournamentJob>> {
-        Err(StoreError::Unsupported(DISTRIBUTED_NEEDS_POSTGRES))
-    }
-    /// Extend `worker`'s claim; false if the claim is no longer its own.
-    async fn renew_tournament_game(
-        &self,
-        _job: &TournamentJob,
-        _worker: &str,
-        _until: Timestamp,
-    ) -> StoreResult<bool> {
-        Err(StoreError::Unsupported(DISTRIBUTED_NEEDS_POSTGRES))
-    }
-    /// Keep a claimed game's result and mark it done, in one transaction.
-    async fn finish_tournament_game(&self, _job: &TournamentJob, _result: &str) -> StoreResult<()> {
-        Err(StoreError::Unsupported(DISTRIBUTED_NEEDS_POSTGRES))
-    }
-    /// Offered games not done yet: of tournament `id`, or of all if `None`.
-    async fn tournament_games_left(&self, _id: Option<i64>) -> StoreResult<i64> {
-        Err(StoreError::Unsupported(DISTRIBUTED_NEEDS_POSTGRES))
-    }
-}
-
-/// Clocks and scheduled work: what is due, who does it, and what other
-/// processes sharing the database changed.
-#[async_trait]
-pub trait Schedule: Send + Sync {
-    /// Games whose next clock event is due at or before `now`.
-    async fn due_clocks(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<i64>>;
-
-    /// Claim scheduled work so that no other process sharing the database
-    /// does it at the same time: `None` if another process holds it now.
-    /// (Appends are version-checked anyway; this spares the loser the work.)
-    async fn claim(&self, work: Work) -> StoreResult<Option<Claim>> {
-        let _ = work;
-        Ok(Some(Claim::unshared()))
-    }
-
-    /// Changes committed by other processes sharing the database, from now
-    /// on; `None` for a store no other process writes to while this one runs.
-    async fn changes(&self) -> StoreResult<Option<tokio::sync::mpsc::Receiver<GameChange>>> {
-        Ok(None)
-    }
 }

@@ -21,7 +21,7 @@ pub struct Site {
     pub service: Arc<Service>,
     /// The service's database, for what a test looks at or arranges
     /// underneath it (front ends only ever go through `service`).
-    pub store: Arc<dyn Store>,
+    pub store: Arc<Store>,
     pub app: Router,
 }
 
@@ -65,7 +65,7 @@ pub async fn site() -> Site {
 
 pub async fn site_with_clock(clock: Clock) -> Site {
     let dir = tempfile::tempdir().unwrap();
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.path().join("tabula.db")).await.unwrap());
+    let store: Arc<Store> = Arc::new(SqliteStore::open(&dir.path().join("tabula.db")).await.unwrap());
     let service = Arc::new(Service::new(store.clone(), clock));
     let app = tabula_web::app(service.clone());
     Site { dir, service, store, app }
@@ -74,7 +74,7 @@ pub async fn site_with_clock(clock: Clock) -> Site {
 /// A site whose service plays the built-in bots.
 pub async fn site_with_bots() -> Site {
     let dir = tempfile::tempdir().unwrap();
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.path().join("tabula.db")).await.unwrap());
+    let store: Arc<Store> = Arc::new(SqliteStore::open(&dir.path().join("tabula.db")).await.unwrap());
     let service =
         Arc::new(Service::new(store.clone(), Clock::System).with_bots(Arc::new(tabula_bots::ServerBots)));
     let app = tabula_web::app(service.clone());

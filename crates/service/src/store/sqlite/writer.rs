@@ -22,9 +22,9 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags, params};
 use tokio::sync::{Mutex, oneshot};
 
-use super::json;
-use crate::store::{GameSummary, NewGame, OutboxMessage, SideEffect, StoreError, StoreResult};
-use tabula_model::{Event, Timestamp};
+use crate::store::games::{side_effect, update_summary};
+use crate::store::{GameSummary, NewGame, SideEffect, StoreError, StoreResult, json, result_word};
+use tabula_model::Event;
 
 /// Most writes committed in one transaction.
 const MAX_BATCH: usize = 256;
@@ -523,37 +523,14 @@ fn write_batch(conn: &mut Connection, writes: &[Write], isolate: bool) -> Option
 /// events, the seats and the side effects.
 fn write_append(conn: &Connection, a: &Append) -> StoreResult<()> {
     let s = &a.summary;
-    let version = a.expected_version;
-    let updated = conn
-        .prepare_cached(
-            "UPDATE games SET version = ?1, status = ?2, moves = ?3, to_move = ?4, updated = ?5, \
-             result = ?6, next_clock = ?7, players = ?8 WHERE id = ?9 AND version = ?10",
-        )?
-        .execute(params![
-            version + a.events.len() as i64,
-            s.status.as_str(),
-            s.moves,
-            json(&s.to_move),
-            s.updated,
-            s.result,
-            s.next_clock,
-            json(&s.players),
-            s.id,
-            version,
-        ])?;
-    if updated == 0 {
+    if super::run(conn, &update_summary(a.expected_version, a.events.len(), s))? == 0 {
         return Err(StoreError::Conflict);
     }
     let mut insert_event = conn
         .prepare_cached("INSERT INTO events (game_id, seq, at, seat, action) VALUES (?1, ?2, ?3, ?4, ?5)")?;
     for (i, e) in a.events.iter().enumerate() {
-        insert_event.execute(params![
-            s.id,
-            version + i as i64,
-            e.at,
-            e.seat.map(|x| x as i64),
-            json(&e.action)
-        ])?;
+        let seq = a.expected_version + i as i64;
+        insert_event.execute(params![s.id, seq, e.at, e.seat.map(|x| x as i64), json(&e.action)])?;
     }
     let mut seat_row = conn.prepare_cached(
         "INSERT INTO game_players (game_id, seat, user_id, accepted, result) VALUES (?1, ?2, ?3, 1, ?4) \
@@ -561,111 +538,13 @@ fn write_append(conn: &Connection, a: &Append) -> StoreResult<()> {
          WHERE game_players.result IS NOT excluded.result",
     )?;
     for (seat, user) in s.players.iter().enumerate() {
-        let result = s.seat_results.get(seat).copied().flatten().map(crate::store::result_word);
+        let result = s.seat_results.get(seat).copied().flatten().map(result_word);
         seat_row.execute(params![s.id, seat as i64, user, result])?;
     }
-    apply_effects(conn, Some(s.id), s.updated, &a.effects)
-}
-
-/// The side effects of a change made at `at` to the game `board` (`None`:
-/// a change of no game, such as an account's), in its transaction.
-pub(super) fn apply_effects(
-    conn: &Connection,
-    board: Option<i64>,
-    at: Timestamp,
-    effects: &[SideEffect],
-) -> StoreResult<()> {
-    let game = || board.ok_or_else(|| StoreError::Failed("a game's side effect without a game".into()));
-    for effect in effects {
-        match effect {
-            SideEffect::Outbox(m) => {
-                insert_outbox(conn, m, at)?;
-            }
-            SideEffect::DeleteQueued(id) => {
-                conn.prepare_cached("DELETE FROM queued_moves WHERE id = ?1")?.execute([id])?;
-            }
-            SideEffect::DeletePending { user } => {
-                conn.prepare_cached("DELETE FROM pending_moves WHERE game_id = ?1 AND user_id = ?2")?
-                    .execute(params![game()?, user])?;
-            }
-            SideEffect::Held { message, due } => {
-                replace_held_outbox(conn, message, at, *due)?;
-            }
-            SideEffect::Handled(key) => {
-                finish_incoming(conn, key, at)?;
-            }
-            SideEffect::Chat { user, text } => {
-                insert_chat(conn, game()?, user, at, text)?;
-            }
-        }
+    for effect in &a.effects {
+        super::run(conn, &side_effect(effect, Some(s.id), s.updated)?)?;
     }
     Ok(())
-}
-
-/// Add a line to a game's chat.
-pub(super) fn insert_chat(
-    conn: &Connection,
-    game: i64,
-    user: &str,
-    at: Timestamp,
-    text: &str,
-) -> StoreResult<()> {
-    conn.prepare_cached("INSERT INTO chats (game_id, user_id, at, text) VALUES (?1, ?2, ?3, ?4)")?
-        .execute(params![game, user, at, text])?;
-    Ok(())
-}
-
-/// Queue `m` in the outbox, made at `at` and first due at `due`, or
-/// replace the message with its key while that one is held back (unsent,
-/// never tried, due after `at`); the rows added or replaced (0 or 1).
-pub(super) fn replace_held_outbox(
-    conn: &Connection,
-    m: &OutboxMessage,
-    at: Timestamp,
-    due: Timestamp,
-) -> StoreResult<usize> {
-    let changed = conn
-        .prepare_cached(
-            "INSERT INTO outbox (key, created, recipient, subject, body, game_id, next_attempt) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (key) DO UPDATE SET \
-             recipient = excluded.recipient, subject = excluded.subject, body = excluded.body, \
-             game_id = excluded.game_id, \
-             next_attempt = excluded.next_attempt \
-             WHERE outbox.sent_at IS NULL AND outbox.gave_up_at IS NULL AND outbox.attempts = 0 \
-             AND outbox.next_attempt > ?2",
-        )?
-        .execute(params![m.key, at, m.recipient, m.subject, m.body, m.game_id, due])?;
-    Ok(changed)
-}
-
-/// Make the notifications held back by the incoming message `key` due at `at`.
-pub(super) fn release_held_notes(conn: &Connection, key: &str, at: Timestamp) -> StoreResult<()> {
-    let prefix = crate::store::held_note_prefix(key);
-    conn.prepare_cached(
-        "UPDATE outbox SET next_attempt = ?1 WHERE substr(key, 1, length(?2)) = ?2 \
-         AND sent_at IS NULL AND gave_up_at IS NULL AND attempts = 0 AND next_attempt > ?1",
-    )?
-    .execute(params![at, prefix])?;
-    Ok(())
-}
-
-/// Mark a claimed incoming message handled (once: a later mark keeps the first time).
-pub(super) fn finish_incoming(conn: &Connection, key: &str, at: Timestamp) -> StoreResult<()> {
-    conn.prepare_cached("UPDATE incoming_mail SET done_at = ?1 WHERE key = ?2 AND done_at IS NULL")?
-        .execute(params![at, key])?;
-    Ok(())
-}
-
-/// Queue `m` in the outbox, made (and first due) at `at`, unless a
-/// message with its key is there already; the rows added (0 or 1).
-pub(super) fn insert_outbox(conn: &Connection, m: &OutboxMessage, at: Timestamp) -> StoreResult<usize> {
-    let added = conn
-        .prepare_cached(
-            "INSERT OR IGNORE INTO outbox (key, created, recipient, subject, body, game_id, \
-             next_attempt) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?2)",
-        )?
-        .execute(params![m.key, at, m.recipient, m.subject, m.body, m.game_id])?;
-    Ok(added)
 }
 
 /// Store a new game and its seats; its id.
@@ -700,7 +579,7 @@ pub(super) fn insert_game(conn: &Connection, g: &NewGame) -> StoreResult<i64> {
 mod tests {
     use super::*;
     use crate::store::sqlite::SqliteStore;
-    use crate::store::{GameStatus, Games};
+    use crate::store::{GameStatus, Store};
     use tabula_model::{EventAction, Options};
 
     const T0: i64 = 1_767_225_600_000;
@@ -722,7 +601,7 @@ mod tests {
     }
 
     /// A migrated database with one DNA game between ann and bob.
-    async fn one_game(dir: &Path) -> (PathBuf, SqliteStore, i64) {
+    async fn one_game(dir: &Path) -> (PathBuf, Store, i64) {
         let path = dir.join("t.db");
         let store = SqliteStore::open_for_one_client(&path).await.unwrap();
         let id = store.create_game(&dna_game()).await.unwrap();

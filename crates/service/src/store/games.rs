@@ -1,0 +1,202 @@
+//! Games: their records and summaries, and what hangs on a game
+//! (subscriptions, queued and pending moves, chat).
+
+use super::*;
+
+impl Store {
+    /// Store a new game; returns its board number.
+    pub async fn create_game(&self, game: &NewGame) -> StoreResult<i64> {
+        self.create_game_with(game, Arc::new(|_| Vec::new())).await
+    }
+
+    /// [`Store::create_game`] with the side effects `effects` makes for the
+    /// new board's number (its mail) in the same transaction.
+    pub async fn create_game_with(&self, game: &NewGame, effects: NewGameEffects) -> StoreResult<i64> {
+        on_db!(self, db => db.create_game(game, &effects).await)
+    }
+
+    /// A game's record and summary.
+    pub async fn game(&self, id: i64) -> StoreResult<Option<StoredGame>> {
+        on_db!(self, db => db.game(id).await)
+    }
+
+    /// Only the version of a game (cheap; for cache checks).
+    pub async fn game_version(&self, id: i64) -> StoreResult<Option<i64>> {
+        self.value("SELECT version FROM games WHERE id = ?1", values![id]).await
+    }
+
+    /// A game's summary and acceptances without its events (cheap: what a
+    /// command needs when it has the game replayed in memory already).
+    pub async fn game_head(&self, id: i64) -> StoreResult<Option<GameHead>> {
+        on_db!(self, db => db.game_head(id).await)
+    }
+
+    /// Append events against `expected_version`, update the summary, and
+    /// carry out the side effects, all in one durable transaction.
+    pub async fn append(
+        &self,
+        expected_version: i64,
+        events: &[Event],
+        summary: &GameSummary,
+        effects: &[SideEffect],
+    ) -> StoreResult<()> {
+        on_db!(self, db => db.append(expected_version, events, summary, effects).await)
+    }
+
+    /// Set a challenged player's acceptance, and the status.
+    pub async fn set_acceptance(
+        &self,
+        id: i64,
+        seat: usize,
+        accepted: bool,
+        status: GameStatus,
+    ) -> StoreResult<()> {
+        let seat_row = "UPDATE game_players SET accepted = ?1 WHERE game_id = ?2 AND seat = ?3";
+        let game_row = "UPDATE games SET status = ?1 WHERE id = ?2";
+        let mut statements =
+            vec![(seat_row, values![accepted, id, seat as i64]), (game_row, values![status.as_str(), id])];
+        statements.extend(self.announce(id));
+        self.write(statements).await.map(drop)
+    }
+
+    /// List games.
+    pub async fn games(&self, filter: &GameFilter) -> StoreResult<Vec<GameSummary>> {
+        on_db!(self, db => db.games(filter).await)
+    }
+
+    /// How many games [`Store::games`] would list for `filter` (at most
+    /// its limit), without reading them.
+    pub async fn count_games(&self, filter: &GameFilter) -> StoreResult<usize> {
+        on_db!(self, db => db.count_games(filter).await)
+    }
+
+    /// Finished games of a kind (or all), oldest first, for standings and ratings.
+    pub async fn finished(&self, kind: Option<&str>) -> StoreResult<Vec<GameSummary>> {
+        on_db!(self, db => db.finished(kind).await)
+    }
+
+    /// Subscribe a user to a game's updates.
+    pub async fn subscribe(&self, game: i64, user: &str, on: bool) -> StoreResult<()> {
+        let sql = if on {
+            "INSERT INTO subscriptions (game_id, user_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING"
+        } else {
+            "DELETE FROM subscriptions WHERE game_id = ?1 AND user_id = ?2"
+        };
+        self.execute(sql, values![game, user]).await.map(drop)
+    }
+
+    /// A game's subscribers.
+    pub async fn subscribers(&self, game: i64) -> StoreResult<Vec<String>> {
+        let sql = "SELECT user_id FROM subscriptions WHERE game_id = ?1 ORDER BY user_id";
+        Ok(self.rows(sql, values![game]).await?.into_iter().map(|(user,)| user).collect())
+    }
+
+    /// Queue a conditional move.
+    pub async fn queue_move(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()> {
+        let sql = "INSERT INTO queued_moves (game_id, user_id, move, created) VALUES (?1, ?2, ?3, ?4)";
+        self.execute(sql, values![game, user, text, at]).await.map(drop)
+    }
+
+    /// A game's queued moves, oldest first.
+    pub async fn queued_moves(&self, game: i64) -> StoreResult<Vec<QueuedMove>> {
+        let sql = "SELECT id, user_id, move FROM queued_moves WHERE game_id = ?1 ORDER BY id";
+        self.rows(sql, values![game]).await
+    }
+
+    /// Store (replace) a submitted two-step move.
+    pub async fn set_pending(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()> {
+        let sql = "INSERT INTO pending_moves (game_id, user_id, move, created) VALUES (?1, ?2, ?3, ?4) \
+                   ON CONFLICT (game_id, user_id) DO UPDATE SET move = excluded.move, created = excluded.created";
+        self.execute(sql, values![game, user, text, at]).await.map(drop)
+    }
+
+    /// The submitted move of a user.
+    pub async fn pending(&self, game: i64, user: &str) -> StoreResult<Option<String>> {
+        let sql = "SELECT move FROM pending_moves WHERE game_id = ?1 AND user_id = ?2";
+        self.value(sql, values![game, user]).await
+    }
+
+    /// Add a chat line and queue its messages in one transaction.
+    pub async fn chat(
+        &self,
+        game: i64,
+        user: &str,
+        at: Timestamp,
+        text: &str,
+        messages: &[OutboxMessage],
+    ) -> StoreResult<()> {
+        let mut statements = vec![insert_chat(game, user, at, text)];
+        statements.extend(messages.iter().map(|m| mail::insert_outbox(m, at)));
+        // Open pages elsewhere show the line at once.
+        statements.extend(self.announce(game));
+        self.write(statements).await.map(drop)
+    }
+
+    /// A game's chat.
+    pub async fn chats(&self, game: i64) -> StoreResult<Vec<ChatRow>> {
+        self.rows("SELECT user_id, at, text FROM chats WHERE game_id = ?1 ORDER BY id", values![game]).await
+    }
+
+    /// The statement announcing a change to game `board` to the other
+    /// processes sharing the database, in the transaction of the change:
+    /// none on SQLite, which no other process serves while this one runs.
+    fn announce(&self, board: i64) -> Option<Statement> {
+        match &self.db {
+            Db::Sqlite(_) => None,
+            Db::Postgres(db) => Some(db.announce(board)),
+        }
+    }
+}
+
+/// The update of a game's summary an append starts with, checked against
+/// the version the append was validated on: it changes no row if the game
+/// moved on since.
+pub(super) fn update_summary(expected_version: i64, events: usize, s: &GameSummary) -> Statement {
+    let sql = "UPDATE games SET version = ?1, status = ?2, moves = ?3, to_move = ?4, updated = ?5, \
+               result = ?6, next_clock = ?7, players = ?8 WHERE id = ?9 AND version = ?10";
+    let version = expected_version + events as i64;
+    let (to_move, players) = (json(&s.to_move), json(&s.players));
+    let values = values![
+        version,
+        s.status.as_str(),
+        s.moves,
+        to_move,
+        s.updated,
+        &s.result,
+        s.next_clock,
+        players,
+        s.id,
+        expected_version
+    ];
+    (sql, values)
+}
+
+/// The statement of a side effect of a change made at `at` to the game
+/// `board` (`None`: a change of no game, such as an account's).
+pub(super) fn side_effect(effect: &SideEffect, board: Option<i64>, at: Timestamp) -> StoreResult<Statement> {
+    let game = || board.ok_or_else(|| StoreError::Failed("a game's side effect without a game".into()));
+    Ok(match effect {
+        SideEffect::Outbox(m) => mail::insert_outbox(m, at),
+        SideEffect::DeleteQueued(id) => ("DELETE FROM queued_moves WHERE id = ?1", values![*id]),
+        SideEffect::DeletePending { user } => {
+            ("DELETE FROM pending_moves WHERE game_id = ?1 AND user_id = ?2", values![game()?, user])
+        }
+        SideEffect::Held { message, due } => mail::replace_held_outbox(message, at, *due),
+        SideEffect::Handled(key) => mail::finish_incoming(key, at),
+        SideEffect::Chat { user, text } => insert_chat(game()?, user, at, text),
+    })
+}
+
+/// The statements of `effects` (see [`side_effect`]).
+pub(super) fn side_effects(
+    effects: &[SideEffect],
+    board: Option<i64>,
+    at: Timestamp,
+) -> StoreResult<Vec<Statement>> {
+    effects.iter().map(|e| side_effect(e, board, at)).collect()
+}
+
+/// Add a line to a game's chat.
+fn insert_chat(game: i64, user: &str, at: Timestamp, text: &str) -> Statement {
+    ("INSERT INTO chats (game_id, user_id, at, text) VALUES (?1, ?2, ?3, ?4)", values![game, user, at, text])
+}
