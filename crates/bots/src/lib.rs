@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 pub mod builtin;
+pub mod distributed;
 pub mod heuristics;
 pub mod intervalo;
 pub mod live;

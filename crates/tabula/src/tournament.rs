@@ -78,7 +78,7 @@ pub struct TournamentArgs {
 
 /// Finished games kept in the tournament tables of the database.
 struct DbStore {
-    store: Arc<dyn Store>,
+    store: Arc<Store>,
     handle: tokio::runtime::Handle,
     id: Option<i64>,
     now: i64,
@@ -192,7 +192,7 @@ pub fn run(global: &Global, a: TournamentArgs) -> Result<ExitCode> {
         bar.set_message(p.summary());
     };
     let report = if a.distributed {
-        match crate::worker::distributed(&rt, &db, &config, kind, &progress) {
+        match rt.block_on(tabula_bots::distributed::run_distributed(&db, &config, kind, &progress)) {
             Ok((id, report)) => {
                 store.id = Some(id);
                 Ok(report)
