@@ -515,12 +515,16 @@ async fn tokens_and_sessions() {
         s.delete_session("sh").await.unwrap();
         assert!(s.session("sh", T0).await.unwrap().is_none(), "{}", b.name);
 
-        // Ending ann's logins ends every token and session of hers, no one else's.
+        // Ending ann's logins, with a change of her account, ends every token and
+        // session of hers, no one else's.
         s.create_session("s1", "ann", "c", T0, T0 + 100).await.unwrap();
         s.create_session("s2", "ann", "c", T0, T0 + 100).await.unwrap();
         s.create_session("s3", "bob", "c", T0, T0 + 100).await.unwrap();
         let t3 = s.create_token("bob", "bot", "h3", T0).await.unwrap();
-        s.end_logins("ann", T0 + 9).await.unwrap();
+        s.create_user(&user("ann")).await.unwrap();
+        s.update_user_with(&user("ann"), &[SideEffect::EndLogins { user: "ann".into() }], T0 + 9)
+            .await
+            .unwrap();
         assert!(s.token_account("h2", T0 + 10).await.unwrap().is_none(), "{}", b.name);
         assert_eq!(s.tokens("ann").await.unwrap()[1].revoked, Some(T0 + 9), "{}", b.name);
         assert!(s.session("s1", T0).await.unwrap().is_none() && s.session("s2", T0).await.unwrap().is_none());

@@ -4,7 +4,7 @@ use tabula_model::EventAction;
 
 use crate::command::Credentials;
 use crate::error::{CommandError, ErrorCode};
-use crate::store::{GameFilter, GameStatus, StoreError, UserRow};
+use crate::store::{GameFilter, GameStatus, SideEffect, StoreError, UserRow};
 use crate::throttle::Context;
 use crate::users;
 
@@ -68,8 +68,9 @@ impl Service {
         u.signed_off = true;
         u.password_hash = String::new();
         let reply = Reply::plain("Signed off", format!("The account {} is closed. Goodbye.\n", u.id));
-        self.store.update_user_with(&u, &self.answered(caller, &reply), self.now()).await?;
-        self.store.end_logins(&u.id, self.now()).await?;
+        let mut effects = self.answered(caller, &reply);
+        effects.push(SideEffect::EndLogins { user: u.id.clone() });
+        self.store.update_user_with(&u, &effects, self.now()).await?;
         Ok(reply)
     }
 

@@ -61,9 +61,11 @@ impl Service {
                         u.id
                     ),
                 );
-                self.store.update_user_with(&u, &self.answered(caller, &reply), self.now()).await?;
-                // Whoever had a token or a session of the account has them no more.
-                self.store.end_logins(&u.id, self.now()).await?;
+                // Whoever had a token or a session of the account has them no
+                // more, from the same transaction on.
+                let mut effects = self.answered(caller, &reply);
+                effects.push(SideEffect::EndLogins { user: u.id.clone() });
+                self.store.update_user_with(&u, &effects, self.now()).await?;
                 Ok(reply)
             }
             Command::ChangeAddress { auth, emails } => {

@@ -136,14 +136,6 @@ impl Store {
         self.execute("DELETE FROM sessions WHERE hash = ?1", values![hash]).await.map(drop)
     }
 
-    /// End every login of `user`: its tokens are revoked at `now` and its
-    /// sessions deleted, in one transaction.
-    pub async fn end_logins(&self, user: &str, now: Timestamp) -> StoreResult<()> {
-        let revoke = "UPDATE tokens SET revoked = ?1 WHERE user_id = ?2 AND revoked IS NULL";
-        let sessions = "DELETE FROM sessions WHERE user_id = ?1";
-        self.write(vec![(revoke, values![now, user]), (sessions, values![user])]).await.map(drop)
-    }
-
     /// The count of the rate limit `name`, if anything was counted.
     pub async fn limit(&self, name: &str) -> StoreResult<Option<LimitCount>> {
         self.row("SELECT hits, last_at FROM rate_limits WHERE name = ?1", values![name]).await

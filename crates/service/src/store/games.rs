@@ -171,29 +171,34 @@ pub(super) fn update_summary(expected_version: i64, events: usize, s: &GameSumma
     (sql, values)
 }
 
-/// The statement of a side effect of a change made at `at` to the game
-/// `board` (`None`: a change of no game, such as an account's).
-pub(super) fn side_effect(effect: &SideEffect, board: Option<i64>, at: Timestamp) -> StoreResult<Statement> {
-    let game = || board.ok_or_else(|| StoreError::Failed("a game's side effect without a game".into()));
-    Ok(match effect {
-        SideEffect::Outbox(m) => mail::insert_outbox(m, at),
-        SideEffect::DeleteQueued(id) => ("DELETE FROM queued_moves WHERE id = ?1", values![*id]),
-        SideEffect::DeletePending { user } => {
-            ("DELETE FROM pending_moves WHERE game_id = ?1 AND user_id = ?2", values![game()?, user])
-        }
-        SideEffect::Held { message, due } => mail::replace_held_outbox(message, at, *due),
-        SideEffect::Handled(key) => mail::finish_incoming(key, at),
-        SideEffect::Chat { user, text } => insert_chat(game()?, user, at, text),
-    })
-}
-
-/// The statements of `effects` (see [`side_effect`]).
+/// The statements of `effects`, side effects of a change made at `at` to
+/// the game `board` (`None`: a change of no game, such as an account's).
 pub(super) fn side_effects(
     effects: &[SideEffect],
     board: Option<i64>,
     at: Timestamp,
 ) -> StoreResult<Vec<Statement>> {
-    effects.iter().map(|e| side_effect(e, board, at)).collect()
+    let game = || board.ok_or_else(|| StoreError::Failed("a game's side effect without a game".into()));
+    let mut statements = Vec::with_capacity(effects.len());
+    for effect in effects {
+        let statement = match effect {
+            SideEffect::Outbox(m) => mail::insert_outbox(m, at),
+            SideEffect::DeleteQueued(id) => ("DELETE FROM queued_moves WHERE id = ?1", values![*id]),
+            SideEffect::DeletePending { user } => {
+                ("DELETE FROM pending_moves WHERE game_id = ?1 AND user_id = ?2", values![game()?, user])
+            }
+            SideEffect::Held { message, due } => mail::replace_held_outbox(message, at, *due),
+            SideEffect::Handled(key) => mail::finish_incoming(key, at),
+            SideEffect::Chat { user, text } => insert_chat(game()?, user, at, text),
+            SideEffect::EndLogins { user } => {
+                let revoke = "UPDATE tokens SET revoked = ?1 WHERE user_id = ?2 AND revoked IS NULL";
+                statements.push((revoke, values![at, user]));
+                ("DELETE FROM sessions WHERE user_id = ?1", values![user])
+            }
+        };
+        statements.push(statement);
+    }
+    Ok(statements)
 }
 
 /// Add a line to a game's chat.

@@ -704,6 +704,12 @@ pub enum SideEffect {
         /// The line.
         text: String,
     },
+    /// End every token and login session of `user` (a password change or a
+    /// sign-off), in the transaction of the account's change.
+    EndLogins {
+        /// The account.
+        user: String,
+    },
 }
 
 /// The side effects of a new game, made from its board number once the

@@ -17,7 +17,7 @@ use sqlx_core::sql_str::SqlStr;
 use sqlx_postgres::{PgArguments, PgConnectOptions, PgListener, PgPoolOptions};
 use tabula_model::{Event, Timestamp};
 
-use super::games::{side_effect, update_summary};
+use super::games::{side_effects, update_summary};
 use super::*;
 
 /// Most connections one process keeps open.
@@ -274,8 +274,8 @@ impl PostgresStore {
         let sql = "INSERT INTO game_players (game_id, seat, user_id, accepted) SELECT $1, seat - 1, user_id, accepted \
                    FROM UNNEST($2::TEXT[], $3::BIGINT[]) WITH ORDINALITY AS s (user_id, accepted, seat)";
         sqlx::query_with(sql, args![id, &g.players, accepted]).execute(&mut *tx).await?;
-        for effect in effects(id) {
-            run(&mut tx, side_effect(&effect, Some(id), g.created)?).await?;
+        for statement in side_effects(&effects(id), Some(id), g.created)? {
+            run(&mut tx, statement).await?;
         }
         run(&mut tx, self.announce(id)).await?;
         tx.commit().await?;
@@ -359,8 +359,8 @@ impl PostgresStore {
                    FROM UNNEST($2::TEXT[], $3::TEXT[]) WITH ORDINALITY AS s (user_id, result, seat) \
                    ON CONFLICT (game_id, seat) DO UPDATE SET result = excluded.result";
         sqlx::query_with(sql, args![s.id, &s.players, results]).execute(&mut *tx).await?;
-        for effect in effects {
-            run(&mut tx, side_effect(effect, Some(s.id), s.updated)?).await?;
+        for statement in side_effects(effects, Some(s.id), s.updated)? {
+            run(&mut tx, statement).await?;
         }
         run(&mut tx, self.announce(s.id)).await?;
         tx.commit().await?;

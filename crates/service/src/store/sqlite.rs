@@ -19,7 +19,7 @@ use super::*;
 mod backup;
 mod writer;
 
-use super::games::side_effect;
+use super::games::side_effects;
 pub use backup::{BackupSummary, backup};
 use writer::{Append, Writer, insert_game};
 
@@ -333,8 +333,8 @@ impl SqliteStore {
         self.writer
             .write(move |c| {
                 let id = insert_game(c, &g)?;
-                for effect in effects(id) {
-                    run(c, &side_effect(&effect, Some(id), g.created)?)?;
+                for statement in side_effects(&effects(id), Some(id), g.created)? {
+                    run(c, &statement)?;
                 }
                 Ok(id)
             })

@@ -22,7 +22,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags, params};
 use tokio::sync::{Mutex, oneshot};
 
-use crate::store::games::{side_effect, update_summary};
+use crate::store::games::{side_effects, update_summary};
 use crate::store::{GameSummary, NewGame, SideEffect, StoreError, StoreResult, json, result_word};
 use tabula_model::Event;
 
@@ -541,8 +541,8 @@ fn write_append(conn: &Connection, a: &Append) -> StoreResult<()> {
         let result = s.seat_results.get(seat).copied().flatten().map(result_word);
         seat_row.execute(params![s.id, seat as i64, user, result])?;
     }
-    for effect in &a.effects {
-        super::run(conn, &side_effect(effect, Some(s.id), s.updated)?)?;
+    for statement in side_effects(&a.effects, Some(s.id), s.updated)? {
+        super::run(conn, &statement)?;
     }
     Ok(())
 }
