@@ -174,11 +174,12 @@ fn list(global: &Global) -> Result<ExitCode> {
     crate::cli::run_one_command(async {
         let service = crate::cli::open_one_command_service(global).await?;
         let bots = service.bot_accounts().await?;
+        let now = service.now();
         let mut out = std::io::stdout().lock();
         if global.json {
             let rows: Vec<Value> = bots
                 .iter()
-                .map(|b| json!({"user": b.user_id, "since": b.since, "hosted": b.argv()}))
+                .map(|b| json!({"user": b.user_id, "since": b.since, "hosted": b.argv(), "host": b.host_at(now)}))
                 .collect();
             writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
         } else if bots.is_empty() {
@@ -186,7 +187,13 @@ fn list(global: &Global) -> Result<ExitCode> {
         } else {
             for b in &bots {
                 match b.argv() {
-                    Some(argv) => writeln!(out, "{:<20} hosted: {}", b.user_id, argv.join(" "))?,
+                    Some(argv) => {
+                        let host = match b.host_at(now) {
+                            Some(host) => format!(" (run by {host})"),
+                            None => " (no server runs it now)".to_string(),
+                        };
+                        writeln!(out, "{:<20} hosted: {}{host}", b.user_id, argv.join(" "))?
+                    }
                     None => writeln!(out, "{:<20} remote (tabula bot connect)", b.user_id)?,
                 }
             }

@@ -70,7 +70,9 @@ pub struct ServeArgs {
     /// [default: nobody]
     #[arg(long, value_name = "USER")]
     bot_user: Option<String>,
-    /// Do not run hosted bots' programs (another server on the database does)
+    /// Run no hosted bots' programs here (by default each server on the
+    /// database runs those it claims first, and takes over those of a
+    /// server that stopped)
     #[arg(long)]
     no_hosted_bots: bool,
 }
@@ -116,11 +118,12 @@ pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
             tokio::spawn(async move { service.run_scheduler().await })
         };
         // The programs of hosted bots (`tabula bot add`), confined as the referee's.
+        let host = crate::hosted::host_name();
         let hosted = match tabula_bots::process::BotUser::for_referee(args.bot_user.as_deref()) {
             _ if args.no_hosted_bots => None,
             Ok(user) => {
                 let limits = tabula_bots::BotLimits { user, ..Default::default() };
-                Some(tokio::spawn(crate::hosted::run(service.clone(), limits)))
+                Some(tokio::spawn(crate::hosted::run(service.clone(), limits, host.clone())))
             }
             Err(e) if args.bot_user.is_some() => return Err(anyhow::anyhow!("--bot-user: {e}")),
             // Never as root: without a user to run them as, they are not run.
@@ -183,6 +186,7 @@ pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
             limits.max_connections = n as usize;
         }
         let options = tabula_web::ServeOptions { trust_proxy: args.trust_proxy.clone(), limits };
+        let service_for_release = service.clone();
         let result = tabula_web::serve_on(service, listener, options, shutdown).await;
         let _ = stop_tx.send(true);
         for t in mail_tasks {
@@ -191,6 +195,11 @@ pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
         scheduler.abort();
         if let Some(task) = hosted {
             task.abort();
+            let _ = task.await;
+            // Another server on the database takes them over at once.
+            if let Err(e) = service_for_release.release_hosted_bots(&host).await {
+                tracing::warn!(error = %e.message, "hosted bots: claims not given up");
+            }
         }
         if let Some(task) = relay_changes {
             task.abort();

@@ -434,3 +434,61 @@ fn a_remote_bot_plays_over_https_with_a_private_authority_and_refuses_an_untrust
     assert!(log.contains(&format!("playing as centre on {https}")), "{log}");
     assert!(!log.contains("refused") && !log.contains("resigning"), "{log}");
 }
+
+/// The server running `user`'s hosted program, by `tabula bot list`.
+fn host_of(t: &Tabula, user: &str) -> Option<String> {
+    let list: Value = serde_json::from_str(&t.ok("bot list --json")).expect("JSON");
+    let row = list.as_array()?.iter().find(|b| b["user"] == user)?;
+    row["host"].as_str().map(str::to_string)
+}
+
+/// Whether `host` (as `tabula bot list` names it) is the process `pid`.
+fn is_process(host: &str, pid: u32) -> bool {
+    host.split(':').nth(1) == Some(&pid.to_string())
+}
+
+/// Of two servers on one database, one runs a hosted bot's program; when
+/// it is killed, the other takes the bot over once the claim runs out, and
+/// the game plays on to its end.
+#[test]
+fn of_two_servers_on_one_database_one_runs_a_hosted_bot_and_the_other_takes_it_over() {
+    let t = Tabula::new();
+    t.signup(&["ned", "hostbot"]);
+    let centre = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/bots/center.py");
+    let out = t.command(&["bot", "add", "hostbot", "--", "python3", centre]).output().expect("tabula runs");
+    assert!(out.status.success(), "{out:?}");
+    assert!(t.ok("bot list").contains("(no server runs it now)"), "{}", t.ok("bot list"));
+
+    let (first, second) = (free_port(), free_port());
+    let (first_log, second_log) = (t.path().join("first.log"), t.path().join("second.log"));
+    let mut first_server = Killed(serve(&t, first, &first_log));
+    let started = Instant::now();
+    let holder = loop {
+        if let Some(host) = host_of(&t, "hostbot") {
+            break host;
+        }
+        assert!(started.elapsed() < Duration::from_secs(30), "no server claimed the bot");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(is_process(&holder, first_server.0.id()), "{holder}");
+    let second_server = Killed(serve(&t, second, &second_log));
+
+    // Ned plays through the second server; the first runs the bot.
+    let ned = token(second, "ned");
+    let (status, v) = command(second, &ned, "intervalo challenge ned hostbot -cells=9");
+    assert_eq!(status, 200, "{v}");
+    let id = v["game"]["id"].as_i64().expect("a board");
+    let mut killed = false;
+    let turns = play_to_end(second, &ned, id, 9, &second_log, |turns| {
+        if turns == 1 {
+            assert!(is_process(&host_of(&t, "hostbot").expect("held"), first_server.0.id()));
+            first_server.0.kill().expect("kill -9 of the first server");
+            first_server.0.wait().expect("it ends");
+            killed = true;
+        }
+    });
+    assert!(killed && turns >= 2, "the game had {turns} turns");
+    let holder = host_of(&t, "hostbot").expect("the second server holds the bot");
+    assert!(is_process(&holder, second_server.0.id()), "{holder}");
+    assert_eq!(t.ok("bot list").matches("run by").count(), 1, "{}", t.ok("bot list"));
+}

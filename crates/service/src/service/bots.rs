@@ -72,6 +72,24 @@ impl Service {
         Ok(self.store.bot_accounts().await?)
     }
 
+    /// Claim the hosted bot `user` for the server `host` for `hold_ms` from
+    /// now, or renew its claim: until when it holds, or `None` when
+    /// another server holds the bot (or it is hosted no more).
+    pub async fn claim_hosted_bot(
+        &self,
+        user: &str,
+        host: &str,
+        hold_ms: i64,
+    ) -> Result<Option<i64>, CommandError> {
+        let (now, until) = (self.now(), self.now() + hold_ms);
+        Ok(self.store.claim_hosted_bot(user, host, now, until).await?.then_some(until))
+    }
+
+    /// Give up the server `host`'s claims on hosted bots (it stops).
+    pub async fn release_hosted_bots(&self, host: &str) -> Result<(), CommandError> {
+        Ok(self.store.release_hosted_bots(host).await?)
+    }
+
     /// Which of `players` are bots: built-in ones (`bot:NAME`) and bot
     /// accounts, in the order given.
     pub async fn bots_among(&self, players: &[String]) -> Result<Vec<String>, CommandError> {

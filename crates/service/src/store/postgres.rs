@@ -170,6 +170,7 @@ fn migrator() -> Migrator {
         migration(5, "outbox done", include_str!("../../migrations/postgres/0005_outbox_done.sql")),
         migration(6, "rate limits", include_str!("../../migrations/postgres/0006_rate_limits.sql")),
         migration(7, "bot accounts", include_str!("../../migrations/postgres/0007_bot_accounts.sql")),
+        migration(8, "hosted claims", include_str!("../../migrations/postgres/0008_hosted_claims.sql")),
         migration(
             1001,
             "tournament jobs",
