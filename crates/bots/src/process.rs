@@ -323,8 +323,14 @@ pub struct BotProcess {
     buffer: Vec<u8>,
     outgoing: Vec<u8>,
     stderr_tail: Arc<Mutex<Vec<u8>>>,
+    /// The thread reading stderr, until it has read to its end.
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
     dead: bool,
 }
+
+/// How long a bot that has failed may take to have its last stderr read:
+/// the pipe ends once its descendants holding it are gone too.
+const STDERR_DRAIN: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// What the child does between fork and exec, prepared before the fork
 /// (nothing may be allocated after it).
@@ -387,7 +393,7 @@ impl BotProcess {
             }
         }
         let stderr_tail = Arc::new(Mutex::new(Vec::new()));
-        if let Some(mut stderr) = child.stderr.take() {
+        let stderr_reader = child.stderr.take().map(|mut stderr| {
             let tail = Arc::clone(&stderr_tail);
             std::thread::spawn(move || {
                 let mut chunk = [0u8; 4096];
@@ -403,8 +409,8 @@ impl BotProcess {
                         }
                     }
                 }
-            });
-        }
+            })
+        });
         RUNNING.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok(BotProcess {
             child,
@@ -413,6 +419,7 @@ impl BotProcess {
             buffer: Vec::new(),
             outgoing: Vec::new(),
             stderr_tail,
+            stderr_reader,
             dead: false,
         })
     }
@@ -427,8 +434,32 @@ impl BotProcess {
         self.dead
     }
 
-    /// The last lines the bot wrote to stderr.
+    /// Whether the process has ended (reaped or not), without reaping it.
+    fn has_exited(&self) -> bool {
+        // SAFETY: waitid on this process's own child, into a zeroed
+        // siginfo_t it owns; WNOWAIT leaves the child to be reaped later.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+            match libc::waitid(libc::P_PID, self.child.id() as libc::id_t, &mut info, flags) {
+                0 => info.si_pid() != 0,
+                // ECHILD: reaped already.
+                _ => true,
+            }
+        }
+    }
+
+    /// The last lines the bot wrote to stderr. Of a bot that has failed,
+    /// what it wrote before it ended: its end can be seen before the
+    /// reading thread has read its last words (a loaded machine showed a
+    /// crash reported without them).
     pub fn stderr_tail(&self) -> String {
+        if self.dead && self.has_exited() {
+            let deadline = Instant::now() + STDERR_DRAIN;
+            while self.stderr_reader.as_ref().is_some_and(|r| !r.is_finished()) && Instant::now() < deadline {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+        }
         self.stderr_tail.lock().map(|t| String::from_utf8_lossy(&t).into_owned()).unwrap_or_default()
     }
 
