@@ -175,8 +175,8 @@ async fn appends_are_checked_against_the_version_with_their_side_effects() {
         assert_eq!((g.summary.version, g.seed, g.events.len()), (0, u64::MAX - 7, 0), "{}", b.name);
         assert_eq!(g.initial_players, ["ann", "bob"]);
 
-        s.queue_move(id, "bob", "AAG", T0).await.unwrap();
-        s.set_pending(id, "ann", "CCT", T0).await.unwrap();
+        s.queue_move(id, "bob", "AAG", T0, &[]).await.unwrap();
+        s.set_pending(id, "ann", "CCT", T0, &[]).await.unwrap();
         let queued = s.queued_moves(id).await.unwrap();
         assert_eq!(queued.len(), 1);
         let effects = [
@@ -287,7 +287,7 @@ async fn games_are_listed_by_filter_and_clocks_when_due() {
         assert_eq!(s.due_clocks(T0 + 100, 10).await.unwrap(), [a], "{}", b.name);
         let g = s.game(c).await.unwrap().unwrap();
         assert_eq!(g.accepted, [true, false], "{}", b.name);
-        s.set_acceptance(c, 1, true, GameStatus::Active).await.unwrap();
+        s.set_acceptance(c, 1, true, GameStatus::Active, &[], T0).await.unwrap();
         let g = s.game(c).await.unwrap().unwrap();
         assert_eq!((g.accepted, g.summary.status), (vec![true, true], GameStatus::Active), "{}", b.name);
         assert_eq!(s.due_clocks(T0 + 100, 10).await.unwrap(), [c, a], "{}: earliest first", b.name);
@@ -438,24 +438,24 @@ async fn subscriptions_chats_and_pending_moves() {
     for b in backends().await {
         let s = &b.store;
         let id = s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
-        s.subscribe(id, "cy", true).await.unwrap();
-        s.subscribe(id, "cy", true).await.unwrap();
-        s.subscribe(id, "abe", true).await.unwrap();
+        s.subscribe(id, "cy", true, &[], T0).await.unwrap();
+        s.subscribe(id, "cy", true, &[], T0).await.unwrap();
+        s.subscribe(id, "abe", true, &[], T0).await.unwrap();
         assert_eq!(s.subscribers(id).await.unwrap(), ["abe", "cy"], "{}", b.name);
-        s.subscribe(id, "cy", false).await.unwrap();
+        s.subscribe(id, "cy", false, &[], T0).await.unwrap();
         assert_eq!(s.subscribers(id).await.unwrap(), ["abe"], "{}", b.name);
 
-        s.chat(id, "ann", T0, "hello", &[message("chat:1")]).await.unwrap();
+        s.chat(id, "ann", T0, "hello", &[SideEffect::Outbox(message("chat:1"))]).await.unwrap();
         s.chat(id, "bob", T0 + 1, "hi", &[]).await.unwrap();
         let chats = s.chats(id).await.unwrap();
         assert_eq!(chats.iter().map(|c| c.text.as_str()).collect::<Vec<_>>(), ["hello", "hi"], "{}", b.name);
         assert_eq!(s.mail().outbox(10).await.unwrap().len(), 1, "{}", b.name);
 
-        s.set_pending(id, "ann", "AAG", T0).await.unwrap();
-        s.set_pending(id, "ann", "CCT", T0 + 1).await.unwrap();
+        s.set_pending(id, "ann", "AAG", T0, &[]).await.unwrap();
+        s.set_pending(id, "ann", "CCT", T0 + 1, &[]).await.unwrap();
         assert_eq!(s.pending(id, "ann").await.unwrap().as_deref(), Some("CCT"), "{}", b.name);
-        s.queue_move(id, "bob", "one", T0).await.unwrap();
-        s.queue_move(id, "bob", "two", T0).await.unwrap();
+        s.queue_move(id, "bob", "one", T0, &[]).await.unwrap();
+        s.queue_move(id, "bob", "two", T0, &[]).await.unwrap();
         let q = s.queued_moves(id).await.unwrap();
         assert_eq!(q.iter().map(|m| m.text.as_str()).collect::<Vec<_>>(), ["one", "two"], "{}", b.name);
     }
@@ -572,7 +572,7 @@ async fn a_game_head_says_where_each_readers_mail_goes() {
         }
         let id = s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
         for sub in ["eve", "dee", "ann", "cy"] {
-            s.subscribe(id, sub, true).await.unwrap();
+            s.subscribe(id, sub, true, &[], T0).await.unwrap();
         }
         let head = s.game_head(id).await.unwrap().unwrap();
         assert_eq!(head.summary.players, ["ann", "bob"], "{}", b.name);
@@ -985,15 +985,15 @@ async fn a_games_head_and_record_name_its_seated_bot_accounts() {
         for id in ["ann", "bob", "cid"] {
             b.store.create_user(&user(id)).await.unwrap();
         }
-        b.store.set_bot("bob", true, T0).await.unwrap();
-        b.store.set_bot("cid", true, T0).await.unwrap();
+        b.store.set_bot("bob", true, T0, &[]).await.unwrap();
+        b.store.set_bot("cid", true, T0, &[]).await.unwrap();
         let id = b.store.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
-        b.store.subscribe(id, "cid", true).await.unwrap();
+        b.store.subscribe(id, "cid", true, &[], T0).await.unwrap();
         let bob = vec!["bob".to_string()];
         assert_eq!(b.store.game_head(id).await.unwrap().unwrap().bot_accounts, bob, "{}", b.name);
         assert_eq!(b.store.game(id).await.unwrap().unwrap().bot_accounts, bob, "{}", b.name);
 
-        b.store.set_bot("bob", false, T0 + 1).await.unwrap();
+        b.store.set_bot("bob", false, T0 + 1, &[]).await.unwrap();
         assert!(b.store.game_head(id).await.unwrap().unwrap().bot_accounts.is_empty(), "{}", b.name);
         assert!(b.store.game(id).await.unwrap().unwrap().bot_accounts.is_empty(), "{}", b.name);
     }

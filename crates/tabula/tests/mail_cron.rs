@@ -197,12 +197,14 @@ fn kill_after_commit(t: &Tabula, message: &str) {
 }
 
 #[test]
-fn a_kill_after_a_signup_a_challenge_a_setting_or_a_join_by_mail_still_answers_each_once() {
+fn a_kill_after_any_change_by_mail_still_answers_it_once_and_runs_it_once() {
     let mut t = Tabula::new();
     let Some(smtp) = Aiosmtpd::start(t.path()) else { return };
     let relay = format!("127.0.0.1:{}", smtp.port);
     t.now = Some("2026-01-01T00:00:00Z".into());
     t.signup(&["ted", "ann"]);
+    // Ted's challenges wait for him to accept them.
+    t.ok("policy ted pw-ted ask");
     // An open Real-Time Life game (board 1) that ned joins by mail.
     t.ok("rtlife challenge -tick=1h -gen_ticks=12 ann");
     t.ok("rtlife move 1 ann pw-ann place c3,d3,e3,c4,e4,c5,d5,e5,d6,d7");
@@ -211,6 +213,8 @@ fn a_kill_after_a_signup_a_challenge_a_setting_or_a_join_by_mail_still_answers_e
         from("ned", "dna challenge ned ted", "k2", ""),
         from("ned", "vacation ned pw-ned 3", "k3", ""),
         from("ned", "rtlife move 1 ned pw-ned join p10,q10,r10,s10,t10,p11,q11,r11,s11,t11", "k4", ""),
+        from("ted", "dna accept 2 ted pw-ted", "k5", ""),
+        from("ned", "dna chat 2 ned pw-ned hello ted", "k6", ""),
     ];
     for message in &messages {
         t.now = Some("2026-01-01T00:00:00Z".into());
@@ -219,7 +223,7 @@ fn a_kill_after_a_signup_a_challenge_a_setting_or_a_join_by_mail_still_answers_e
         // handled with its change, so nothing runs twice.
         t.now = Some("2026-01-01T00:00:10Z".into());
         let out = pipe(&t, &["mail", "--from", "tabula@example.org", "--relay", &relay], message);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "{message}: {}", String::from_utf8_lossy(&out.stderr));
     }
     // Later runs of cron send the replies committed with the changes.
     for at in ["2026-01-01T00:05:00Z", "2026-01-01T01:00:00Z"] {
@@ -227,22 +231,28 @@ fn a_kill_after_a_signup_a_challenge_a_setting_or_a_join_by_mail_still_answers_e
         t.ok(&format!("cron --relay {relay}"));
     }
     let mails = smtp.mails();
-    let ned = to(&mails, "ned@example.org");
-    assert_eq!(ned.len(), 4, "one reply each: {mails:#?}");
-    for (id, subject) in [
-        ("k1", "Welcome to Tabula"),
-        ("k2", "DNA Board 2 ned"),
-        ("k3", "Vacation"),
-        ("k4", "Real-Time Life Board 1"),
+    for (id, who, subject) in [
+        ("k1", "ned", "Welcome to Tabula"),
+        ("k2", "ned", "DNA Board 2 ned"),
+        ("k3", "ned", "Vacation"),
+        ("k4", "ned", "Real-Time Life Board 1"),
+        ("k5", "ted", "DNA Board 2"),
+        ("k6", "ned", "DNA Board 2 chat from ned"),
     ] {
         let replies: Vec<_> =
-            ned.iter().filter(|m| m.contains(&format!("In-Reply-To: <{id}@example.org>"))).collect();
-        assert_eq!(replies.len(), 1, "{id}: {mails:#?}");
+            mails.iter().filter(|m| m.contains(&format!("In-Reply-To: <{id}@example.org>"))).collect();
+        assert_eq!(replies.len(), 1, "{id}: one reply: {mails:#?}");
+        assert!(replies[0].contains(&format!("To: {who}@example.org")), "{id}: {}", replies[0]);
         assert!(replies[0].contains(&format!("Subject: {subject}")), "{id}: {}", replies[0]);
     }
     let ted = to(&mails, "ted@example.org");
-    assert_eq!(ted.len(), 1, "{mails:#?}");
-    assert!(ted[0].contains("You are challenged to DNA board 2."), "{}", ted[0]);
+    let challenged: Vec<_> =
+        ted.iter().filter(|m| m.contains("You are challenged to DNA board 2.")).collect();
+    assert_eq!(challenged.len(), 1, "{mails:#?}");
+    let chats: Vec<_> = ted.iter().filter(|m| m.contains("hello ted")).collect();
+    assert_eq!(chats.len(), 1, "the chat line mailed once: {mails:#?}");
+    assert_eq!(t.ok("dna history 2").matches("[chat] ned: hello ted").count(), 1, "the chat line once");
+    assert!(!t.ok("dna show 2").contains("waiting"), "accepted: {}", t.ok("dna show 2"));
     assert!(!mails.iter().any(|m| m.contains("error")), "{mails:#?}");
     t.fails("dna show 3", 1);
     assert_eq!(t.json("rtlife show 1")["game"]["players"], serde_json::json!(["ann", "ned"]), "joined once");

@@ -44,9 +44,8 @@ impl Service {
         caller: &Context,
     ) -> Result<Reply, CommandError> {
         let u = self.authenticate_password(auth, caller).await?;
-        self.store.set_bot(&u.id, on, self.now()).await?;
         let id = &u.id;
-        Ok(if on {
+        let reply = if on {
             Reply::plain(
                 "Bot account",
                 format!(
@@ -59,7 +58,9 @@ impl Service {
             )
         } else {
             Reply::plain("Bot account", format!("{id} is a person's account again.\n"))
-        })
+        };
+        self.store.set_bot(id, on, self.now(), &self.answered(caller, &reply)).await?;
+        Ok(reply)
     }
 
     /// The bot account `user`, if it is one.

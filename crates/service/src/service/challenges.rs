@@ -208,11 +208,19 @@ impl Service {
         } else {
             GameStatus::Proposed
         };
-        self.store.set_acceptance(board, seat, accept, status).await?;
+        // The board as the answer leaves it: the reply committed with it
+        // (a bot's first move, if it is one's turn, replaces it).
+        let mut after = loaded.stored.clone();
+        after.accepted = acc;
+        after.summary.status = status;
+        let reply = self.board_reply(&loaded.game, &after, Some(&user.id));
+        let effects = self.answered(caller, &reply);
+        self.store.set_acceptance(board, seat, accept, status, &effects, self.now()).await?;
         self.forget(board);
         let _ = self.updates.send(GameUpdate { board, version: loaded.stored.summary.version });
         if status == GameStatus::Active {
-            self.play_automatic_in(board, Round { answer: None, told: Some(&user.id) }).await;
+            self.play_automatic_in(board, Round { answer: caller.answer.as_ref(), told: Some(&user.id) })
+                .await;
         }
         let loaded = self.load(board).await?;
         Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id)))

@@ -234,12 +234,14 @@ impl Service {
                 if self.store.queued_moves(board).await?.iter().filter(|q| q.user == user.id).count() >= 20 {
                     return Err(CommandError::new(ErrorCode::Refused, "at most 20 queued moves per board"));
                 }
-                self.store.queue_move(board, &user.id, &text, self.now()).await?;
                 let mut reply = self.board_reply(&loaded.game, &loaded.stored, Some(&user.id));
                 reply.text = format!(
                     "Queued for your next turn: {text}\n(it is played then if it is legal then)\n\n{}",
                     reply.text
                 );
+                self.store
+                    .queue_move(board, &user.id, &text, self.now(), &self.answered(caller, &reply))
+                    .await?;
                 Ok(reply)
             }
             GameCommand::Submit { board, auth, text } => {
@@ -247,7 +249,6 @@ impl Service {
                 let loaded = self.load_kind(kind, board).await?;
                 let seat = self.seat(&loaded, &user.id)?;
                 let (preview, note) = self.preview(&loaded, seat, &text)?;
-                self.store.set_pending(board, &user.id, &text, self.now()).await?;
                 let mut reply = self.board_text_reply(&preview, &loaded.stored, Viewer::Player(seat));
                 reply.text = format!(
                     "Submitted, not yet played: {text}\nThe board would then be as below. Send `{} confirm {board} {} PASSWORD` to play it.\n{note}\n{}",
@@ -255,6 +256,9 @@ impl Service {
                     user.id,
                     reply.text
                 );
+                self.store
+                    .set_pending(board, &user.id, &text, self.now(), &self.answered(caller, &reply))
+                    .await?;
                 Ok(reply)
             }
             GameCommand::Confirm { board, auth } => {
@@ -370,7 +374,9 @@ impl Service {
                     user.id,
                     kind.info().title(Lang::En)
                 );
-                let mut messages = Vec::new();
+                let reply =
+                    Reply::plain(subject.clone(), format!("Sent to the other players of board {board}.\n"));
+                let mut effects = self.answered(caller, &reply);
                 let mut readers: Vec<String> = loaded.game.players().to_vec();
                 readers.extend(self.store.subscribers(board).await?);
                 readers.sort();
@@ -378,30 +384,32 @@ impl Service {
                 for reader in readers.iter().filter(|r| **r != user.id) {
                     // `notify off` stops every mail about boards, chat included.
                     if let Some(addr) = self.notify_address(reader).await? {
-                        messages.push(OutboxMessage {
+                        effects.push(SideEffect::Outbox(OutboxMessage {
                             key: format!("chat:{board}:{now}:{tag:016x}:{}:{reader}", user.id),
                             recipient: addr,
                             subject: subject.clone(),
                             body: body.clone(),
                             game_id: Some(board),
-                        });
+                        }));
                     }
                 }
-                self.store.chat(board, &user.id, now, &text, &messages).await?;
+                self.store.chat(board, &user.id, now, &text, &effects).await?;
                 // Open pages show the line at once.
                 let _ = self.updates.send(GameUpdate { board, version: loaded.stored.summary.version });
-                Ok(Reply::plain(subject, format!("Sent to the other players of board {board}.\n")))
+                Ok(reply)
             }
             GameCommand::Subscribe { board, auth, on } => {
                 let user = self.authenticate(&auth, caller).await?;
                 self.load_kind(kind, board).await?;
-                self.store.subscribe(board, &user.id, on).await?;
                 let text = if on {
                     format!("{} will receive the updates of board {board}.\n", user.id)
                 } else {
                     format!("{} no longer receives the updates of board {board}.\n", user.id)
                 };
-                Ok(Reply::plain(format!("{} Board {board}", kind.info().title(Lang::En)), text))
+                let reply = Reply::plain(format!("{} Board {board}", kind.info().title(Lang::En)), text);
+                let effects = self.answered(caller, &reply);
+                self.store.subscribe(board, &user.id, on, &effects, self.now()).await?;
+                Ok(reply)
             }
             GameCommand::Answer { board, auth, accept } => {
                 self.answer(kind, board, &auth, accept, caller).await

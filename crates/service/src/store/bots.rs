@@ -37,14 +37,21 @@ impl BotAccountRow {
 impl Store {
     /// Mark `user` as a bot (`on`, keeping a hosted command it has) or
     /// as a person again (its hosted command goes too).
-    pub async fn set_bot(&self, user: &str, on: bool, now: Timestamp) -> StoreResult<()> {
-        if on {
+    pub async fn set_bot(
+        &self,
+        user: &str,
+        on: bool,
+        now: Timestamp,
+        effects: &[SideEffect],
+    ) -> StoreResult<()> {
+        let change = if on {
             let sql =
                 "INSERT INTO bot_accounts (user_id, since) VALUES (?1, ?2) ON CONFLICT (user_id) DO NOTHING";
-            self.execute(sql, values![user, now]).await.map(drop)
+            (sql, values![user, now])
         } else {
-            self.execute("DELETE FROM bot_accounts WHERE user_id = ?1", values![user]).await.map(drop)
-        }
+            ("DELETE FROM bot_accounts WHERE user_id = ?1", values![user])
+        };
+        self.write_with(change, effects, None, now).await
     }
 
     /// Mark `user` as a bot run by the server with `command` (JSON words),

@@ -50,11 +50,14 @@ impl Store {
         seat: usize,
         accepted: bool,
         status: GameStatus,
+        effects: &[SideEffect],
+        at: Timestamp,
     ) -> StoreResult<()> {
         let seat_row = "UPDATE game_players SET accepted = ?1 WHERE game_id = ?2 AND seat = ?3";
         let game_row = "UPDATE games SET status = ?1 WHERE id = ?2";
         let mut statements =
             vec![(seat_row, values![accepted, id, seat as i64]), (game_row, values![status.as_str(), id])];
+        statements.extend(side_effects(effects, Some(id), at)?);
         statements.extend(self.announce(id));
         self.write(statements).await.map(drop)
     }
@@ -76,13 +79,20 @@ impl Store {
     }
 
     /// Subscribe a user to a game's updates.
-    pub async fn subscribe(&self, game: i64, user: &str, on: bool) -> StoreResult<()> {
+    pub async fn subscribe(
+        &self,
+        game: i64,
+        user: &str,
+        on: bool,
+        effects: &[SideEffect],
+        at: Timestamp,
+    ) -> StoreResult<()> {
         let sql = if on {
             "INSERT INTO subscriptions (game_id, user_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING"
         } else {
             "DELETE FROM subscriptions WHERE game_id = ?1 AND user_id = ?2"
         };
-        self.execute(sql, values![game, user]).await.map(drop)
+        self.write_with((sql, values![game, user]), effects, Some(game), at).await
     }
 
     /// A game's subscribers.
@@ -92,9 +102,16 @@ impl Store {
     }
 
     /// Queue a conditional move.
-    pub async fn queue_move(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()> {
+    pub async fn queue_move(
+        &self,
+        game: i64,
+        user: &str,
+        text: &str,
+        at: Timestamp,
+        effects: &[SideEffect],
+    ) -> StoreResult<()> {
         let sql = "INSERT INTO queued_moves (game_id, user_id, move, created) VALUES (?1, ?2, ?3, ?4)";
-        self.execute(sql, values![game, user, text, at]).await.map(drop)
+        self.write_with((sql, values![game, user, text, at]), effects, Some(game), at).await
     }
 
     /// A game's queued moves, oldest first.
@@ -104,10 +121,17 @@ impl Store {
     }
 
     /// Store (replace) a submitted two-step move.
-    pub async fn set_pending(&self, game: i64, user: &str, text: &str, at: Timestamp) -> StoreResult<()> {
+    pub async fn set_pending(
+        &self,
+        game: i64,
+        user: &str,
+        text: &str,
+        at: Timestamp,
+        effects: &[SideEffect],
+    ) -> StoreResult<()> {
         let sql = "INSERT INTO pending_moves (game_id, user_id, move, created) VALUES (?1, ?2, ?3, ?4) \
                    ON CONFLICT (game_id, user_id) DO UPDATE SET move = excluded.move, created = excluded.created";
-        self.execute(sql, values![game, user, text, at]).await.map(drop)
+        self.write_with((sql, values![game, user, text, at]), effects, Some(game), at).await
     }
 
     /// The submitted move of a user.
@@ -116,17 +140,18 @@ impl Store {
         self.value(sql, values![game, user]).await
     }
 
-    /// Add a chat line and queue its messages in one transaction.
+    /// Add a chat line, with `effects` (its messages, the reply to its
+    /// mail) in one transaction.
     pub async fn chat(
         &self,
         game: i64,
         user: &str,
         at: Timestamp,
         text: &str,
-        messages: &[OutboxMessage],
+        effects: &[SideEffect],
     ) -> StoreResult<()> {
         let mut statements = vec![insert_chat(game, user, at, text)];
-        statements.extend(messages.iter().map(|m| mail::insert_outbox(m, at)));
+        statements.extend(side_effects(effects, Some(game), at)?);
         // Open pages elsewhere show the line at once.
         statements.extend(self.announce(game));
         self.write(statements).await.map(drop)
@@ -135,6 +160,21 @@ impl Store {
     /// A game's chat.
     pub async fn chats(&self, game: i64) -> StoreResult<Vec<ChatRow>> {
         self.rows("SELECT user_id, at, text FROM chats WHERE game_id = ?1 ORDER BY id", values![game]).await
+    }
+
+    /// Run `change` with the statements of `effects` (made at `at`, of the
+    /// game `board` if any) in one transaction: what a command by mail
+    /// commits with the reply to its message.
+    pub(super) async fn write_with(
+        &self,
+        change: Statement,
+        effects: &[SideEffect],
+        board: Option<i64>,
+        at: Timestamp,
+    ) -> StoreResult<()> {
+        let mut statements = vec![change];
+        statements.extend(side_effects(effects, board, at)?);
+        self.write(statements).await.map(drop)
     }
 
     /// The statement announcing a change to game `board` to the other
