@@ -30,12 +30,14 @@ export async function launch() {
 }
 
 /** A page in a context of its own (its own cookies), with a phone-sized
- * or desk-sized window. */
-export async function newPage(browser, { phone = false } = {}) {
+ * or desk-sized window, and a browser that asks for `language` (an
+ * Accept-Language header, as `fi-FI,fi;q=0.9`) if given. */
+export async function newPage(browser, { phone = false, language = null } = {}) {
   const context = await browser.newContext({
     baseURL: BASE,
     viewport: phone ? { width: 390, height: 844 } : { width: 1280, height: 900 },
     deviceScaleFactor: 1,
+    ...(language ? { extraHTTPHeaders: { "Accept-Language": language } } : {}),
   });
   const page = await context.newPage();
   page.setDefaultTimeout(15000);

@@ -208,6 +208,7 @@ macro_rules! catalogues {
 /// same arguments (checked by this crate's tests).
 const CATALOGUES: [(Lang, &[Source]); 3] = catalogues![
     "i18n" / "common",
+    "i18n" / "web",
     "dna" / "dna",
     "rewrite" / "rewrite",
     "intervalo" / "intervalo",
@@ -253,7 +254,7 @@ impl<'a> Args<'a> {
 
     /// Argument `name` set to `value` (text as it is, numbers as
     /// quantities: see [`ArgValue`]).
-    pub fn with(mut self, name: &'static str, value: impl ArgValue<'a>) -> Self {
+    pub fn with(mut self, name: &'a str, value: impl ArgValue<'a>) -> Self {
         self.0.set(name, value.into_value());
         self
     }

@@ -25,6 +25,7 @@ pub mod client;
 pub mod connections;
 mod error;
 pub mod events;
+pub mod lang;
 mod openapi;
 pub mod pages;
 mod templates;
@@ -41,6 +42,7 @@ use axum::http::{HeaderName, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use tabula_i18n::t;
 use tabula_service::Service;
 use tokio::sync::watch;
 
@@ -87,6 +89,7 @@ fn router(web: Web, limits: &connections::Limits) -> Router {
             connections::read_body,
         ))
         .layer(middleware::from_fn_with_state(web.clone(), client::client_address))
+        .layer(middleware::from_fn(lang::choose))
         .layer(middleware::from_fn(security_headers))
         .layer(middleware::from_fn(log_request))
         .with_state(web)
@@ -169,12 +172,12 @@ async fn not_found(uri: Uri) -> Response {
     if uri.path().starts_with("/api/") {
         ApiError::not_found(format!("no API resource {}", uri.path())).into_response()
     } else {
-        PageError::not_found("There is no such page.").into_response()
+        PageError::not_found(t!(lang::current(), "error-no-page")).into_response()
     }
 }
 
 async fn method_not_allowed(uri: Uri, method: Method) -> Response {
-    let message = format!("{} does not take {method} requests", uri.path());
+    let message = t!(lang::current(), "error-method", path = uri.path(), method = method.as_str());
     if uri.path().starts_with("/api/") {
         ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", message).into_response()
     } else {

@@ -20,6 +20,7 @@ use minijinja::context;
 use serde::{Deserialize, Serialize};
 use tabula_bots::tournament::{build_report, unique_names};
 use tabula_bots::{BotStanding, GameResult, TournamentConfig, TournamentReport};
+use tabula_i18n::t;
 use tabula_model::Lang;
 use tabula_model::svg::escape;
 use tabula_service::store::TournamentRow;
@@ -27,6 +28,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::Web;
 use crate::error::{ApiError, PageError};
+use crate::lang::current;
 use crate::openapi::{ErrorBody, True};
 use crate::pages::{base, page, visitor};
 use crate::templates::render;
@@ -65,7 +67,8 @@ impl Results {
 
 fn corrupt(id: i64, what: impl std::fmt::Display) -> ApiError {
     tracing::error!(tournament = id, error = %what, "stored tournament does not decode");
-    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", format!("tournament {id} is stored damaged"))
+    let message = t!(current(), "tournament-damaged", id = id.to_string());
+    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
 }
 
 /// Games a round robin of `bots` bots schedules: every combination of
@@ -84,7 +87,7 @@ fn scheduled_games(bots: usize, players: usize, games_per_pair: usize) -> usize 
 fn tournament_id(text: &str) -> Result<i64, ApiError> {
     match text.parse::<i64>() {
         Ok(n) if n > 0 => Ok(n),
-        _ => Err(ApiError::not_found(format!("{text:?} is not a tournament number"))),
+        _ => Err(ApiError::not_found(t!(current(), "tournament-not-a-number", text = format!("{text:?}")))),
     }
 }
 
@@ -99,7 +102,7 @@ pub async fn results(web: &Web, id: i64) -> Result<Results, ApiError> {
         .service
         .tournament(id)
         .await?
-        .ok_or_else(|| ApiError::not_found(format!("there is no tournament {id}")))?;
+        .ok_or_else(|| ApiError::not_found(t!(current(), "tournament-none", id = id.to_string())))?;
     let config: Option<TournamentConfig> = serde_json::from_str(&row.config).ok();
     let report = match &row.report {
         Some(text) => serde_json::from_str::<TournamentReport>(text).map_err(|e| corrupt(id, e))?,
@@ -147,8 +150,8 @@ pub struct ListRow {
     pub id: i64,
     /// The game's command word.
     pub game: String,
-    /// The game's title.
-    pub title: &'static str,
+    /// The game's title, in the request's language.
+    pub title: String,
     /// When it started (milliseconds since the epoch).
     pub created: i64,
     /// When it finished, if it has.
@@ -189,7 +192,7 @@ fn list_row(row: &TournamentRow) -> ListRow {
     ListRow {
         id: row.id,
         game: row.game.clone(),
-        title: tabula_games::find(&row.game).map_or("Unknown game", |k| k.info().title(Lang::En)),
+        title: game_title(&row.game),
         created: row.created,
         finished: row.finished,
         games_done: row.games_done,
@@ -212,7 +215,8 @@ pub async fn list(web: &Web, limit: i64) -> Result<Vec<ListRow>, ApiError> {
 }
 
 fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
-    q.map(|Query(q)| q).map_err(|e| ApiError::bad_request(format!("bad query parameters: {}", e.body_text())))
+    q.map(|Query(q)| q)
+        .map_err(|e| ApiError::bad_request(t!(current(), "tournament-bad-query", error = e.body_text())))
 }
 
 /// The tournament list's query.
@@ -252,7 +256,11 @@ pub(crate) async fn list_api(
 ) -> Result<Json<Tournaments>, ApiError> {
     let limit = query(q)?.limit.unwrap_or(MAX_TOURNAMENTS);
     if !(1..=MAX_TOURNAMENTS).contains(&limit) {
-        return Err(ApiError::bad_request(format!("limit must be 1 to {MAX_TOURNAMENTS}")));
+        return Err(ApiError::bad_request(t!(
+            current(),
+            "tournament-limit",
+            max = MAX_TOURNAMENTS.to_string()
+        )));
     }
     Ok(Json(Tournaments { tournaments: list(&web, limit).await?, ok: True }))
 }
@@ -398,7 +406,11 @@ pub(crate) async fn games_api(
     let q = query(q)?;
     let limit = q.limit.unwrap_or(100);
     if !(1..=MAX_GAMES_PAGE).contains(&limit) {
-        return Err(ApiError::bad_request(format!("limit must be 1 to {MAX_GAMES_PAGE}")));
+        return Err(ApiError::bad_request(t!(
+            current(),
+            "tournament-limit",
+            max = MAX_GAMES_PAGE.to_string()
+        )));
     }
     let offset = q.offset.unwrap_or(0);
     let r = results(&web, tournament_id(&id)?).await?;
@@ -422,8 +434,25 @@ async fn list_page(State(web): State<Web>, headers: HeaderMap) -> Result<Respons
     Ok(page(StatusCode::OK, html))
 }
 
+/// A share as a percentage with one decimal, in the request's language
+/// (`62.5%`, `62,5 %`).
 fn percent(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
+    percent_sign(tabula_i18n::format_decimal(current(), 100.0 * x, 1, 1))
+}
+
+/// `number` with the percent sign, as the request's language writes it.
+fn percent_sign(number: String) -> String {
+    match current() {
+        Lang::En => format!("{number}%"),
+        // CLDR: Finnish and Spanish set the sign apart by a no-break space.
+        Lang::Fi | Lang::Es => format!("{number}\u{a0}%"),
+    }
+}
+
+/// A game's title in the request's language.
+fn game_title(kind: &str) -> String {
+    let lang = current();
+    tabula_games::find(kind).map_or_else(|| t!(lang, "unknown-game"), |k| k.info().title(lang).to_string())
 }
 
 /// `text` with every file path cut to its file's name: a bot's command
@@ -535,6 +564,7 @@ fn standing_rows(report: &TournamentReport) -> Vec<StandingRow> {
 /// The head-to-head matrix in standings order, each cell shaded from red
 /// (the row's bot lost every game against the column's) to green.
 fn matrix_rows(report: &TournamentReport) -> Vec<MatrixRow> {
+    let lang = current();
     let order: Vec<usize> = report.bots.iter().map(|b| b.index).collect();
     let name = |i: usize| report.names.get(i).cloned().unwrap_or_default();
     order
@@ -559,13 +589,14 @@ fn matrix_rows(report: &TournamentReport) -> Vec<MatrixRow> {
                     let score = (c.wins as f64 + c.draws as f64 / 2.0) / games as f64;
                     MatrixCell {
                         text: format!("{}-{}-{}", c.wins, c.losses, c.draws),
-                        title: format!(
-                            "{} against {}: {} won, {} lost, {} drawn",
-                            name(i),
-                            name(j),
-                            c.wins,
-                            c.losses,
-                            c.draws
+                        title: t!(
+                            lang,
+                            "tournament-cell",
+                            row = name(i),
+                            column = name(j),
+                            won = c.wins,
+                            lost = c.losses,
+                            drawn = c.draws
                         ),
                         style: format!("background: hsl({:.0}, 65%, 88%)", 130.0 * score),
                         own: false,
@@ -612,7 +643,7 @@ async fn tournament_page(
     let id = tournament_id(&id).map_err(page_error)?;
     let r = results(&web, id).await.map_err(page_error)?;
     let rep = &r.report;
-    let title = tabula_games::find(&rep.game).map_or("Unknown game", |k| k.info().title(Lang::En));
+    let title = game_title(&rep.game);
     let failures = rep.games.iter().filter(|g| !g.failures.is_empty()).count();
     let html = render(
         "tournament.html",
@@ -701,7 +732,8 @@ pub fn rating_chart(bots: &[BotStanding]) -> String {
     let left = label_width(bots);
     let x = |v: f64| left + (v - axis_lo) / (axis_hi - axis_lo) * PLOT_WIDTH;
     let mut out = String::new();
-    let height = chart_open(&mut out, bots.len(), left, "Ratings (Bradley-Terry, Elo scale, mean 1500)");
+    let label = t!(current(), "tournament-rating-chart");
+    let height = chart_open(&mut out, bots.len(), left, &label);
     let bottom = height - CHART_BOTTOM;
     let mut tick = axis_lo;
     while tick <= axis_hi + step / 2.0 {
@@ -745,7 +777,8 @@ pub fn win_rate_chart(bots: &[BotStanding]) -> String {
     let left = label_width(bots);
     let x = |v: f64| left + v.clamp(0.0, 1.0) * PLOT_WIDTH;
     let mut out = String::new();
-    let height = chart_open(&mut out, bots.len(), left, "Win rates with their 95% intervals");
+    let label = t!(current(), "tournament-win-chart");
+    let height = chart_open(&mut out, bots.len(), left, &label);
     let bottom = height - CHART_BOTTOM;
     for tenth in 0..=10 {
         let v = f64::from(tenth) / 10.0;
@@ -758,10 +791,10 @@ pub fn win_rate_chart(bots: &[BotStanding]) -> String {
         if tenth % 2 == 0 {
             let _ = write!(
                 out,
-                "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\" fill=\"#5b6670\">{}%</text>",
+                "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\" fill=\"#5b6670\">{}</text>",
                 x(v),
                 bottom + 16.0,
-                tenth * 10
+                percent_sign((tenth * 10).to_string())
             );
         }
     }

@@ -5,6 +5,27 @@
 "use strict";
 
 (function () {
+  // The texts this script shows, in the page's language: the server puts
+  // them in the page (#texts), arguments as {name} for tr to fill in.
+  var texts = {};
+  try { texts = JSON.parse(document.getElementById("texts").textContent); } catch (e) { /* none: names show */ }
+  function tr(name, args) {
+    var text = texts[name] || name;
+    Object.keys(args || {}).forEach(function (k) { text = text.split("{" + k + "}").join(String(args[k])); });
+    return text;
+  }
+  // A time as the server writes it in the page's language (UTC, as every
+  // player reads the same deadline).
+  function formatTime(ms) {
+    var d = new Date(ms);
+    var two = function (n) { return (n < 10 ? "0" : "") + n; };
+    var day = d.getUTCDate(), month = d.getUTCMonth() + 1, year = d.getUTCFullYear();
+    var lang = document.documentElement.lang;
+    if (lang === "fi") return day + "." + month + "." + year + " klo " + d.getUTCHours() + "." + two(d.getUTCMinutes()) + " UTC";
+    if (lang === "es") return day + "/" + month + "/" + year + " " + d.getUTCHours() + ":" + two(d.getUTCMinutes()) + " UTC";
+    return d.toISOString().slice(0, 16).replace("T", " ") + " UTC";
+  }
+
   // Buttons that ask first (resigning).
   document.addEventListener("click", function (e) {
     var b = e.target.closest && e.target.closest("[data-confirm]");
@@ -417,7 +438,7 @@
     st.textContent = "";
     statusLines(snapshot.text).forEach(function (line) {
       var p = document.createElement("p");
-      p.textContent = me && line === "It is " + me + "'s turn." ? "It is your turn." : line;
+      p.textContent = me && line === tr("turn-of", { user: me }) ? tr("your-turn-line") : line;
       st.appendChild(p);
     });
     var tb = document.getElementById("text-board");
@@ -561,9 +582,7 @@
       });
       var offerText = document.getElementById("offer-text");
       if (offerText) {
-        offerText.textContent = offer
-          ? offer.by + " offers " + (offer.kind === "draw" ? "a draw." : "to take back the last move.")
-          : "";
+        offerText.textContent = offer ? tr(offer.kind === "draw" ? "offer-draw" : "offer-undo", { user: offer.by }) : "";
       }
     }
     var rematch = document.getElementById("rematch");
@@ -575,14 +594,14 @@
       var to = g.status === "active" && g.to_move.indexOf(li.getAttribute("data-player")) >= 0;
       li.classList.toggle("to-move", to);
       var mark = li.querySelector(".turn-mark");
-      if (mark) mark.textContent = to ? "◀ to move" : "";
+      if (mark) mark.textContent = to ? tr("to-move") : "";
     });
     if (moveForm) {
       moveForm.hidden = !(actions.play && position >= total);
       // As on the server: a guard only while one player is to move.
       if (guard) guard.value = g.to_move.length === 1 ? String(g.moves + 1) : "";
     }
-    showWaiting(waiting, (myTurn(g) && actions.play ? "Your turn · " : "") + pageTitle + " · Tabula");
+    showWaiting(waiting, (myTurn(g) && actions.play ? tr("your-turn") + " · " : "") + pageTitle + " · Tabula");
   }
 
   var players = [];
@@ -620,14 +639,14 @@
       t.className = "text";
       t.textContent = h.entry.text;
       a.appendChild(t);
-      if (h.opens && h.undone) a.appendChild(document.createTextNode(" (taken back)"));
+      if (h.opens && h.undone) a.appendChild(document.createTextNode(" " + tr("taken-back")));
       li.appendChild(a);
       list.appendChild(li);
     });
     if (!history.length) {
       var empty = document.createElement("li");
       empty.className = "empty muted";
-      empty.textContent = "No moves yet.";
+      empty.textContent = tr("no-moves");
       list.appendChild(empty);
     }
     markPosition();
@@ -638,7 +657,9 @@
       li.classList.toggle("later", Number(li.getAttribute("data-number")) > position);
     });
     var label = document.getElementById("position");
-    label.textContent = position >= total ? "move " + total + " (latest)" : "after move " + position + " of " + total;
+    label.textContent = position >= total
+      ? tr("position-latest", { total: total })
+      : tr("position-after", { position: position, total: total });
     var prev = document.querySelector('#replay [data-at="prev"]');
     var next = document.querySelector('#replay [data-at="next"]');
     if (prev) prev.href = "?at=" + Math.max(position - 1, 0);
@@ -662,7 +683,7 @@
     countdown.hidden = nextAt === null || position < total;
     if (nextAt === null) return;
     var s = Math.max(0, Math.ceil((nextAt - Date.now()) / 1000));
-    countdown.textContent = s > 0 ? "Next tick in " + s + " s" : "Next tick now";
+    countdown.textContent = s > 0 ? tr("tick-in", { seconds: s }) : tr("tick-now");
   }
   if (countdown) {
     setClock(null);
@@ -769,7 +790,7 @@
     who.textContent = line.user;
     var when = document.createElement("span");
     when.className = "when";
-    when.textContent = new Date(line.at).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+    when.textContent = formatTime(line.at);
     var text = document.createElement("span");
     text.className = "text";
     text.textContent = line.text;
@@ -788,13 +809,13 @@
     source.onopen = function () {
       liveOpen = true;
       live.hidden = false;
-      live.textContent = "live";
+      live.textContent = tr("live");
       live.classList.remove("offline");
     };
     source.onerror = function () {
       liveOpen = false;
       live.hidden = false;
-      live.textContent = "reconnecting";
+      live.textContent = tr("reconnecting");
       live.classList.add("offline");
     };
   }
@@ -836,17 +857,17 @@
         // Without the live stream nothing would show the change: reload.
         if (!liveOpen) window.location.reload();
       } else {
-        var message = answer.error && answer.error.message ? answer.error.message : "The server refused this.";
+        var message = answer.error && answer.error.message ? answer.error.message : tr("refused");
         errorBox(form, true).textContent = message.charAt(0).toUpperCase() + message.slice(1);
       }
     };
     // getAttribute: a field named "action" hides the form's own property.
     fetch(form.getAttribute("action"), { method: "POST", credentials: "same-origin", headers: { Accept: "application/json" }, body: body })
       .then(function (r) {
-        return r.json().catch(function () { return { ok: false, error: { message: "The server answered " + r.status + "." } }; });
+        return r.json().catch(function () { return { ok: false, error: { message: tr("status", { status: r.status }) } }; });
       })
       .then(done)
-      .catch(function () { done({ ok: false, error: { message: "Not sent: the connection failed. Try again." } }); });
+      .catch(function () { done({ ok: false, error: { message: tr("not-sent") } }); });
   }
 
   document.querySelectorAll("form[data-send]").forEach(function (form) {

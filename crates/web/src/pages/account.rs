@@ -11,19 +11,22 @@ use axum::response::{IntoResponse, Redirect, Response};
 use minijinja::context;
 use serde::Deserialize;
 use serde_json::Value;
+use tabula_i18n::t;
 use tabula_service::auth::Login;
 use tabula_service::{Caller, Command, CommandError, Context, Credentials, ErrorCode};
 
-use super::{CsrfField, EXPIRED_FORM, Signed, base, page, query, safe_next, visitor};
+use super::{CsrfField, Signed, base, expired_form, page, query, safe_next, visitor};
 use crate::Web;
 use crate::auth::{self, FORM_COOKIE, SESSION_COOKIE};
 use crate::client::ClientAddress;
 use crate::error::PageError;
+use crate::lang::current;
 use crate::templates::render;
 
 fn form<T>(f: Result<Form<T>, FormRejection>) -> Result<T, PageError> {
-    f.map(|Form(v)| v)
-        .map_err(|e| PageError::new(StatusCode::BAD_REQUEST, format!("bad form: {}", e.body_text())))
+    f.map(|Form(v)| v).map_err(|e| {
+        PageError::new(StatusCode::BAD_REQUEST, t!(current(), "form-bad", error = e.body_text()))
+    })
 }
 
 #[derive(Deserialize)]
@@ -134,7 +137,7 @@ pub(super) async fn login_form(
     let f = form(f)?;
     let next = safe_next(f.next.as_deref());
     if !check_form_token(&headers, &f.form_token) {
-        let (s, e) = (StatusCode::FORBIDDEN, Some(EXPIRED_FORM.to_string()));
+        let (s, e) = (StatusCode::FORBIDDEN, Some(expired_form()));
         return account_form("login.html", &headers, s, &next, &f.user, "", e);
     }
     match web.service.login(f.user.trim(), &f.password, &client.origin()).await {
@@ -143,7 +146,7 @@ pub(super) async fn login_form(
             let status = crate::error::status_of(e.code);
             let message = match e.code {
                 // One answer for a wrong id and a wrong password.
-                ErrorCode::UnknownUser | ErrorCode::WrongPassword => "Wrong user id or password.".to_string(),
+                ErrorCode::UnknownUser | ErrorCode::WrongPassword => t!(current(), "login-wrong"),
                 _ => e.message,
             };
             let status = if status == StatusCode::NOT_FOUND { StatusCode::UNAUTHORIZED } else { status };
@@ -165,10 +168,10 @@ pub(super) async fn signup_form(
         account_form("signup.html", &headers, status, &next, &f.user, &f.email, Some(message))
     };
     if !check_form_token(&headers, &f.form_token) {
-        return again(StatusCode::FORBIDDEN, EXPIRED_FORM.into());
+        return again(StatusCode::FORBIDDEN, expired_form());
     }
     if f.password != f.password2 {
-        return again(StatusCode::BAD_REQUEST, "The two passwords differ.".into());
+        return again(StatusCode::BAD_REQUEST, t!(current(), "signup-passwords-differ"));
     }
     let email = f.email.trim();
     let id = match web.service.signup_user(f.user.trim(), &f.password, Some(email)).await {
@@ -220,18 +223,19 @@ struct Shown {
     /// A refused form: which one, and why.
     error: Option<(String, String)>,
     /// What was just changed.
-    done: Option<&'static str>,
+    done: Option<String>,
 }
 
 /// The confirmation of a changed setting.
-fn confirmation(setting: &str) -> Option<&'static str> {
+fn confirmation(setting: &str) -> Option<String> {
+    let lang = current();
     Some(match setting {
-        "password" => "Your password is changed. Every other login session and every token has ended.",
-        "emails" => "Your addresses are changed.",
-        "notify" => "Your notification setting is saved.",
-        "vacation" => "Your vacation is saved.",
-        "limit" => "Your game limit is saved.",
-        "policy" => "Your challenge policy is saved.",
+        "password" => t!(lang, "account-done-password"),
+        "emails" => t!(lang, "account-done-emails"),
+        "notify" => t!(lang, "account-done-notify"),
+        "vacation" => t!(lang, "account-done-vacation"),
+        "limit" => t!(lang, "account-done-limit"),
+        "policy" => t!(lang, "account-done-policy"),
         _ => return None,
     })
 }
@@ -313,7 +317,7 @@ pub(super) async fn revoke_form(
     signed: Signed<CsrfField>,
 ) -> Result<Response, PageError> {
     let login = signed.login;
-    let id: i64 = id.parse().map_err(|_| PageError::not_found("There is no such token."))?;
+    let id: i64 = id.parse().map_err(|_| PageError::not_found(t!(current(), "account-no-token")))?;
     match web.service.revoke_token(&login.user, id).await {
         Ok(()) => Ok(Redirect::to("/account").into_response()),
         Err(e) => refused(&web, &login, "token", e).await,
@@ -353,13 +357,16 @@ fn settings_command(login: &Login, f: &SettingsForm) -> Result<Command, CommandE
     let on_off = |value: &str| -> Result<Option<u32>, CommandError> {
         match value.trim() {
             "" | "off" => Ok(None),
-            n => n.parse::<u32>().map(Some).map_err(|_| bad_value(format!("{n:?} is not a whole number"))),
+            n => n
+                .parse::<u32>()
+                .map(Some)
+                .map_err(|_| bad_value(t!(current(), "account-not-a-number", value = format!("{n:?}")))),
         }
     };
     Ok(match f.setting.as_str() {
         "password" => {
             if f.new_password != f.new_password2 {
-                return Err(bad_value("The two new passwords differ."));
+                return Err(bad_value(t!(current(), "account-new-passwords-differ")));
             }
             Command::ChangePassword { auth: with_password, new_password: f.new_password.clone() }
         }
@@ -378,11 +385,11 @@ fn settings_command(login: &Login, f: &SettingsForm) -> Result<Command, CommandE
         "policy" => Command::Policy { auth: session, ask: f.value == "ask" },
         "close" => {
             if f.confirm != "yes" {
-                return Err(bad_value("Tick the box to say you mean to close the account."));
+                return Err(bad_value(t!(current(), "account-tick-to-close")));
             }
             Command::Signoff { auth: with_password }
         }
-        other => return Err(bad_value(format!("There is no setting {other:?}."))),
+        other => return Err(bad_value(t!(current(), "account-no-setting", setting = format!("{other:?}")))),
     })
 }
 

@@ -8,7 +8,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use minijinja::context;
 use serde::{Deserialize, Serialize};
-use tabula_model::Lang;
+use tabula_i18n::t;
 use tabula_model::{GameInfo, OptionKind};
 use tabula_service::auth::Login;
 use tabula_service::{Caller, Command, Context, GameCommand};
@@ -17,6 +17,7 @@ use super::{Signed, base, board_number, page, query, visitor};
 use crate::Web;
 use crate::client::ClientAddress;
 use crate::error::PageError;
+use crate::lang::current;
 use crate::templates::render;
 
 /// One field of a challenge form, made from one option of the game's table.
@@ -40,6 +41,7 @@ pub(super) struct OptionField {
 }
 
 pub(super) fn option_fields(info: &GameInfo, sent: &[(String, String)]) -> Vec<OptionField> {
+    let lang = current();
     info.all_options()
         .map(|o| {
             let value = sent
@@ -66,18 +68,27 @@ pub(super) fn option_fields(info: &GameInfo, sent: &[(String, String)]) -> Vec<O
                     f.input = "number";
                     f.min = Some(min);
                     f.max = Some(max);
-                    f.accepts = format!("{min} to {max}");
+                    f.accepts =
+                        t!(lang, "challenge-accepts-range", min = min.to_string(), max = max.to_string());
                 }
                 OptionKind::Text { min_len, max_len, accepts } => {
                     f.maxlength = Some(max_len);
-                    f.accepts = format!("{min_len} to {max_len} characters: {accepts}");
+                    f.accepts = t!(
+                        lang,
+                        "challenge-accepts-text",
+                        min = min_len.to_string(),
+                        max = max_len.to_string(),
+                        accepts = accepts
+                    );
                 }
                 OptionKind::Duration { min_secs, max_secs, unit } => {
                     f.maxlength = Some(12);
-                    f.accepts = format!(
-                        "a duration such as 30m, 12h, 7d or 2w, from {} to {} (a bare number is in {unit})",
-                        tabula_model::format_duration(min_secs),
-                        tabula_model::format_duration(max_secs)
+                    f.accepts = t!(
+                        lang,
+                        "challenge-accepts-duration",
+                        min = tabula_model::format_duration(min_secs),
+                        max = tabula_model::format_duration(max_secs),
+                        unit = unit.to_string()
                     );
                 }
                 OptionKind::Choice { choices } => {
@@ -93,7 +104,7 @@ pub(super) fn option_fields(info: &GameInfo, sent: &[(String, String)]) -> Vec<O
 fn find_kind(kind: &str) -> Result<&'static GameInfo, PageError> {
     tabula_games::find(kind)
         .map(|k| k.info())
-        .ok_or_else(|| PageError::not_found(format!("There is no game {kind:?} here.")))
+        .ok_or_else(|| PageError::not_found(t!(current(), "challenge-no-game", kind = format!("{kind:?}"))))
 }
 
 #[derive(Deserialize)]
@@ -154,15 +165,16 @@ async fn challenge_view(
         Some((s, e)) => (s, Some(e)),
         None => (StatusCode::OK, None),
     };
+    let lang = current();
     let html = render(
         "challenge.html",
         context! {
             base => base(web, login).await?,
             kind => info.kind,
-            title => info.title(Lang::En),
-            summary => info.summary(Lang::En),
-            rules => info.rules(Lang::En),
-            move_help => info.move_help(Lang::En),
+            title => info.title(lang),
+            summary => info.summary(lang),
+            rules => info.rules(lang),
+            move_help => info.move_help(lang),
             min_players => info.min_players,
             max_players => info.max_players,
             fields => option_fields(info, sent),
@@ -188,7 +200,7 @@ pub(super) fn option_words(info: &GameInfo, sent: &[(String, String)]) -> Result
             OptionKind::Flag => words.push(format!("-{}", o.name)),
             _ => {
                 if value.chars().any(|c| c.is_whitespace() || c.is_control()) || value.len() > 200 {
-                    return Err(format!("-{}: a value has no spaces", o.name));
+                    return Err(t!(current(), "challenge-option-spaces", option = o.name));
                 }
                 // The default needs no word: the game uses it anyway.
                 if Some(value) != o.default {
@@ -210,7 +222,7 @@ pub(super) async fn challenge_form(
     let info = find_kind(&kind)?;
     let Signed { login, form: sent, .. } = signed;
     if sent.len() > 200 {
-        return Err(PageError::new(StatusCode::BAD_REQUEST, "too many form fields"));
+        return Err(PageError::new(StatusCode::BAD_REQUEST, t!(current(), "challenge-too-many-fields")));
     }
     let field = |name: &str| sent.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()).unwrap_or("");
     let players_text = field("players").to_string();
@@ -227,7 +239,7 @@ pub(super) async fn challenge_form(
     let bot = field("bot").trim();
     if !bot.is_empty() {
         if !web.service.bot_names(info.kind).iter().any(|b| b == bot) {
-            let message = format!("There is no bot {bot} for {} here.", info.title(Lang::En));
+            let message = t!(current(), "challenge-no-such-bot", bot = bot, title = info.title(current()));
             return refuse(StatusCode::BAD_REQUEST, message).await;
         }
         if players.is_empty() {
@@ -236,7 +248,7 @@ pub(super) async fn challenge_form(
         players.push(bot.to_string());
     }
     if players.is_empty() {
-        return refuse(StatusCode::BAD_REQUEST, "Name the players, in turn order.".into()).await;
+        return refuse(StatusCode::BAD_REQUEST, t!(current(), "challenge-name-players")).await;
     }
     let options = match option_words(info, &sent) {
         Ok(o) => o,
@@ -266,13 +278,10 @@ pub(super) async fn rematch_form(
     let login = signed.login;
     let snapshot = web.service.snapshot(board, Some(&login.user), None).await?;
     let Some(game) = snapshot.reply.game else {
-        return Err(PageError::not_found(format!("There is no board {board}.")));
+        return Err(PageError::not_found(t!(current(), "game-no-board", board = board.to_string())));
     };
     if !web.service.board_state(board, Some(&login.user)).await?.actions.rematch {
-        return Err(PageError::new(
-            StatusCode::CONFLICT,
-            "Only a player of a game that is over can ask for a rematch.",
-        ));
+        return Err(PageError::new(StatusCode::CONFLICT, t!(current(), "challenge-rematch-refused")));
     }
     let mut players = game.players.clone();
     players.rotate_left(1);

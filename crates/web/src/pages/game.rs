@@ -13,6 +13,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use minijinja::context;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use tabula_i18n::t;
 use tabula_model::GameInfo;
 use tabula_model::Lang;
 use tabula_service::auth::Login;
@@ -24,6 +25,7 @@ use super::{Signed, base, board_number, json_answer, page, query, visitor};
 use crate::Web;
 use crate::client::ClientAddress;
 use crate::error::PageError;
+use crate::lang::current;
 use crate::templates::render;
 use tabula_model::ClickMap;
 
@@ -72,13 +74,20 @@ pub(super) struct Refused {
     chat: bool,
 }
 
+/// The line of a board reply saying whose turn it is, as the service
+/// writes it: the page (and its script) show "It is your turn." instead to
+/// the player it names.
+pub(crate) fn turn_line(user: &str) -> String {
+    "It is {user}'s turn.".replace("{user}", user)
+}
+
 /// The status lines of a board reply (its first paragraph), addressed to
 /// `me`: "It is your turn." rather than their name.
-fn status_lines(text: &str, me: Option<&str>) -> Vec<String> {
+fn status_lines(text: &str, me: Option<&str>, lang: Lang) -> Vec<String> {
     text.lines()
         .take_while(|l| !l.trim().is_empty())
         .map(|l| match me {
-            Some(m) if l == format!("It is {m}'s turn.") => "It is your turn.".to_string(),
+            Some(m) if l == turn_line(m) => t!(lang, "game-your-turn-line"),
             _ => l.to_string(),
         })
         .collect()
@@ -108,9 +117,10 @@ pub(super) async fn game_page(
     let board = board_number(&id)?;
     let at = match query(q)?.at.as_deref().map(str::trim) {
         None | Some("") => None,
-        Some(n) => Some(n.parse::<usize>().map_err(|_| {
-            PageError::new(StatusCode::BAD_REQUEST, format!("?at={n}: write a move number, 0 or more"))
-        })?),
+        Some(n) => Some(
+            n.parse::<usize>()
+                .map_err(|_| PageError::new(StatusCode::BAD_REQUEST, t!(current(), "game-bad-at", at = n)))?,
+        ),
     };
     // A past position is replayed from the start: counted per client.
     let _turn = at.map(|_| web.heavy.enter(client)).transpose()?;
@@ -131,9 +141,10 @@ async fn game_view(
     refused: Option<Refused>,
 ) -> Result<Response, PageError> {
     let me = login.map(|l| l.user.as_str());
+    let lang = current();
     let current = web.service.snapshot(board, me, None).await?;
     let Some(game) = current.reply.game.as_ref() else {
-        return Err(PageError::not_found(format!("There is no board {board}.")));
+        return Err(PageError::not_found(t!(lang, "game-no-board", board = board.to_string())));
     };
     // A past position (replay) is shown as an observer saw it then.
     let at = at.filter(|&n| n < game.moves);
@@ -144,7 +155,7 @@ async fn game_view(
     let shown_game = shown.reply.game.as_ref().unwrap_or(game);
     let info: &GameInfo = tabula_games::find(&game.kind)
         .map(|k| k.info())
-        .ok_or_else(|| PageError::new(StatusCode::INTERNAL_SERVER_ERROR, "a game of an unknown kind"))?;
+        .ok_or_else(|| PageError::new(StatusCode::INTERNAL_SERVER_ERROR, t!(lang, "game-unknown-kind")))?;
     let state: BoardState = web.service.board_state(board, me).await?;
     let players: Vec<PlayerRow> = game
         .players
@@ -199,11 +210,11 @@ async fn game_view(
             base => base(web, login).await?,
             board,
             kind => game.kind.clone(),
-            title => info.title(Lang::En),
-            rules => info.rules(Lang::En),
-            move_help => web_move_help(info, Lang::En),
+            title => info.title(lang),
+            rules => info.rules(lang),
+            move_help => web_move_help(info, lang),
             subject => shown.reply.subject.clone(),
-            status_lines => status_lines(&shown.reply.text, me),
+            status_lines => status_lines(&shown.reply.text, me, lang),
             text_board => shown.reply.text.clone(),
             svg => shown.svg.clone(),
             click => click_json,
@@ -293,12 +304,13 @@ pub(super) async fn move_form(
         "move" | "" => {
             let text = f.text.trim().to_string();
             let game_kind = web.service.kind_of(board).await?;
+            let lang = current();
             let problem = if text.is_empty() {
-                Some("Write a move first.".to_string())
+                Some(t!(lang, "game-write-move"))
             } else if text.chars().count() > MAX_MOVE_TEXT {
-                Some(format!("A move has at most {MAX_MOVE_TEXT} characters."))
+                Some(t!(lang, "game-move-too-long", max = MAX_MOVE_TEXT.to_string()))
             } else if text.chars().any(char::is_control) {
-                Some("A move is one line of text.".to_string())
+                Some(t!(lang, "game-move-one-line"))
             } else {
                 None
             };
@@ -306,15 +318,9 @@ pub(super) async fn move_form(
             // without being shown again.
             let pasted = text.split_whitespace().next().is_some_and(|w| w.eq_ignore_ascii_case(&game_kind))
                 && text.split_whitespace().nth(1).is_some_and(|w| w.eq_ignore_ascii_case("move"));
-            let problem = problem.map(|m| (m, f.text.clone())).or_else(|| {
-                pasted.then(|| {
-                    (
-                        "Type only the move itself here, without the mail command's words before it."
-                            .to_string(),
-                        String::new(),
-                    )
-                })
-            });
+            let problem = problem
+                .map(|m| (m, f.text.clone()))
+                .or_else(|| pasted.then(|| (t!(lang, "game-move-pasted"), String::new())));
             if let Some((message, text)) = problem {
                 if json {
                     return Ok(crate::ApiError::bad_request(message).into_response());
@@ -325,7 +331,11 @@ pub(super) async fn move_form(
             MoveAction::Play(text)
         }
         other => {
-            return Err(PageError::new(StatusCode::BAD_REQUEST, format!("no such action {other:?}")));
+            let action = format!("{other:?}");
+            return Err(PageError::new(
+                StatusCode::BAD_REQUEST,
+                t!(current(), "game-no-action", action = action),
+            ));
         }
     };
     let guard = match (&action, f.moveno.trim().parse::<usize>()) {
@@ -370,9 +380,9 @@ pub(super) async fn chat_form(
     let refuse =
         |status: StatusCode, message: String| Refused { status, message, text: f.text.clone(), chat: true };
     let problem = if text.is_empty() {
-        Some("Write something first.".to_string())
+        Some(t!(current(), "game-write-chat"))
     } else if text.chars().count() > MAX_CHAT_TEXT {
-        Some(format!("A chat line has at most {MAX_CHAT_TEXT} characters."))
+        Some(t!(current(), "game-chat-too-long", max = MAX_CHAT_TEXT.to_string()))
     } else {
         None
     };
@@ -417,7 +427,7 @@ pub(super) async fn answer_form(
     let accept = match f.answer.as_str() {
         "accept" => true,
         "reject" => false,
-        _ => return Err(PageError::new(StatusCode::BAD_REQUEST, "answer accept or reject")),
+        _ => return Err(PageError::new(StatusCode::BAD_REQUEST, t!(current(), "game-answer"))),
     };
     let kind = web.service.kind_of(board).await?;
     let auth = session_credentials(&login);
@@ -447,9 +457,10 @@ mod tests {
     #[test]
     fn status_lines_are_the_first_paragraph_addressed_to_the_reader() {
         let text = "It is ned's turn.\n\nMoves:\n 1. x\n";
-        assert_eq!(status_lines(text, None), vec!["It is ned's turn."]);
-        assert_eq!(status_lines(text, Some("ned")), vec!["It is your turn."]);
-        assert_eq!(status_lines(text, Some("ann")), vec!["It is ned's turn."]);
+        assert_eq!(status_lines(text, None, Lang::En), vec!["It is ned's turn."]);
+        assert_eq!(status_lines(text, Some("ned"), Lang::En), vec!["It is your turn."]);
+        assert_eq!(status_lines(text, Some("ann"), Lang::En), vec!["It is ned's turn."]);
+        assert_eq!(status_lines(text, Some("ned"), Lang::Fi), vec!["On sinun vuorosi."]);
     }
 
     #[test]

@@ -7,6 +7,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use minijinja::context;
 use serde::{Deserialize, Serialize};
+use tabula_i18n::t;
 use tabula_service::store::{GameStatus, GameSummary};
 use tabula_service::{Waiting, WaitingGame};
 
@@ -14,6 +15,7 @@ use super::{base, frame, page, query, title_of, visitor};
 use crate::Web;
 use crate::api::{GamesQuery, game_filter, public_user};
 use crate::error::PageError;
+use crate::lang::current;
 use crate::templates::render;
 
 /// Games shown on a user's page.
@@ -25,7 +27,7 @@ const PAGE_GAMES: i64 = 50;
 pub(super) struct GameRow {
     id: i64,
     kind: String,
-    title: &'static str,
+    title: String,
     players: Vec<String>,
     state: String,
     status: &'static str,
@@ -33,21 +35,24 @@ pub(super) struct GameRow {
     updated: i64,
     my_turn: bool,
     /// Why it waits for the visitor, in words (the "Your turn" list).
-    why: Option<&'static str>,
+    why: Option<String>,
 }
 
 fn game_row(g: &GameSummary, me: Option<&str>) -> GameRow {
+    let lang = current();
     GameRow {
         id: g.id,
         kind: g.kind.clone(),
         title: title_of(&g.kind),
         players: g.players.clone(),
         state: match g.status {
-            GameStatus::Finished => g.result.clone().unwrap_or_else(|| "over".into()),
-            GameStatus::Cancelled => "challenge rejected".into(),
-            GameStatus::Proposed => "waiting for acceptance".into(),
-            GameStatus::Active if g.to_move.is_empty() => "running".into(),
-            GameStatus::Active => format!("{} to move", tabula_service::reply::and_list(&g.to_move)),
+            GameStatus::Finished => g.result.clone().unwrap_or_else(|| t!(lang, "state-over")),
+            GameStatus::Cancelled => t!(lang, "state-rejected"),
+            GameStatus::Proposed => t!(lang, "state-proposed"),
+            GameStatus::Active if g.to_move.is_empty() => t!(lang, "state-running"),
+            GameStatus::Active => {
+                t!(lang, "state-to-move", players = tabula_service::reply::and_list(&g.to_move))
+            }
         },
         status: g.status.as_str(),
         moves: g.moves,
@@ -62,14 +67,15 @@ pub(super) fn game_rows(games: &[GameSummary], me: Option<&str>) -> Vec<GameRow>
 }
 
 fn waiting_rows(games: &[WaitingGame], me: &str) -> Vec<GameRow> {
+    let lang = current();
     games
         .iter()
         .map(|w| GameRow {
             my_turn: true,
             why: Some(match w.why {
-                Waiting::Move => "your move",
-                Waiting::Challenge => "challenge: accept or reject",
-                Waiting::Offer => "an offer to answer",
+                Waiting::Move => t!(lang, "why-move"),
+                Waiting::Challenge => t!(lang, "why-challenge"),
+                Waiting::Offer => t!(lang, "why-offer"),
             }),
             ..game_row(&w.game, Some(me))
         })
@@ -166,7 +172,7 @@ pub(super) async fn ladder_page(
 ) -> Result<Response, PageError> {
     let login = visitor(&web, &headers).await?;
     let info = tabula_games::find(&kind)
-        .ok_or_else(|| PageError::not_found(format!("There is no game {kind:?}.")))?
+        .ok_or_else(|| PageError::not_found(t!(current(), "no-game", kind = format!("{kind:?}"))))?
         .info();
     let (rows, total) = crate::api::ladder_rows(&web, info.kind, LADDER_ROWS)
         .await
@@ -187,7 +193,7 @@ pub(super) async fn ladder_page(
         "ladder.html",
         context! {
             base => base(&web, login.as_ref()).await?,
-            title => info.title(tabula_model::Lang::En),
+            title => info.title(current()),
             kind => info.kind,
             more => total > rows.len(),
             total,

@@ -17,6 +17,8 @@ mod challenge;
 mod game;
 mod lists;
 
+pub(crate) use game::turn_line;
+
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
@@ -26,12 +28,13 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use tabula_model::Lang;
+use tabula_i18n::t;
 use tabula_service::auth::Login;
 
 use crate::Web;
 use crate::auth;
 use crate::error::PageError;
+use crate::lang::current;
 use crate::templates::{APP_CSS, APP_JS, ICON_SVG};
 
 /// The pages' routes.
@@ -93,11 +96,12 @@ struct KindLink {
 }
 
 fn kind_links() -> Vec<KindLink> {
+    let lang = current();
     tabula_games::all()
         .iter()
         .map(|k| {
             let i = k.info();
-            KindLink { kind: i.kind, title: i.title(Lang::En), summary: i.summary(Lang::En) }
+            KindLink { kind: i.kind, title: i.title(lang), summary: i.summary(lang) }
         })
         .collect()
 }
@@ -122,8 +126,10 @@ fn frame(login: Option<&Login>, waiting: usize) -> Base {
     }
 }
 
-fn title_of(kind: &str) -> &'static str {
-    tabula_games::find(kind).map_or("Unknown game", |k| k.info().title(Lang::En))
+/// A game's title in the request's language.
+fn title_of(kind: &str) -> String {
+    let lang = current();
+    tabula_games::find(kind).map_or_else(|| t!(lang, "unknown-game"), |k| k.info().title(lang).to_string())
 }
 
 /// The logged-in user of a request, if any.
@@ -137,8 +143,9 @@ pub(crate) fn page(status: StatusCode, html: String) -> Response {
 }
 
 fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, PageError> {
-    q.map(|Query(v)| v)
-        .map_err(|e| PageError::new(StatusCode::BAD_REQUEST, format!("bad address: {}", e.body_text())))
+    q.map(|Query(v)| v).map_err(|e| {
+        PageError::new(StatusCode::BAD_REQUEST, t!(current(), "bad-address", error = e.body_text()))
+    })
 }
 
 /// Percent-encode a URL component.
@@ -170,11 +177,14 @@ fn safe_next(next: Option<&str>) -> String {
 }
 
 fn board_number(text: &str) -> Result<i64, PageError> {
-    crate::api::board_id(text).map_err(|_| PageError::not_found(format!("There is no board {text:?}.")))
+    crate::api::board_id(text)
+        .map_err(|_| PageError::not_found(t!(current(), "game-no-board", board = format!("{text:?}"))))
 }
 
-const EXPIRED_FORM: &str =
-    "This form has expired or did not come from this site. Reload the page and try again.";
+/// The answer to a form whose CSRF token does not match.
+fn expired_form() -> String {
+    t!(current(), "form-expired")
+}
 
 /// A form posted by a logged-in user from one of this site's pages: the
 /// login and the form's fields, its CSRF token checked.
@@ -238,16 +248,18 @@ impl<T: DeserializeOwned> FromRequest<Web> for Signed<T> {
         };
         let Some(login) = visitor(web, &headers).await.map_err(IntoResponse::into_response)? else {
             if json {
-                return Err(refuse(StatusCode::UNAUTHORIZED, "Log in first.".into()));
+                return Err(refuse(StatusCode::UNAUTHORIZED, t!(current(), "log-in-first")));
             }
             let back = form_page(&headers, &path);
             return Err(Redirect::to(&format!("/login?next={}", encode_component(&back))).into_response());
         };
         let body = Bytes::from_request(request, web).await.map_err(IntoResponse::into_response)?;
-        let bad = |e: serde_urlencoded::de::Error| refuse(StatusCode::BAD_REQUEST, format!("bad form: {e}"));
+        let bad = |e: serde_urlencoded::de::Error| {
+            refuse(StatusCode::BAD_REQUEST, t!(current(), "form-bad", error = e.to_string()))
+        };
         let CsrfField { csrf } = serde_urlencoded::from_bytes(&body).map_err(bad)?;
         if !auth::same_secret(&login.csrf, &csrf) {
-            return Err(refuse(StatusCode::FORBIDDEN, EXPIRED_FORM.into()));
+            return Err(refuse(StatusCode::FORBIDDEN, expired_form()));
         }
         let form = serde_urlencoded::from_bytes(&body).map_err(bad)?;
         Ok(Signed { login, form, json })

@@ -1,0 +1,118 @@
+//! The language each response speaks. In order: a `?lang=` in the address
+//! (the visitor's switch, remembered in a cookie), the signed-in user's own
+//! setting, the remembered switch, the browser's `Accept-Language`; else
+//! English.
+//!
+//! The language is chosen once per request, by [`choose`], and is then the
+//! request's for every text made while answering it, error pages made far
+//! from the handler included: a task-local value, read with [`current`].
+//! The JSON keys and error codes of the API never change; only what people
+//! read does.
+
+use std::cell::Cell;
+
+use axum::extract::Request;
+use axum::http::{HeaderMap, HeaderValue, Uri, header};
+use axum::middleware::Next;
+use axum::response::Response;
+use tabula_model::Lang;
+
+use crate::auth;
+
+/// The cookie remembering a visitor's choice of language.
+pub const LANG_COOKIE: &str = "tabula_lang";
+/// How long the choice is remembered: a year (seconds).
+const LANG_COOKIE_SECS: i64 = 365 * 24 * 3600;
+
+/// What one request knows of its language.
+struct Chosen {
+    lang: Cell<Lang>,
+    /// The address named it: nothing overrides that.
+    asked: bool,
+}
+
+tokio::task_local! {
+    static REQUEST: Chosen;
+}
+
+/// The language of the request being answered; English outside a request.
+pub fn current() -> Lang {
+    REQUEST.try_with(|c| c.lang.get()).unwrap_or_default()
+}
+
+/// The signed-in user's own setting, for the rest of the request (unless
+/// the address itself named a language).
+pub fn use_setting(lang: Lang) {
+    let _ = REQUEST.try_with(|c| {
+        if !c.asked {
+            c.lang.set(lang);
+        }
+    });
+}
+
+/// The language a `lang` query parameter names, if any.
+fn asked(uri: &Uri) -> Option<Lang> {
+    uri.query()?
+        .split('&')
+        .filter_map(|pair| pair.strip_prefix("lang="))
+        .find_map(|v| Lang::parse(v).filter(|_| v.len() <= 16))
+}
+
+/// The language a visitor's request gets before any user's setting: the
+/// remembered switch, else the browser's preference.
+fn of_visitor(headers: &HeaderMap) -> Lang {
+    if let Some(lang) = auth::cookie(headers, LANG_COOKIE).and_then(Lang::parse) {
+        return lang;
+    }
+    let accept = headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    Lang::from_accept_language(accept)
+}
+
+/// Middleware: choose the request's language, answer in it (saying so in
+/// `Content-Language`), and remember a switch made with `?lang=`.
+pub async fn choose(request: Request, next: Next) -> Response {
+    let named = asked(request.uri());
+    let lang = named.unwrap_or_else(|| of_visitor(request.headers()));
+    let https = auth::is_https(request.headers());
+    let chosen = Chosen { lang: Cell::new(lang), asked: named.is_some() };
+    let (mut response, lang) = REQUEST
+        .scope(chosen, async move {
+            let response = next.run(request).await;
+            (response, current())
+        })
+        .await;
+    let headers = response.headers_mut();
+    headers.entry(header::CONTENT_LANGUAGE).or_insert(HeaderValue::from_static(lang.code()));
+    if let Some(named) = named {
+        headers
+            .append(header::SET_COOKIE, auth::set_cookie(LANG_COOKIE, named.code(), LANG_COOKIE_SECS, https));
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_address_names_a_language() {
+        let uri = |s: &str| s.parse::<Uri>().unwrap();
+        assert_eq!(asked(&uri("/games/3?lang=fi")), Some(Lang::Fi));
+        assert_eq!(asked(&uri("/?game=dna&lang=es&state=all")), Some(Lang::Es));
+        assert_eq!(asked(&uri("/?lang=de")), None);
+        assert_eq!(asked(&uri("/?slang=fi")), None);
+        assert_eq!(asked(&uri("/")), None);
+    }
+
+    #[test]
+    fn a_visitor_gets_the_remembered_choice_then_the_browser_s() {
+        let mut h = HeaderMap::new();
+        assert_eq!(of_visitor(&h), Lang::En);
+        h.insert(header::ACCEPT_LANGUAGE, HeaderValue::from_static("fi-FI,fi;q=0.9,en;q=0.5"));
+        assert_eq!(of_visitor(&h), Lang::Fi);
+        h.insert(header::COOKIE, HeaderValue::from_static("tabula_lang=es"));
+        assert_eq!(of_visitor(&h), Lang::Es);
+        h.insert(header::COOKIE, HeaderValue::from_static("tabula_lang=xx"));
+        assert_eq!(of_visitor(&h), Lang::Fi);
+    }
+}
