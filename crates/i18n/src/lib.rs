@@ -18,8 +18,8 @@
 //! numbers, user ids, cells) go in as text, so they are never grouped.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::sync::LazyLock;
+use std::collections::BTreeMap;
+use std::sync::{LazyLock, PoisonError, RwLock};
 
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
@@ -223,7 +223,18 @@ pub fn sources(lang: Lang) -> &'static [(&'static str, &'static str)] {
 
 type Bundle = FluentBundle<FluentResource>;
 
-static BUNDLES: LazyLock<[Bundle; 3]> = LazyLock::new(|| Lang::ALL.map(bundle));
+/// Each language's bundle, parsed the first time a text of that language is
+/// asked for: a command-line process speaks one language, and parsing every
+/// catalogue of every language at start-up cost a fifth of a `show`.
+static BUNDLES: [LazyLock<Bundle>; 3] = [
+    LazyLock::new(|| bundle(Lang::En)),
+    LazyLock::new(|| bundle(Lang::Fi)),
+    LazyLock::new(|| bundle(Lang::Es)),
+];
+
+fn bundle_of(lang: Lang) -> &'static Bundle {
+    &BUNDLES[index(lang)]
+}
 
 /// The bundle of one language, with its number formatting and without
 /// Unicode isolation marks around arguments (mail and terminals show them
@@ -279,40 +290,40 @@ pub fn attribute(lang: Lang, id: &str, attribute: &str, args: &Args<'_>) -> Stri
 
 /// The text of message `id` in `lang` when the message takes no arguments,
 /// for texts that never vary within a language (a game's title, its
-/// rules): formatted once, the first time any is asked for, and kept for
-/// the life of the process. Falls back to English like [`text`]; `None`
-/// when no language has such a message, or the message takes arguments.
+/// rules): formatted the first time it is asked for and kept for the life
+/// of the process. Falls back to English like [`text`]; `None` when no
+/// language has such a message, or the message takes arguments.
 pub fn fixed_text(lang: Lang, id: &str) -> Option<&'static str> {
-    let found = |lang: Lang| FIXED[index(lang)].get(id).map(String::as_str);
-    found(lang).or_else(|| found(Lang::En))
+    fixed_in(lang, id).or_else(|| fixed_in(Lang::En, id))
 }
 
-/// Every message without arguments, formatted, per language.
-static FIXED: LazyLock<[HashMap<String, String>; 3]> = LazyLock::new(|| Lang::ALL.map(fixed_texts));
+/// The fixed texts formatted so far, per language. Only ids of messages
+/// that exist are kept, so the map is bounded by the catalogues.
+static FIXED: [RwLock<BTreeMap<String, &'static str>>; 3] =
+    [RwLock::new(BTreeMap::new()), RwLock::new(BTreeMap::new()), RwLock::new(BTreeMap::new())];
 
-fn fixed_texts(lang: Lang) -> HashMap<String, String> {
-    let bundle = &BUNDLES[index(lang)];
-    let mut out = HashMap::new();
-    for (_, text) in sources(lang) {
-        // The bundle has parsed these already (and panics on a bad one);
-        // it does not list its messages, so the ids come from a second parse.
-        let Ok(resource) = fluent_syntax::parser::parse(*text) else { continue };
-        for entry in resource.body {
-            let fluent_syntax::ast::Entry::Message(message) = entry else { continue };
-            let Some(pattern) = bundle.get_message(message.id.name).and_then(|m| m.value()) else { continue };
-            let mut errors = Vec::new();
-            let formatted = bundle.format_pattern(pattern, None, &mut errors);
-            if errors.is_empty() {
-                out.insert(message.id.name.to_string(), formatted.into_owned());
-            }
-        }
+fn fixed_in(lang: Lang, id: &str) -> Option<&'static str> {
+    let cache = &FIXED[index(lang)];
+    if let Some(text) = cache.read().unwrap_or_else(PoisonError::into_inner).get(id) {
+        return Some(text);
     }
-    out
+    let bundle = bundle_of(lang);
+    let pattern = bundle.get_message(id)?.value()?;
+    let mut errors = Vec::new();
+    let formatted = bundle.format_pattern(pattern, None, &mut errors);
+    if !errors.is_empty() {
+        return None;
+    }
+    let mut cache = cache.write().unwrap_or_else(PoisonError::into_inner);
+    // Leaked once per message and language: a process keeps these texts for
+    // its whole life anyway, and handing out `&'static str` spares every
+    // caller a copy.
+    Some(*cache.entry(id.to_string()).or_insert_with(|| Box::leak(formatted.into_owned().into_boxed_str())))
 }
 
 /// Whether message `id` exists in English, the reference catalogue.
 pub fn has_message(id: &str) -> bool {
-    BUNDLES[0].has_message(id)
+    bundle_of(Lang::En).has_message(id)
 }
 
 fn index(lang: Lang) -> usize {
@@ -320,13 +331,13 @@ fn index(lang: Lang) -> usize {
 }
 
 fn format_in(lang: Lang, id: &str, args: &Args<'_>) -> Option<String> {
-    let bundle = &BUNDLES[index(lang)];
+    let bundle = bundle_of(lang);
     let pattern = bundle.get_message(id)?.value()?;
     Some(resolve(bundle, pattern, args))
 }
 
 fn attribute_in(lang: Lang, id: &str, attribute: &str, args: &Args<'_>) -> Option<String> {
-    let bundle = &BUNDLES[index(lang)];
+    let bundle = bundle_of(lang);
     let pattern = bundle.get_message(id)?.get_attribute(attribute)?.value();
     Some(resolve(bundle, pattern, args))
 }
