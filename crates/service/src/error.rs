@@ -4,8 +4,8 @@ use thiserror::Error;
 use crate::store::StoreError;
 
 /// A stable error code, shared by every front end (the HTTP API returns it
-/// as `code`, the CLI's `--json` too).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// as `code`, the CLI's `--json` too, and documents it by this type).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// The command's words do not fit its syntax.

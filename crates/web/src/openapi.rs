@@ -5,6 +5,7 @@
 //! documented; the tests below check that both ways against the real
 //! router.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use axum::http::header;
@@ -12,6 +13,7 @@ use axum::response::IntoResponse;
 use serde::Serialize;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{OpenApi as Document, RefOr, Type, schema};
+use tabula_service::ErrorCode;
 use utoipa::{Modify, OpenApi, PartialSchema, ToSchema};
 
 /// What the document says before its paths: title, description, server
@@ -118,44 +120,46 @@ pub struct ErrorBody {
 pub struct ErrorDetail {
     /// Stable. The command layer's codes (the same as the command line's
     /// `--json`), then HTTP's own.
-    #[schema(value_type = ErrorCodeName)]
+    #[schema(value_type = Codes)]
     pub code: &'static str,
     /// For people; never contains a password.
     pub message: String,
 }
 
-/// Every code a refusal may carry: the service's (see
-/// `tabula_service::ErrorCode`), then the HTTP layer's own.
-#[derive(ToSchema)]
-#[schema(rename_all = "snake_case")]
+/// The codes of the HTTP layer's own refusals, beside the service's.
+const HTTP_CODES: [&str; 7] = [
+    "not_found",
+    "method_not_allowed",
+    "payload_too_large",
+    "request_timeout",
+    "unavailable",
+    "not_a_bot",
+    "hosted_bot",
+];
+
+/// Every code a refusal may carry: the service's [`ErrorCode`] as it
+/// serialises, then [`HTTP_CODES`].
 #[allow(dead_code)] // Only its schema is used: codes are written as strings.
-pub enum ErrorCodeName {
-    Usage,
-    UnknownCommand,
-    UnknownUser,
-    WrongPassword,
-    UnknownBoard,
-    NotAPlayer,
-    NotYourTurn,
-    MalformedMove,
-    IllegalMove,
-    GameOver,
-    StaleMove,
-    BadOption,
-    UserExists,
-    BadValue,
-    Refused,
-    Unauthorized,
-    TooManyRequests,
-    Conflict,
-    Internal,
-    NotFound,
-    MethodNotAllowed,
-    PayloadTooLarge,
-    RequestTimeout,
-    Unavailable,
-    NotABot,
-    HostedBot,
+struct Codes;
+
+impl PartialSchema for Codes {
+    fn schema() -> RefOr<schema::Schema> {
+        let service = match ErrorCode::schema() {
+            RefOr::T(schema::Schema::Object(object)) => object.enum_values.unwrap_or_default(),
+            _ => unreachable!("a unit enum's schema is a string enum"),
+        };
+        schema::ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(service.into_iter().chain(HTTP_CODES.map(Into::into))))
+            .description(Some("A refusal's stable code: the service's, then the HTTP layer's own."))
+            .into()
+    }
+}
+
+impl ToSchema for Codes {
+    fn name() -> Cow<'static, str> {
+        "ErrorCode".into()
+    }
 }
 
 #[cfg(test)]
@@ -198,7 +202,7 @@ mod tests {
     fn every_service_error_code_is_documented() {
         use tabula_service::ErrorCode as E;
         let doc = document();
-        let codes = doc["components"]["schemas"]["ErrorCodeName"]["enum"].as_array().unwrap().clone();
+        let codes = doc["components"]["schemas"]["ErrorCode"]["enum"].as_array().unwrap().clone();
         let all = [
             E::Usage,
             E::UnknownCommand,
@@ -243,6 +247,8 @@ mod tests {
                 | E::Conflict
                 | E::Internal => {}
             }
+            // Documented as served.
+            assert_eq!(serde_json::to_value(code).unwrap(), code.as_str());
             assert!(codes.iter().any(|c| c == code.as_str()), "{code:?}");
         }
     }
