@@ -11,9 +11,9 @@ use std::sync::OnceLock;
 use axum::http::header;
 use axum::response::IntoResponse;
 use serde::Serialize;
+use tabula_service::ErrorCode;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{OpenApi as Document, RefOr, Type, schema};
-use tabula_service::ErrorCode;
 use utoipa::{Modify, OpenApi, PartialSchema, ToSchema};
 
 /// What the document says before its paths: title, description, server

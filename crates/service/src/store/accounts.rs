@@ -41,7 +41,7 @@ impl Store {
 
     /// A user by lower-case id.
     pub async fn user(&self, id: &str) -> StoreResult<Option<UserRow>> {
-        on_db!(self, db => db.user(id).await)
+        Ok(self.rows_warm("SELECT * FROM users WHERE id = ?1", values![id]).await?.pop())
     }
 
     /// Replace a user's mutable fields.

@@ -110,6 +110,14 @@ impl Store {
 
     /// Which of `users` are bot accounts.
     pub async fn bots_among(&self, users: &[String]) -> StoreResult<Vec<String>> {
-        on_db!(self, db => db.bots_among(users).await)
+        let sql = match self.db {
+            Db::Sqlite(_) => {
+                "SELECT user_id FROM bot_accounts WHERE user_id IN (SELECT value FROM json_each(?1))"
+            }
+            Db::Postgres(_) => {
+                "SELECT user_id FROM bot_accounts WHERE user_id IN (SELECT json_array_elements_text(?1::json))"
+            }
+        };
+        Ok(self.rows(sql, values![json(&users)]).await?.into_iter().map(|(user,)| user).collect())
     }
 }

@@ -3,6 +3,40 @@
 
 use super::*;
 
+/// The columns of a game's summary, as [`GameSummary`] reads them.
+macro_rules! summary {
+    () => {
+        "g.id, g.kind, g.players, g.status, g.moves, g.to_move, g.version, g.updated, g.result, g.next_clock"
+    };
+}
+
+/// A game's row, its seats and its events: what [`Store::game`] reads, in
+/// one snapshot.
+pub(super) const GAME: [&str; 3] = [
+    "SELECT * FROM games g WHERE id = ?1",
+    "SELECT p.accepted, p.result, p.user_id, b.user_id IS NOT NULL AS bot FROM game_players p \
+     LEFT JOIN bot_accounts b ON b.user_id = p.user_id WHERE p.game_id = ?1 ORDER BY p.seat",
+    "SELECT at, seat, action FROM events WHERE game_id = ?1 ORDER BY seq",
+];
+
+/// A game's summary columns, then a row per seat (`part` 0, with
+/// `accepted` and `seat_result`) and per other subscriber (`part` 1),
+/// each with its `reader` and that reader's `emails`, `notify` and
+/// `signed_off`: what [`Store::game_head`] returns, in one statement.
+pub(super) const GAME_HEAD: &str = concat!(
+    "SELECT ",
+    summary!(),
+    ", 0 AS part, p.seat, p.accepted, p.result AS seat_result, p.user_id AS reader, u.emails, u.notify, \
+     u.signed_off, b.user_id IS NOT NULL AS bot FROM games g \
+     LEFT JOIN game_players p ON p.game_id = g.id LEFT JOIN users u ON u.id = p.user_id \
+     LEFT JOIN bot_accounts b ON b.user_id = p.user_id WHERE g.id = ?1 \
+     UNION ALL SELECT ",
+    summary!(),
+    ", 1, NULL, NULL, NULL, s.user_id, u.emails, u.notify, u.signed_off, NULL FROM games g \
+     JOIN subscriptions s ON s.game_id = g.id LEFT JOIN users u ON u.id = s.user_id WHERE g.id = ?1 \
+     ORDER BY part, seat, reader"
+);
+
 impl Store {
     /// Store a new game; returns its board number.
     pub async fn create_game(&self, game: &NewGame) -> StoreResult<i64> {
@@ -64,18 +98,57 @@ impl Store {
 
     /// List games.
     pub async fn games(&self, filter: &GameFilter) -> StoreResult<Vec<GameSummary>> {
-        on_db!(self, db => db.games(filter).await)
+        let (sql, values) = filter.query(summary!(), &self.db);
+        self.listed(filter, sql, values).await
     }
 
     /// How many games [`Store::games`] would list for `filter` (at most
     /// its limit), without reading them.
     pub async fn count_games(&self, filter: &GameFilter) -> StoreResult<usize> {
-        on_db!(self, db => db.count_games(filter).await)
+        let (inner, values) = filter.query("g.id", &self.db);
+        let count: Vec<(i64,)> =
+            self.listed(filter, format!("SELECT COUNT(*) FROM ({inner}) listed"), values).await?;
+        Ok(count.first().map_or(0, |(n,)| *n as usize))
+    }
+
+    /// The rows `sql` (from [`GameFilter::query`]) lists with `values`: a
+    /// user's games (a challenge counts both players' running ones) on
+    /// SQLite's writing connection, whose cache is warm; a list over every
+    /// game, which may scan thousands of rows, on a reading connection, so
+    /// as not to hold up the commits behind it.
+    async fn listed<T: Row>(
+        &self,
+        filter: &GameFilter,
+        sql: String,
+        values: Vec<Value>,
+    ) -> StoreResult<Vec<T>> {
+        match filter.seated_user() {
+            Some(_) => self.rows_warm(sql, values).await,
+            None => self.rows(sql, values).await,
+        }
     }
 
     /// Finished games of a kind (or all), oldest first, for standings and ratings.
     pub async fn finished(&self, kind: Option<&str>) -> StoreResult<Vec<GameSummary>> {
-        on_db!(self, db => db.finished(kind).await)
+        #[derive(Deserialize)]
+        struct Finished {
+            #[serde(flatten)]
+            summary: GameSummary,
+            #[serde(deserialize_with = "json_text")]
+            seat_results: Vec<Option<SeatResult>>,
+        }
+        let seat_results = match self.db {
+            Db::Sqlite(_) => "json_group_array",
+            Db::Postgres(_) => "json_agg",
+        };
+        let sql = format!(
+            "SELECT {}, COALESCE((SELECT {seat_results}(p.result ORDER BY p.seat) FROM game_players p \
+             WHERE p.game_id = g.id), '[]') AS seat_results FROM games g \
+             WHERE status = 'finished' AND (CAST(?1 AS TEXT) IS NULL OR kind = ?1) ORDER BY updated, id",
+            summary!()
+        );
+        let rows: Vec<Finished> = self.rows(sql, values![kind.map(str::to_owned)]).await?;
+        Ok(rows.into_iter().map(|r| GameSummary { seat_results: r.seat_results, ..r.summary }).collect())
     }
 
     /// Subscribe a user to a game's updates.
@@ -186,6 +259,23 @@ impl Store {
             Db::Postgres(db) => Some(db.announce(board)),
         }
     }
+}
+
+/// The statement storing a new game's row; it returns the game's board number.
+pub(super) fn new_game(g: &NewGame) -> Statement {
+    let sql = "INSERT INTO games (kind, options, players, seed, created, version, status, moves, to_move, \
+               updated, next_clock) VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, 0, ?7, ?5, ?8) RETURNING id";
+    let values = values![
+        &g.kind,
+        json(&g.options),
+        json(&g.players),
+        g.seed as i64,
+        g.created,
+        g.status.as_str(),
+        json(&g.to_move),
+        g.next_clock
+    ];
+    (sql, values)
 }
 
 /// The update of a game's summary an append starts with, checked against

@@ -25,7 +25,9 @@ impl Mailroom<'_> {
 
     /// Unsent messages due for an attempt.
     pub async fn outbox_due(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<OutboxRow>> {
-        on_db!(self.0, db => db.outbox_due(now, limit).await)
+        let sql = "SELECT * FROM outbox WHERE sent_at IS NULL AND gave_up_at IS NULL AND next_attempt <= ?1 \
+                   ORDER BY id LIMIT ?2";
+        self.0.rows(sql, values![now, limit]).await
     }
 
     /// Claim up to `limit` unsent messages due at `now` for one sender: they
@@ -37,7 +39,16 @@ impl Mailroom<'_> {
         lease_until: Timestamp,
         limit: i64,
     ) -> StoreResult<Vec<OutboxRow>> {
-        let mut claimed = on_db!(self.0, db => db.claim_outbox(now, lease_until, limit).await)?;
+        // SKIP LOCKED (PostgreSQL): senders claiming at the same moment take different rows.
+        let lock = match self.0.db {
+            Db::Sqlite(_) => "",
+            Db::Postgres(_) => " FOR UPDATE SKIP LOCKED",
+        };
+        let sql = format!(
+            "UPDATE outbox SET next_attempt = ?2 WHERE id IN (SELECT id FROM outbox WHERE sent_at IS NULL \
+             AND gave_up_at IS NULL AND next_attempt <= ?1 ORDER BY id LIMIT ?3{lock}) RETURNING *"
+        );
+        let mut claimed: Vec<OutboxRow> = self.0.write_rows(sql, values![now, lease_until, limit]).await?;
         claimed.sort_by_key(|r| r.id);
         Ok(claimed)
     }
@@ -80,7 +91,7 @@ impl Mailroom<'_> {
 
     /// Every outbox row (newest first), for inspection.
     pub async fn outbox(&self, limit: i64) -> StoreResult<Vec<OutboxRow>> {
-        on_db!(self.0, db => db.outbox(limit).await)
+        self.0.rows("SELECT * FROM outbox ORDER BY id DESC LIMIT ?1", values![limit]).await
     }
 
     /// How many messages wait to be sent (neither sent nor given up), and

@@ -25,7 +25,6 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use sqlx::postgres::PgRow;
 use tabula_model::{Event, EventAction, Options, SeatResult, Timestamp};
 use thiserror::Error;
 
@@ -118,67 +117,58 @@ enum Value {
     Text(Option<String>),
 }
 
-impl From<i64> for Value {
-    fn from(v: i64) -> Self {
-        Value::Int(Some(v))
-    }
+/// How each kind of value a statement takes becomes a [`Value`].
+macro_rules! value_from {
+    ($($from:ty => |$v:ident| $value:expr;)*) => {
+        $(impl From<$from> for Value {
+            fn from($v: $from) -> Self {
+                $value
+            }
+        })*
+    };
 }
 
-impl From<Option<i64>> for Value {
-    fn from(v: Option<i64>) -> Self {
-        Value::Int(v)
-    }
+value_from! {
+    i64 => |v| Value::Int(Some(v));
+    Option<i64> => |v| Value::Int(v);
+    bool => |v| Value::Int(Some(v.into()));
+    &str => |v| Value::Text(Some(v.to_owned()));
+    &String => |v| Value::Text(Some(v.clone()));
+    String => |v| Value::Text(Some(v));
+    Option<String> => |v| Value::Text(v);
+    &Option<String> => |v| Value::Text(v.clone());
 }
 
-impl From<bool> for Value {
-    fn from(v: bool) -> Self {
-        Value::Int(Some(v as i64))
-    }
-}
+/// A row type: mapped by serde, by column name, from either database (see
+/// `serde_rusqlite` and [`postgres::RowReader`]).
+trait Row: serde::de::DeserializeOwned + Send + 'static {}
 
-impl From<&str> for Value {
-    fn from(v: &str) -> Self {
-        Value::Text(Some(v.to_owned()))
-    }
-}
-
-impl From<&String> for Value {
-    fn from(v: &String) -> Self {
-        Value::Text(Some(v.clone()))
-    }
-}
-
-impl From<String> for Value {
-    fn from(v: String) -> Self {
-        Value::Text(Some(v))
-    }
-}
-
-impl From<Option<String>> for Value {
-    fn from(v: Option<String>) -> Self {
-        Value::Text(v)
-    }
-}
-
-impl From<&Option<String>> for Value {
-    fn from(v: &Option<String>) -> Self {
-        Value::Text(v.clone())
-    }
-}
-
-/// A row type both databases read: by serde (`serde_rusqlite`) from SQLite,
-/// by `sqlx::FromRow` from PostgreSQL.
-trait Row: serde::de::DeserializeOwned + for<'r> sqlx::FromRow<'r, PgRow> + Send + Unpin + 'static {}
-
-impl<T: serde::de::DeserializeOwned + for<'r> sqlx::FromRow<'r, PgRow> + Send + Unpin + 'static> Row for T {}
+impl<T: serde::de::DeserializeOwned + Send + 'static> Row for T {}
 
 /// A statement of a write and its values.
 type Statement = (&'static str, Vec<Value>);
 
 impl Store {
     /// The rows of the read `sql` with `values`.
-    async fn rows<T: Row>(&self, sql: &'static str, values: Vec<Value>) -> StoreResult<Vec<T>> {
+    async fn rows<T: Row>(
+        &self,
+        sql: impl AsRef<str> + Send + 'static,
+        values: Vec<Value>,
+    ) -> StoreResult<Vec<T>> {
         on_db!(self, db => db.rows(sql, values).await)
+    }
+
+    /// [`Store::rows`] on SQLite's writing connection, whose cache holds
+    /// the pages of the games being played: the reads of a move or a challenge.
+    async fn rows_warm<T: Row>(
+        &self,
+        sql: impl AsRef<str> + Send + 'static,
+        values: Vec<Value>,
+    ) -> StoreResult<Vec<T>> {
+        match &self.db {
+            Db::Sqlite(db) => db.rows_warm(sql, values).await,
+            Db::Postgres(db) => db.rows(sql, values).await,
+        }
     }
 
     /// The first row of the read `sql` with `values`, if any.
@@ -196,13 +186,14 @@ impl Store {
 
     /// Run `statements` in one durable transaction; the rows each changed.
     async fn write(&self, statements: Vec<Statement>) -> StoreResult<Vec<u64>> {
-        on_db!(self, db => db.write(statements).await)
+        Ok(on_db!(self, db => db.write(statements, false).await)?.unwrap_or_default())
     }
 
     /// Run `first` and, if it changed a row, `then`, in one durable
     /// transaction; whether `first` changed a row (nothing is written if not).
     async fn write_after(&self, first: Statement, then: Vec<Statement>) -> StoreResult<bool> {
-        on_db!(self, db => db.write_after(first, then).await)
+        let statements = std::iter::once(first).chain(then).collect();
+        Ok(on_db!(self, db => db.write(statements, true).await)?.is_some())
     }
 
     /// Run the write `sql` with `values`; the rows it changed.
@@ -211,14 +202,19 @@ impl Store {
     }
 
     /// The rows the write `sql` with `values` returns (`RETURNING`), once durable.
-    async fn write_rows<T: Row>(&self, sql: &'static str, values: Vec<Value>) -> StoreResult<Vec<T>> {
+    async fn write_rows<T: Row>(
+        &self,
+        sql: impl AsRef<str> + Send + 'static,
+        values: Vec<Value>,
+    ) -> StoreResult<Vec<T>> {
         on_db!(self, db => db.write_rows(sql, values).await)
     }
 
-    /// The database that several processes share, for what needs one.
-    fn shared(&self) -> StoreResult<&PostgresStore> {
+    /// `Unsupported` unless the database is one several processes share,
+    /// as distributed tournaments need.
+    fn shared(&self) -> StoreResult<()> {
         match &self.db {
-            Db::Postgres(db) => Ok(db),
+            Db::Postgres(_) => Ok(()),
             Db::Sqlite(_) => Err(StoreError::Unsupported(
                 "distributed tournaments need a PostgreSQL database (--db postgres://...)",
             )),
@@ -249,7 +245,7 @@ pub struct GameChange {
 }
 
 /// A game of a distributed tournament claimed by a worker.
-#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 pub struct TournamentJob {
     /// Tournament number.
     pub tournament: i64,
@@ -276,15 +272,6 @@ pub struct Claim {
 }
 
 impl Claim {
-    /// A claim that excludes no one: a store with one writer process needs no more.
-    pub fn unshared() -> Self {
-        Claim { lock: None }
-    }
-
-    fn advisory(lock: postgres::AdvisoryLock) -> Self {
-        Claim { lock: Some(lock) }
-    }
-
     /// Give the work back.
     pub async fn release(self) {
         if let Some(lock) = self.lock {
@@ -341,12 +328,12 @@ impl From<serde_rusqlite::Error> for StoreError {
 /// Result of storage calls.
 pub type StoreResult<T> = Result<T, StoreError>;
 
-// Rows are mapped onto these types by name: by serde (`serde_rusqlite`)
-// from SQLite, by `sqlx::FromRow` from PostgreSQL. Lists of strings and
-// other structured values are stored as JSON text, flags as integers.
+// Rows are mapped onto these types by name, by serde, from either database.
+// Lists of strings and other structured values are stored as JSON text,
+// flags as integers.
 
 /// A user account as stored.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UserRow {
     /// Lower-case user id.
     pub id: String,
@@ -355,7 +342,6 @@ pub struct UserRow {
     pub password_hash: String,
     /// Email addresses, the first is where mail goes.
     #[serde(deserialize_with = "json_text")]
-    #[sqlx(json)]
     pub emails: Vec<String>,
     /// When the account was made.
     pub created: Timestamp,
@@ -372,7 +358,7 @@ pub struct UserRow {
 }
 
 /// A rate limit's count (see [`Store::count_limit`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, sqlx::FromRow)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 pub struct LimitCount {
     /// Tries counted.
     pub hits: i64,
@@ -417,14 +403,6 @@ impl GameStatus {
     }
 }
 
-impl TryFrom<String> for GameStatus {
-    type Error = StoreError;
-
-    fn try_from(s: String) -> StoreResult<Self> {
-        GameStatus::parse(&s)
-    }
-}
-
 /// The stored word of a seat's result (`win`, `loss`, `draw`: the
 /// serialised form of [`SeatResult`], which reads it back).
 pub(crate) fn result_word(r: SeatResult) -> &'static str {
@@ -436,7 +414,7 @@ pub(crate) fn result_word(r: SeatResult) -> &'static str {
 }
 
 /// The listing summary of a game, kept in step with its record.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, sqlx::FromRow, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct GameSummary {
     /// Board number.
     pub id: i64,
@@ -444,16 +422,13 @@ pub struct GameSummary {
     pub kind: String,
     /// Players in seat order.
     #[serde(deserialize_with = "json_text")]
-    #[sqlx(json)]
     pub players: Vec<String>,
     /// Status.
-    #[sqlx(try_from = "String")]
     pub status: GameStatus,
     /// Moves made.
     pub moves: i64,
     /// Users who must act now.
     #[serde(deserialize_with = "json_text")]
-    #[sqlx(json)]
     pub to_move: Vec<String>,
     /// Number of events (the version appends are checked against).
     pub version: i64,
@@ -465,7 +440,6 @@ pub struct GameSummary {
     /// Per seat, how it ended for that seat, once finished (read from
     /// the seats, not the game's row).
     #[serde(skip)]
-    #[sqlx(skip)]
     pub seat_results: Vec<Option<SeatResult>>,
     /// When the next clock event is due (real-time games).
     #[schema(value_type = Option<i64>)]
@@ -495,35 +469,31 @@ pub struct StoredGame {
 }
 
 /// A game's row: its summary and what its record starts from.
-#[derive(Deserialize, sqlx::FromRow)]
+#[derive(Deserialize)]
 struct GameRow {
     #[serde(flatten)]
-    #[sqlx(flatten)]
     summary: GameSummary,
     #[serde(deserialize_with = "json_text")]
-    #[sqlx(json)]
     options: Options,
     seed: i64,
     created: Timestamp,
 }
 
 /// A seat of a game as stored.
-#[derive(Deserialize, sqlx::FromRow)]
+#[derive(Deserialize)]
 struct SeatRow {
     accepted: bool,
-    #[sqlx(json(nullable))]
     result: Option<SeatResult>,
     user_id: String,
     bot: bool,
 }
 
 /// An event as stored.
-#[derive(Deserialize, sqlx::FromRow)]
+#[derive(Deserialize)]
 struct EventRow {
     at: Timestamp,
     seat: Option<i64>,
     #[serde(deserialize_with = "json_text")]
-    #[sqlx(json)]
     action: EventAction,
 }
 
@@ -579,14 +549,12 @@ pub struct GameHead {
 /// One row of a game's head beside its summary: a seat (with its
 /// acceptance) or another subscriber, with the reader's mail settings
 /// (all null if the reader has no account).
-#[derive(Deserialize, sqlx::FromRow)]
+#[derive(Deserialize)]
 struct ReaderRow {
     accepted: Option<bool>,
-    #[sqlx(json(nullable))]
     seat_result: Option<SeatResult>,
     reader: Option<String>,
     #[serde(deserialize_with = "json_text")]
-    #[sqlx(json(nullable))]
     emails: Option<Vec<String>>,
     notify: Option<bool>,
     signed_off: Option<bool>,
@@ -636,7 +604,7 @@ pub struct Recipient {
 }
 
 /// A message for the outbox.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OutboxMessage {
     /// Idempotency key: one message per key, ever.
     pub key: String,
@@ -651,13 +619,12 @@ pub struct OutboxMessage {
 }
 
 /// A stored outbox row.
-#[derive(Clone, Debug, Serialize, Deserialize, sqlx::FromRow)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(from = "StoredOutboxRow")]
 pub struct OutboxRow {
     /// Row id.
     pub id: i64,
-    /// The message (its columns, read as one JSON object from SQLite).
-    #[serde(deserialize_with = "json_text")]
-    #[sqlx(flatten)]
+    /// The message.
     pub message: OutboxMessage,
     /// When it was queued.
     pub created: Timestamp,
@@ -669,6 +636,28 @@ pub struct OutboxRow {
     pub last_error: Option<String>,
     /// When it was given up for good (refused, or failed too often).
     pub gave_up_at: Option<Timestamp>,
+}
+
+/// An outbox row as stored: the message's columns beside the row's own
+/// (the JSON of an [`OutboxRow`], as `tabula outbox --json` shows it, keeps
+/// the message apart).
+#[derive(Deserialize)]
+struct StoredOutboxRow {
+    id: i64,
+    #[serde(flatten)]
+    message: OutboxMessage,
+    created: Timestamp,
+    sent_at: Option<Timestamp>,
+    attempts: i64,
+    last_error: Option<String>,
+    gave_up_at: Option<Timestamp>,
+}
+
+impl From<StoredOutboxRow> for OutboxRow {
+    fn from(r: StoredOutboxRow) -> Self {
+        let StoredOutboxRow { id, message, created, sent_at, attempts, last_error, gave_up_at } = r;
+        OutboxRow { id, message, created, sent_at, attempts, last_error, gave_up_at }
+    }
 }
 
 /// Something an append does besides adding events, in the same transaction.
@@ -772,69 +761,58 @@ impl GameFilter {
         self.player.as_deref().or(self.to_move.as_deref())
     }
 
-    /// The statement listing the games of this filter, selecting `columns`
-    /// of each game (`g`), and its values in order. In the text, `mark(n)`
-    /// is the placeholder of the n-th value, `seats` joins a user's seats to
-    /// their games, and `to_move(m)` tests that the user of placeholder `m`
-    /// must move.
-    fn query<'a>(
-        &'a self,
-        columns: &str,
-        mark: fn(usize) -> String,
-        seats: &str,
-        to_move: fn(&str) -> String,
-    ) -> (String, Vec<Param<'a>>) {
+    /// The statement listing the games of this filter on `db`, selecting
+    /// `columns` of each game (`g`), and its values in order.
+    fn query(&self, columns: &str, db: &Db) -> (String, Vec<Value>) {
         let mut values = Vec::new();
         let mut next = |value| {
             values.push(value);
-            mark(values.len())
+            format!("?{}", values.len())
         };
         // A user's games are found from the user's seats (the index on user
         // and game), not by testing every game of the server with the given
-        // statuses: with 10,000 games active, that test made each challenge
-        // (which counts both players' running games) cost milliseconds.
-        // DISTINCT, one row for a player who holds two seats. A user who
-        // must move holds a seat too.
+        // statuses. DISTINCT, one row for a player who holds two seats. A
+        // user who must move holds a seat too. On SQLite, CROSS JOIN keeps
+        // the seats as the outer loop.
+        let (join, to_move) = match db {
+            Db::Sqlite(_) => {
+                ("CROSS JOIN", "EXISTS (SELECT 1 FROM json_each(g.to_move) WHERE json_each.value = ?)")
+            }
+            Db::Postgres(_) => ("JOIN", "g.to_move::jsonb @> jsonb_build_array(?::text)"),
+        };
         let mut sql = match self.seated_user() {
             Some(user) => format!(
                 "SELECT {columns} FROM (SELECT DISTINCT game_id FROM game_players WHERE user_id = {}) p \
-                 {seats} games g ON g.id = p.game_id WHERE 1 = 1",
-                next(Param::Text(user))
+                 {join} games g ON g.id = p.game_id WHERE 1 = 1",
+                next(Value::from(user))
             ),
             None => format!("SELECT {columns} FROM games g WHERE 1 = 1"),
         };
         // Only fixed fragments and placeholders are concatenated; every value is bound.
         if let Some(kind) = &self.kind {
-            sql += &format!(" AND kind = {}", next(Param::Text(kind)));
+            sql += &format!(" AND kind = {}", next(Value::from(kind)));
         }
         if !self.statuses.is_empty() {
-            let marks: Vec<String> = self.statuses.iter().map(|s| next(Param::Text(s.as_str()))).collect();
+            let marks: Vec<String> = self.statuses.iter().map(|s| next(Value::from(s.as_str()))).collect();
             sql += &format!(" AND status IN ({})", marks.join(", "));
         }
         if let Some(user) = &self.to_move {
-            sql += &format!(" AND {}", to_move(&next(Param::Text(user))));
+            sql += &format!(" AND {}", to_move.replace('?', &next(Value::from(user))));
         }
         if let Some(before) = self.before {
-            sql += &format!(" AND id < {}", next(Param::Int(before)));
+            sql += &format!(" AND id < {}", next(Value::from(before)));
         }
         let limit = if self.limit > 0 { self.limit } else { 1000 };
-        sql += &format!(" ORDER BY id DESC LIMIT {}", next(Param::Int(limit)));
+        sql += &format!(" ORDER BY id DESC LIMIT {}", next(Value::from(limit)));
         (sql, values)
     }
 }
 
-/// A value of a statement built at run time ([`GameFilter::query`]).
-enum Param<'a> {
-    Text(&'a str),
-    Int(i64),
-}
-
 /// A chat message.
-#[derive(Clone, Debug, Serialize, Deserialize, sqlx::FromRow, utoipa::ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ChatRow {
     /// Who wrote it.
     #[serde(alias = "user_id")]
-    #[sqlx(rename = "user_id")]
     pub user: String,
     /// When.
     #[schema(value_type = i64)]
@@ -844,28 +822,25 @@ pub struct ChatRow {
 }
 
 /// A queued conditional move.
-#[derive(Clone, Debug, Serialize, Deserialize, sqlx::FromRow)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct QueuedMove {
     /// Row id.
     pub id: i64,
     /// Whose.
     #[serde(alias = "user_id")]
-    #[sqlx(rename = "user_id")]
     pub user: String,
     /// The move text.
     #[serde(alias = "move")]
-    #[sqlx(rename = "move")]
     pub text: String,
 }
 
 /// A bearer token as listed (the secret itself is never stored).
-#[derive(Clone, Debug, Serialize, Deserialize, sqlx::FromRow, utoipa::ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct TokenRow {
     /// Token id (for revoking).
     pub id: i64,
     /// Owner.
     #[serde(alias = "user_id")]
-    #[sqlx(rename = "user_id")]
     pub user: String,
     /// The owner's label for it.
     pub name: String,
@@ -890,11 +865,10 @@ fn token_use_due(last_used: Option<Timestamp>, now: Timestamp) -> bool {
 }
 
 /// A web login session.
-#[derive(Clone, Debug, Deserialize, sqlx::FromRow)]
+#[derive(Clone, Debug, Deserialize)]
 pub struct SessionRow {
     /// Who is logged in.
     #[serde(alias = "user_id")]
-    #[sqlx(rename = "user_id")]
     pub user: String,
     /// The CSRF token of the session's forms.
     pub csrf: String,
@@ -903,7 +877,7 @@ pub struct SessionRow {
 }
 
 /// A stored tournament.
-#[derive(Clone, Debug, Serialize, Deserialize, sqlx::FromRow)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TournamentRow {
     /// Tournament number.
     pub id: i64,

@@ -10,14 +10,18 @@
 use std::str::FromStr;
 use std::time::Duration;
 
+use serde::de::value::{Error as DeError, MapDeserializer, SeqDeserializer};
+use serde::de::{DeserializeOwned, Deserializer, Error as _, IntoDeserializer, Visitor};
+use serde::forward_to_deserialize_any;
 use sqlx::pool::PoolConnection;
-use sqlx::{Arguments, AssertSqlSafe, FromRow, PgConnection, PgPool, Postgres};
+use sqlx::postgres::PgRow;
+use sqlx::{Arguments, AssertSqlSafe, Column, Executor, PgConnection, PgPool, Postgres, TypeInfo, ValueRef};
 use sqlx_core::migrate::{Migration, MigrationType, Migrator};
 use sqlx_core::sql_str::SqlStr;
 use sqlx_postgres::{PgArguments, PgConnectOptions, PgListener, PgPoolOptions};
 use tabula_model::{Event, Timestamp};
 
-use super::games::{side_effects, update_summary};
+use super::games::{GAME, GAME_HEAD, new_game, side_effects, update_summary};
 use super::*;
 
 /// Most connections one process keeps open.
@@ -29,25 +33,6 @@ const CHANGE_BUFFER: usize = 4096;
 const LOCK_CLOCK: i64 = 1 << 56;
 const LOCK_LIMITS: i64 = 2 << 56;
 const LOCK_IDS: i64 = (1 << 56) - 1;
-
-// The columns of the store's types as they read them: JSON text as `json`,
-// integer flags as booleans, seat results as JSON strings.
-
-/// An account's columns.
-macro_rules! user {
-    () => {
-        "id, password_hash, emails::json AS emails, created, notify <> 0 AS notify, vacation_until, \
-         game_limit, challenge_policy, signed_off <> 0 AS signed_off"
-    };
-}
-
-/// A game's summary columns.
-macro_rules! summary {
-    () => {
-        "g.id, g.kind, g.players::json AS players, g.status, g.moves, g.to_move::json AS to_move, g.version, \
-         g.updated, g.result, g.next_clock"
-    };
-}
 
 /// The PostgreSQL implementation of [`Store`].
 #[derive(Clone, Debug)]
@@ -84,39 +69,33 @@ impl PostgresStore {
     }
 
     /// The rows of the read `sql` with `values`.
-    pub(super) async fn rows<T: Row>(&self, sql: &'static str, values: Vec<Value>) -> StoreResult<Vec<T>> {
-        Ok(sqlx::query_as_with(dollars(sql), bind(values)?).fetch_all(&self.pool).await?)
+    pub(super) async fn rows<T: Row>(&self, sql: impl AsRef<str>, values: Vec<Value>) -> StoreResult<Vec<T>> {
+        fetch(&self.pool, dollars(sql.as_ref()), bind(values)?).await
     }
 
-    /// `statements` in one transaction; the rows each changed.
-    pub(super) async fn write(&self, statements: Vec<Statement>) -> StoreResult<Vec<u64>> {
+    /// `statements` in one transaction; the rows each changed, or `None`
+    /// (nothing written) if the first is `guarded` and changed no row.
+    pub(super) async fn write(
+        &self,
+        statements: Vec<Statement>,
+        guarded: bool,
+    ) -> StoreResult<Option<Vec<u64>>> {
         let mut tx = self.pool.begin().await?;
         let mut changed = Vec::with_capacity(statements.len());
         for statement in statements {
             changed.push(run(&mut tx, statement).await?);
+            if guarded && changed == [0] {
+                return Ok(None);
+            }
         }
         tx.commit().await?;
-        Ok(changed)
-    }
-
-    /// `first` and, if it changed a row, `then`, in one transaction;
-    /// whether `first` changed a row.
-    pub(super) async fn write_after(&self, first: Statement, then: Vec<Statement>) -> StoreResult<bool> {
-        let mut tx = self.pool.begin().await?;
-        if run(&mut tx, first).await? == 0 {
-            return Ok(false);
-        }
-        for statement in then {
-            run(&mut tx, statement).await?;
-        }
-        tx.commit().await?;
-        Ok(true)
+        Ok(Some(changed))
     }
 
     /// The rows the write `sql` with `values` returns.
     pub(super) async fn write_rows<T: Row>(
         &self,
-        sql: &'static str,
+        sql: impl AsRef<str> + Send + 'static,
         values: Vec<Value>,
     ) -> StoreResult<Vec<T>> {
         self.rows(sql, values).await
@@ -139,6 +118,116 @@ fn bind(values: Vec<Value>) -> StoreResult<PgArguments> {
         .map_err(sqlx::Error::Encode)?;
     }
     Ok(args)
+}
+
+/// The rows of `sql` with `args` on `conn`, each mapped onto `T`.
+async fn fetch<'c, T: Row>(
+    conn: impl Executor<'c, Database = Postgres>,
+    sql: impl sqlx::SqlSafeStr,
+    args: PgArguments,
+) -> StoreResult<Vec<T>> {
+    sqlx::query_with(sql, args).fetch_all(conn).await?.iter().map(read_row).collect()
+}
+
+/// Map `row` onto `T`.
+fn read_row<T: DeserializeOwned>(row: &PgRow) -> StoreResult<T> {
+    T::deserialize(RowReader(row)).map_err(|e| StoreError::Corrupt(e.to_string()))
+}
+
+/// A row as serde reads it, the way `serde_rusqlite` reads SQLite's: a
+/// struct by column name, a tuple by position.
+struct RowReader<'r>(&'r PgRow);
+
+impl<'de> Deserializer<'de> for RowReader<'_> {
+    type Error = DeError;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        let columns = sqlx::Row::columns(self.0).iter().map(|c| (c.name(), Cell(self.0, c.ordinal())));
+        visitor.visit_map(MapDeserializer::new(columns))
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value, DeError> {
+        visitor.visit_seq(SeqDeserializer::new((0..sqlx::Row::len(self.0)).map(|i| Cell(self.0, i))))
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+        unit_struct newtype_struct seq tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// One column of a row as serde reads it: a flag stored as an integer
+/// reads as a boolean where one is asked for, as SQLite's do.
+struct Cell<'r>(&'r PgRow, usize);
+
+impl Cell<'_> {
+    /// What the column holds: `NULL`, `INT8`, `INT4`, `BOOL`, `JSON` or `TEXT`.
+    fn kind(&self) -> Result<&'static str, DeError> {
+        let raw = sqlx::Row::try_get_raw(self.0, self.1).map_err(DeError::custom)?;
+        Ok(match raw.type_info().name() {
+            _ if raw.is_null() => "NULL",
+            "INT8" => "INT8",
+            "INT4" => "INT4",
+            "BOOL" => "BOOL",
+            "JSON" | "JSONB" => "JSON",
+            _ => "TEXT",
+        })
+    }
+
+    fn get<'a, T: sqlx::Decode<'a, Postgres> + sqlx::Type<Postgres>>(&'a self) -> Result<T, DeError> {
+        sqlx::Row::try_get(self.0, self.1).map_err(DeError::custom)
+    }
+}
+
+impl<'de> IntoDeserializer<'de, DeError> for Cell<'_> {
+    type Deserializer = Self;
+
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
+
+impl<'de> Deserializer<'de> for Cell<'_> {
+    type Error = DeError;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.kind()? {
+            "NULL" => visitor.visit_unit(),
+            "INT8" => visitor.visit_i64(self.get()?),
+            "INT4" => visitor.visit_i32(self.get()?),
+            "BOOL" => visitor.visit_bool(self.get()?),
+            "JSON" => self.get::<serde_json::Value>()?.deserialize_any(visitor).map_err(DeError::custom),
+            _ => visitor.visit_string(self.get()?),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.kind()? {
+            "NULL" => visitor.visit_none(),
+            _ => visitor.visit_some(self),
+        }
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.kind()? {
+            "INT8" => visitor.visit_bool(self.get::<i64>()? != 0),
+            _ => self.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        visitor.visit_enum(self.get::<String>()?.into_deserializer())
+    }
+
+    forward_to_deserialize_any! {
+        i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf unit
+        unit_struct newtype_struct seq tuple tuple_struct map struct identifier ignored_any
+    }
 }
 
 /// Run one statement of a transaction; the rows it changed.
@@ -219,11 +308,6 @@ fn parse_change(payload: &str) -> Option<(&str, GameChange)> {
 
 // What PostgreSQL reads or writes otherwise than SQLite.
 impl PostgresStore {
-    pub(super) async fn user(&self, id: &str) -> StoreResult<Option<UserRow>> {
-        let sql = concat!("SELECT ", user!(), " FROM users WHERE id = $1");
-        Ok(sqlx::query_as_with(sql, args![id]).fetch_optional(&self.pool).await?)
-    }
-
     /// A token's owner, when it was last used, and the owner's account.
     pub(super) async fn token_owner(
         &self,
@@ -232,44 +316,25 @@ impl PostgresStore {
         // The token and its owner's account in one statement (one snapshot):
         // a revoked token is refused as soon as the revocation committed, on
         // every server, since nothing of it is kept between requests.
-        #[derive(FromRow)]
+        #[derive(Deserialize)]
         struct Found {
             owner: String,
             last_used: Option<Timestamp>,
-            #[sqlx(json(nullable))]
+            #[serde(deserialize_with = "json_text")]
             account: Option<UserRow>,
         }
-        let sql = concat!(
-            "SELECT t.user_id AS owner, t.last_used, (SELECT row_to_json(a) FROM (SELECT ",
-            user!(),
-            " FROM users WHERE id = t.user_id) a) AS account FROM tokens t WHERE t.hash = $1 AND t.revoked IS NULL"
-        );
-        let found: Option<Found> = sqlx::query_as_with(sql, args![hash]).fetch_optional(&self.pool).await?;
+        let sql = "SELECT t.user_id AS owner, t.last_used, (SELECT row_to_json(a) FROM (SELECT id, password_hash, \
+                   emails, created, notify <> 0 AS notify, vacation_until, game_limit, challenge_policy, \
+                   signed_off <> 0 AS signed_off FROM users WHERE id = t.user_id) a) AS account \
+                   FROM tokens t WHERE t.hash = $1 AND t.revoked IS NULL";
+        let found: Option<Found> = fetch(&self.pool, sql, args![hash]).await?.pop();
         Ok(found.map(|f| (f.owner, f.last_used, f.account)))
-    }
-
-    pub(super) async fn bots_among(&self, users: &[String]) -> StoreResult<Vec<String>> {
-        let sql = "SELECT user_id FROM bot_accounts WHERE user_id = ANY($1)";
-        let rows: Vec<(String,)> = sqlx::query_as_with(sql, args![users]).fetch_all(&self.pool).await?;
-        Ok(rows.into_iter().map(|(user,)| user).collect())
     }
 
     pub(super) async fn create_game(&self, g: &NewGame, effects: &NewGameEffects) -> StoreResult<i64> {
         let mut tx = self.pool.begin().await?;
-        let sql = "INSERT INTO games (kind, options, players, seed, created, version, status, moves, to_move, \
-                   updated, next_clock) VALUES ($1, $2, $3, $4, $5, 0, $6, 0, $7, $5, $8) RETURNING id";
-        let (g_options, g_players, g_to_move) = (json(&g.options), json(&g.players), json(&g.to_move));
-        let args = args![
-            &g.kind,
-            g_options,
-            g_players,
-            g.seed as i64,
-            g.created,
-            g.status.as_str(),
-            g_to_move,
-            g.next_clock
-        ];
-        let (id,): (i64,) = sqlx::query_as_with(sql, args).fetch_one(&mut *tx).await?;
+        let (sql, values) = new_game(g);
+        let (id,): (i64,) = sqlx::query_as_with(dollars(sql), bind(values)?).fetch_one(&mut *tx).await?;
         let accepted: Vec<i64> =
             (0..g.players.len()).map(|s| g.accepted.get(s).copied().unwrap_or(true) as i64).collect();
         let sql = "INSERT INTO game_players (game_id, seat, user_id, accepted) SELECT $1, seat - 1, user_id, accepted \
@@ -288,47 +353,19 @@ impl PostgresStore {
         // even while another process appends.
         let mut tx = self.pool.begin().await?;
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
-        let sql = concat!(
-            "SELECT ",
-            summary!(),
-            ", options::json AS options, seed, created FROM games g WHERE id = $1"
-        );
-        let Some(row) = sqlx::query_as_with::<_, GameRow, _>(sql, args![id]).fetch_optional(&mut *tx).await?
-        else {
-            return Ok(None);
-        };
-        let seats = "SELECT p.accepted <> 0 AS accepted, to_json(p.result) AS result, p.user_id, \
-                     b.user_id IS NOT NULL AS bot FROM game_players p \
-                     LEFT JOIN bot_accounts b ON b.user_id = p.user_id WHERE p.game_id = $1 ORDER BY p.seat";
-        let seats = sqlx::query_as_with(seats, args![id]).fetch_all(&mut *tx).await?;
-        let events = "SELECT at, seat, action::json AS action FROM events WHERE game_id = $1 ORDER BY seq";
-        let events = sqlx::query_as_with(events, args![id]).fetch_all(&mut *tx).await?;
+        let [game, seats, events] = GAME.map(dollars);
+        let Some(row) = fetch(&mut *tx, game, args![id]).await?.pop() else { return Ok(None) };
+        let seats = fetch(&mut *tx, seats, args![id]).await?;
+        let events = fetch(&mut *tx, events, args![id]).await?;
         tx.commit().await?;
         stored_game(row, seats, events).map(Some)
     }
 
     pub(super) async fn game_head(&self, id: i64) -> StoreResult<Option<GameHead>> {
-        // One statement (one snapshot, one round trip) for the summary, the
-        // seats and the subscribers, with the mail settings of each.
-        let sql = concat!(
-            "SELECT ",
-            summary!(),
-            ", 0 AS part, p.seat, p.accepted <> 0 AS accepted, to_json(p.result) AS seat_result, \
-             p.user_id AS reader, u.emails::json AS emails, u.notify <> 0 AS notify, \
-             u.signed_off <> 0 AS signed_off, b.user_id IS NOT NULL AS bot \
-             FROM games g LEFT JOIN game_players p ON p.game_id = g.id LEFT JOIN users u ON u.id = p.user_id \
-             LEFT JOIN bot_accounts b ON b.user_id = p.user_id \
-             WHERE g.id = $1 \
-             UNION ALL SELECT ",
-            summary!(),
-            ", 1, NULL, NULL, NULL, s.user_id, u.emails::json, u.notify <> 0, u.signed_off <> 0, NULL FROM games g \
-             JOIN subscriptions s ON s.game_id = g.id LEFT JOIN users u ON u.id = s.user_id \
-             WHERE g.id = $1 ORDER BY part, seat, reader"
-        );
-        let rows = sqlx::query_with(sql, args![id]).fetch_all(&self.pool).await?;
+        let rows = sqlx::query_with(dollars(GAME_HEAD), args![id]).fetch_all(&self.pool).await?;
         let Some(first) = rows.first() else { return Ok(None) };
-        let readers = rows.iter().map(ReaderRow::from_row).collect::<Result<Vec<_>, _>>()?;
-        Ok(Some(game_head(GameSummary::from_row(first)?, readers)))
+        let readers = rows.iter().map(read_row).collect::<StoreResult<Vec<ReaderRow>>>()?;
+        Ok(Some(game_head(read_row(first)?, readers)))
     }
 
     pub(super) async fn append(
@@ -371,83 +408,6 @@ impl PostgresStore {
         Ok(())
     }
 
-    pub(super) async fn games(&self, f: &GameFilter) -> StoreResult<Vec<GameSummary>> {
-        let (sql, args) = games_query(f, summary!())?;
-        Ok(sqlx::query_as_with(AssertSqlSafe(sql), args).fetch_all(&self.pool).await?)
-    }
-
-    pub(super) async fn count_games(&self, f: &GameFilter) -> StoreResult<usize> {
-        let (inner, args) = games_query(f, "g.id")?;
-        let sql = AssertSqlSafe(format!("SELECT COUNT(*) FROM ({inner}) listed"));
-        let (count,): (i64,) = sqlx::query_as_with(sql, args).fetch_one(&self.pool).await?;
-        Ok(count as usize)
-    }
-
-    pub(super) async fn finished(&self, kind: Option<&str>) -> StoreResult<Vec<GameSummary>> {
-        #[derive(FromRow)]
-        struct Finished {
-            #[sqlx(flatten)]
-            summary: GameSummary,
-            #[sqlx(json)]
-            seat_results: Vec<Option<SeatResult>>,
-        }
-        let sql = concat!(
-            "SELECT ",
-            summary!(),
-            ", COALESCE((SELECT json_agg(p.result ORDER BY p.seat) FROM game_players p \
-             WHERE p.game_id = g.id), '[]') AS seat_results \
-             FROM games g WHERE status = 'finished' AND ($1::text IS NULL OR kind = $1) ORDER BY updated, id"
-        );
-        let rows: Vec<Finished> = sqlx::query_as_with(sql, args![kind]).fetch_all(&self.pool).await?;
-        Ok(rows.into_iter().map(|r| GameSummary { seat_results: r.seat_results, ..r.summary }).collect())
-    }
-
-    pub(super) async fn outbox_due(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<OutboxRow>> {
-        let sql = "SELECT * FROM outbox WHERE sent_at IS NULL AND gave_up_at IS NULL AND next_attempt <= ?1 \
-                   ORDER BY id LIMIT ?2";
-        self.rows(sql, values![now, limit]).await
-    }
-
-    pub(super) async fn claim_outbox(
-        &self,
-        now: Timestamp,
-        lease_until: Timestamp,
-        limit: i64,
-    ) -> StoreResult<Vec<OutboxRow>> {
-        // SKIP LOCKED: senders claiming at the same moment take different rows.
-        let sql = "UPDATE outbox SET next_attempt = ?2 WHERE id IN (SELECT id FROM outbox WHERE sent_at IS NULL \
-                   AND gave_up_at IS NULL AND next_attempt <= ?1 ORDER BY id LIMIT ?3 FOR UPDATE SKIP LOCKED) \
-                   RETURNING *";
-        self.rows(sql, values![now, lease_until, limit]).await
-    }
-
-    pub(super) async fn outbox(&self, limit: i64) -> StoreResult<Vec<OutboxRow>> {
-        self.rows("SELECT * FROM outbox ORDER BY id DESC LIMIT ?1", values![limit]).await
-    }
-
-    pub(super) async fn enqueue_tournament_games(&self, id: i64, indices: &[i64]) -> StoreResult<()> {
-        let sql = "INSERT INTO tournament_jobs (tournament_id, idx) SELECT $1, i FROM UNNEST($2::BIGINT[]) AS i \
-                   ON CONFLICT (tournament_id, idx) DO NOTHING";
-        sqlx::query_with(sql, args![id, indices]).execute(&self.pool).await?;
-        Ok(())
-    }
-
-    pub(super) async fn claim_tournament_game(
-        &self,
-        worker: &str,
-        now: Timestamp,
-        lease_until: Timestamp,
-    ) -> StoreResult<Option<TournamentJob>> {
-        // SKIP LOCKED: workers claiming at the same moment take different games.
-        let sql = "UPDATE tournament_jobs j SET claimed_by = $1, lease_until = $3, attempts = j.attempts + 1 \
-                   FROM (SELECT tournament_id, idx FROM tournament_jobs WHERE NOT done \
-                         AND (lease_until IS NULL OR lease_until <= $2) \
-                         ORDER BY tournament_id, idx LIMIT 1 FOR UPDATE SKIP LOCKED) free, tournaments t \
-                   WHERE j.tournament_id = free.tournament_id AND j.idx = free.idx AND t.id = j.tournament_id \
-                   RETURNING j.tournament_id AS tournament, j.idx AS index, t.config";
-        Ok(sqlx::query_as_with(sql, args![worker, now, lease_until]).fetch_optional(&self.pool).await?)
-    }
-
     pub(super) async fn claim(&self, work: Work) -> StoreResult<Option<Claim>> {
         let key = match work {
             Work::Clock(board) => LOCK_CLOCK | (board & LOCK_IDS),
@@ -456,7 +416,7 @@ impl PostgresStore {
         let mut conn = self.pool.acquire().await?;
         let (got,): (bool,) =
             sqlx::query_as_with("SELECT pg_try_advisory_lock($1)", args![key]).fetch_one(&mut *conn).await?;
-        Ok(got.then(|| Claim::advisory(AdvisoryLock { conn: Some(conn), key })))
+        Ok(got.then(|| Claim { lock: Some(AdvisoryLock { conn: Some(conn), key }) }))
     }
 
     pub(super) async fn changes(&self) -> StoreResult<tokio::sync::mpsc::Receiver<GameChange>> {
@@ -487,20 +447,4 @@ impl PostgresStore {
         });
         Ok(rx)
     }
-}
-
-/// The statement of [`Store::games`] for `f`, selecting `columns` of each
-/// game (`g`), and its values in order.
-fn games_query(f: &GameFilter, columns: &str) -> StoreResult<(String, PgArguments)> {
-    let to_move = |m: &str| format!("g.to_move::jsonb @> jsonb_build_array({m}::text)");
-    let (sql, values) = f.query(columns, |n| format!("${n}"), "JOIN", to_move);
-    let mut args = PgArguments::default();
-    for value in values {
-        match value {
-            Param::Text(text) => args.add(text),
-            Param::Int(n) => args.add(n),
-        }
-        .map_err(sqlx::Error::Encode)?;
-    }
-    Ok((sql, args))
 }

@@ -17,7 +17,7 @@ impl Store {
     /// On SQLite, whose one writing process needs no more, every claim is granted.
     pub async fn claim(&self, work: Work) -> StoreResult<Option<Claim>> {
         match &self.db {
-            Db::Sqlite(_) => Ok(Some(Claim::unshared())),
+            Db::Sqlite(_) => Ok(Some(Claim { lock: None })),
             Db::Postgres(db) => db.claim(work).await,
         }
     }

@@ -19,7 +19,7 @@ use super::*;
 mod backup;
 mod writer;
 
-use super::games::side_effects;
+use super::games::{GAME, GAME_HEAD, side_effects};
 pub use backup::{BackupSummary, backup};
 use writer::{Append, Writer, insert_game};
 
@@ -110,13 +110,17 @@ impl SqliteStore {
     }
 
     /// The rows of the read `sql` with `values`, on a reading connection.
-    pub(super) async fn rows<T: Row>(&self, sql: &'static str, values: Vec<Value>) -> StoreResult<Vec<T>> {
-        self.read(move |c| rows(c, sql, params_from_iter(values))).await
+    pub(super) async fn rows<T: Row>(
+        &self,
+        sql: impl AsRef<str> + Send + 'static,
+        values: Vec<Value>,
+    ) -> StoreResult<Vec<T>> {
+        self.read(move |c| rows(c, sql.as_ref(), params_from_iter(values))).await
     }
 
     /// The rows of `sql` with `values`, read on the writer's connection: the
     /// reads of a move, and a challenge's, whose pages its cache holds.
-    async fn rows_here<T: Row>(
+    pub(super) async fn rows_warm<T: Row>(
         &self,
         sql: impl AsRef<str> + Send + 'static,
         values: Vec<Value>,
@@ -124,21 +128,24 @@ impl SqliteStore {
         self.writer.read(move |c| rows(c, sql.as_ref(), params_from_iter(values))).await
     }
 
-    /// `statements` as one write of the group commit; the rows each changed.
-    pub(super) async fn write(&self, statements: Vec<Statement>) -> StoreResult<Vec<u64>> {
-        self.writer.write(move |c| statements.iter().map(|s| run(c, s)).collect()).await
-    }
-
-    /// `first` and, if it changed a row, `then`, as one write of the group
-    /// commit; whether `first` changed a row.
-    pub(super) async fn write_after(&self, first: Statement, then: Vec<Statement>) -> StoreResult<bool> {
+    /// `statements` as one write of the group commit; the rows each
+    /// changed, or `None` (nothing written) if the first is `guarded` and
+    /// changed no row.
+    pub(super) async fn write(
+        &self,
+        statements: Vec<Statement>,
+        guarded: bool,
+    ) -> StoreResult<Option<Vec<u64>>> {
         self.writer
             .write(move |c| {
-                if run(c, &first)? == 0 {
-                    return Ok(false);
+                let mut changed = Vec::with_capacity(statements.len());
+                for statement in &statements {
+                    changed.push(run(c, statement)?);
+                    if guarded && changed == [0] {
+                        return Ok(None);
+                    }
                 }
-                then.iter().try_for_each(|s| run(c, s).map(drop))?;
-                Ok(true)
+                Ok(Some(changed))
             })
             .await
     }
@@ -146,10 +153,10 @@ impl SqliteStore {
     /// The rows the write `sql` with `values` returns, as a write of the group commit.
     pub(super) async fn write_rows<T: Row>(
         &self,
-        sql: &'static str,
+        sql: impl AsRef<str> + Send + 'static,
         values: Vec<Value>,
     ) -> StoreResult<Vec<T>> {
-        self.writer.write(move |c| rows(c, sql, params_from_iter(&values))).await
+        self.writer.write(move |c| rows(c, sql.as_ref(), params_from_iter(&values))).await
     }
 }
 
@@ -242,70 +249,8 @@ impl ToSql for Value {
     }
 }
 
-/// The columns of a game's summary, as [`GameSummary`] reads them.
-macro_rules! summary {
-    () => {
-        "g.id, g.kind, g.players, g.status, g.moves, g.to_move, g.version, g.updated, g.result, g.next_clock"
-    };
-}
-
-/// A game's summary columns, then a row per seat (`part` 0, with
-/// `accepted` and `seat_result`) and per other subscriber (`part` 1),
-/// each with its `reader` and that reader's `emails`, `notify` and
-/// `signed_off`: what [`Store::game_head`] returns, in one statement.
-const GAME_HEAD: &str = "SELECT g.id, g.kind, g.players, g.status, g.moves, g.to_move, g.version, \
-     g.updated, g.result, g.next_clock, 0 AS part, p.seat, p.accepted, p.result AS seat_result, \
-     p.user_id AS reader, u.emails, u.notify, u.signed_off, b.user_id IS NOT NULL AS bot FROM games g \
-     LEFT JOIN game_players p ON p.game_id = g.id LEFT JOIN users u ON u.id = p.user_id \
-     LEFT JOIN bot_accounts b ON b.user_id = p.user_id \
-     WHERE g.id = ?1 \
-     UNION ALL \
-     SELECT g.id, g.kind, g.players, g.status, g.moves, g.to_move, g.version, g.updated, g.result, \
-     g.next_clock, 1, NULL, NULL, NULL, s.user_id, u.emails, u.notify, u.signed_off, NULL FROM games g \
-     JOIN subscriptions s ON s.game_id = g.id LEFT JOIN users u ON u.id = s.user_id \
-     WHERE g.id = ?1 \
-     ORDER BY part, seat, reader";
-
-/// The columns of an outbox row, its message as one JSON object.
-macro_rules! outbox {
-    () => {
-        "id, json_object('key', key, 'recipient', recipient, 'subject', subject, 'body', body, \
-         'game_id', game_id) AS message, created, sent_at, attempts, last_error, gave_up_at"
-    };
-}
-
-/// The statement of [`Store::games`] for `f`, selecting `columns` of
-/// each game (`g`), and its values in order.
-fn games_query(f: &GameFilter, columns: &str) -> (String, Vec<Value>) {
-    // CROSS JOIN keeps the seats as the outer loop.
-    let json_each =
-        |m: &str| format!("EXISTS (SELECT 1 FROM json_each(g.to_move) WHERE json_each.value = {m})");
-    let (sql, values) = f.query(columns, |n| format!("?{n}"), "CROSS JOIN", json_each);
-    let values = values.into_iter().map(|v| match v {
-        Param::Text(text) => Value::from(text),
-        Param::Int(n) => Value::from(n),
-    });
-    (sql, values.collect())
-}
-
 // What SQLite reads or writes otherwise than PostgreSQL.
 impl SqliteStore {
-    /// The games `sql` (from [`games_query`]) selects with `values`: a
-    /// user's games (a challenge counts both players' running ones) on the
-    /// writer's connection, whose cache is warm; a list over every game,
-    /// which may scan thousands of rows, on a reading connection, so as not
-    /// to hold up the commits behind it.
-    async fn listed<T: Row>(&self, f: &GameFilter, sql: String, values: Vec<Value>) -> StoreResult<Vec<T>> {
-        match f.seated_user() {
-            Some(_) => self.rows_here(sql, values).await,
-            None => self.read(move |c| rows(c, &sql, params_from_iter(values))).await,
-        }
-    }
-
-    pub(super) async fn user(&self, id: &str) -> StoreResult<Option<UserRow>> {
-        Ok(self.rows_here("SELECT * FROM users WHERE id = ?1", values![id]).await?.pop())
-    }
-
     /// A token's owner, when it was last used, and the owner's account.
     pub(super) async fn token_owner(
         &self,
@@ -322,11 +267,6 @@ impl SqliteStore {
                 Ok(Some((owner, last_used, account)))
             })
             .await
-    }
-
-    pub(super) async fn bots_among(&self, users: &[String]) -> StoreResult<Vec<String>> {
-        let sql = "SELECT user_id FROM bot_accounts WHERE user_id IN (SELECT value FROM json_each(?1))";
-        Ok(self.rows(sql, values![json(&users)]).await?.into_iter().map(|(user,)| user).collect())
     }
 
     pub(super) async fn create_game(&self, g: &NewGame, effects: &NewGameEffects) -> StoreResult<i64> {
@@ -347,12 +287,8 @@ impl SqliteStore {
             // One snapshot for the summary, seats and events, so they agree
             // even while another connection appends.
             let tx = c.unchecked_transaction()?;
-            let Some(row) = rows::<GameRow>(&tx, "SELECT * FROM games g WHERE id = ?1", [id])?.pop() else {
-                return Ok(None);
-            };
-            let seats = "SELECT p.accepted, p.result, p.user_id, b.user_id IS NOT NULL AS bot FROM game_players p \
-                         LEFT JOIN bot_accounts b ON b.user_id = p.user_id WHERE p.game_id = ?1 ORDER BY p.seat";
-            let events = "SELECT at, seat, action FROM events WHERE game_id = ?1 ORDER BY seq";
+            let [game, seats, events] = GAME;
+            let Some(row) = rows::<GameRow>(&tx, game, [id])?.pop() else { return Ok(None) };
             stored_game(row, rows(&tx, seats, [id])?, rows(&tx, events, [id])?).map(Some)
         })
         .await
@@ -390,63 +326,5 @@ impl SqliteStore {
             effects: effects.to_vec(),
         };
         self.writer.append(append).await
-    }
-
-    pub(super) async fn games(&self, f: &GameFilter) -> StoreResult<Vec<GameSummary>> {
-        let (sql, values) = games_query(f, summary!());
-        self.listed(f, sql, values).await
-    }
-
-    pub(super) async fn count_games(&self, f: &GameFilter) -> StoreResult<usize> {
-        let (inner, values) = games_query(f, "g.id");
-        let count: Vec<(i64,)> = self.listed(f, format!("SELECT COUNT(*) FROM ({inner})"), values).await?;
-        Ok(count.first().map_or(0, |(n,)| *n as usize))
-    }
-
-    pub(super) async fn finished(&self, kind: Option<&str>) -> StoreResult<Vec<GameSummary>> {
-        let kind = kind.map(str::to_owned);
-        self.read(move |c| {
-            let tx = c.unchecked_transaction()?;
-            let sql = concat!(
-                "SELECT ",
-                summary!(),
-                " FROM games g WHERE status = 'finished' AND (?1 IS NULL OR kind = ?1) ORDER BY updated, id"
-            );
-            let mut games: Vec<GameSummary> = rows(&tx, sql, [&kind])?;
-            for g in &mut games {
-                let seats = "SELECT result FROM game_players WHERE game_id = ?1 ORDER BY seat";
-                g.seat_results = rows(&tx, seats, [g.id])?;
-            }
-            Ok(games)
-        })
-        .await
-    }
-
-    pub(super) async fn outbox_due(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<OutboxRow>> {
-        const SQL: &str = concat!(
-            "SELECT ",
-            outbox!(),
-            " FROM outbox WHERE sent_at IS NULL AND gave_up_at IS NULL AND next_attempt <= ?1 ORDER BY id LIMIT ?2"
-        );
-        self.rows(SQL, values![now, limit]).await
-    }
-
-    pub(super) async fn claim_outbox(
-        &self,
-        now: Timestamp,
-        lease_until: Timestamp,
-        limit: i64,
-    ) -> StoreResult<Vec<OutboxRow>> {
-        const SQL: &str = concat!(
-            "UPDATE outbox SET next_attempt = ?1 WHERE id IN (SELECT id FROM outbox WHERE sent_at IS NULL \
-             AND gave_up_at IS NULL AND next_attempt <= ?2 ORDER BY id LIMIT ?3) RETURNING ",
-            outbox!()
-        );
-        self.write_rows(SQL, values![lease_until, now, limit]).await
-    }
-
-    pub(super) async fn outbox(&self, limit: i64) -> StoreResult<Vec<OutboxRow>> {
-        const SQL: &str = concat!("SELECT ", outbox!(), " FROM outbox ORDER BY id DESC LIMIT ?1");
-        self.rows(SQL, values![limit]).await
     }
 }

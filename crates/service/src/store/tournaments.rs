@@ -62,7 +62,11 @@ impl Store {
     /// Offer games `indices` of tournament `id` to workers (those offered
     /// already stay as they are).
     pub async fn enqueue_tournament_games(&self, id: i64, indices: &[i64]) -> StoreResult<()> {
-        self.shared()?.enqueue_tournament_games(id, indices).await
+        let sql = "INSERT INTO tournament_jobs (tournament_id, idx) \
+                   SELECT ?1, i::BIGINT FROM json_array_elements_text(?2::json) AS i \
+                   ON CONFLICT (tournament_id, idx) DO NOTHING";
+        self.shared()?;
+        self.execute(sql, values![id, json(&indices)]).await.map(drop)
     }
 
     /// Claim one offered game, of any tournament, that is not done and not
@@ -73,7 +77,15 @@ impl Store {
         now: Timestamp,
         lease_until: Timestamp,
     ) -> StoreResult<Option<TournamentJob>> {
-        self.shared()?.claim_tournament_game(worker, now, lease_until).await
+        // SKIP LOCKED: workers claiming at the same moment take different games.
+        let sql = "UPDATE tournament_jobs j SET claimed_by = ?1, lease_until = ?3, attempts = j.attempts + 1 \
+                   FROM (SELECT tournament_id, idx FROM tournament_jobs WHERE NOT done \
+                         AND (lease_until IS NULL OR lease_until <= ?2) \
+                         ORDER BY tournament_id, idx LIMIT 1 FOR UPDATE SKIP LOCKED) free, tournaments t \
+                   WHERE j.tournament_id = free.tournament_id AND j.idx = free.idx AND t.id = j.tournament_id \
+                   RETURNING j.tournament_id AS tournament, j.idx AS index, t.config";
+        self.shared()?;
+        Ok(self.write_rows(sql, values![worker, now, lease_until]).await?.pop())
     }
 
     /// Extend `worker`'s claim; false if the claim is no longer its own.

@@ -19,10 +19,10 @@ use std::sync::mpsc;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use rusqlite::{Connection, OpenFlags, params};
+use rusqlite::{Connection, OpenFlags, params, params_from_iter};
 use tokio::sync::{Mutex, oneshot};
 
-use crate::store::games::{side_effects, update_summary};
+use crate::store::games::{new_game, side_effects, update_summary};
 use crate::store::{GameSummary, NewGame, SideEffect, StoreError, StoreResult, json, result_word};
 use tabula_model::Event;
 
@@ -549,24 +549,8 @@ fn write_append(conn: &Connection, a: &Append) -> StoreResult<()> {
 
 /// Store a new game and its seats; its id.
 pub(super) fn insert_game(conn: &Connection, g: &NewGame) -> StoreResult<i64> {
-    let id: i64 = conn
-        .prepare_cached(
-            "INSERT INTO games (kind, options, players, seed, created, version, status, moves, to_move, \
-             updated, next_clock) VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, 0, ?7, ?5, ?8) RETURNING id",
-        )?
-        .query_row(
-            params![
-                g.kind,
-                json(&g.options),
-                json(&g.players),
-                g.seed as i64,
-                g.created,
-                g.status.as_str(),
-                json(&g.to_move),
-                g.next_clock,
-            ],
-            |r| r.get(0),
-        )?;
+    let (sql, values) = new_game(g);
+    let id: i64 = conn.prepare_cached(sql)?.query_row(params_from_iter(&values), |r| r.get(0))?;
     let mut seat_row = conn.prepare_cached(
         "INSERT INTO game_players (game_id, seat, user_id, accepted) VALUES (?1, ?2, ?3, ?4)",
     )?;
