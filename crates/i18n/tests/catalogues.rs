@@ -133,14 +133,23 @@ fn workspace_sources() -> Vec<PathBuf> {
     out
 }
 
-/// The calls `t!(LANG, "id", name = value, ...)` of `source`: each id
-/// with its argument names. Calls whose id is not a literal are skipped.
+/// The calls `t!(LANG, "id", name = value, ...)` and
+/// `msg!("id", name = value, ...)` of `source`: each id with its argument
+/// names. Calls whose id is not a literal are skipped.
 fn calls(source: &str) -> Vec<(String, BTreeSet<String>)> {
+    let mut out = macro_calls(source, "t!(", 1);
+    out.extend(macro_calls(source, "msg!(", 0));
+    out
+}
+
+/// The calls of the macro `opening` (`t!(`) in `source`, whose message id
+/// is argument number `id_at`.
+fn macro_calls(source: &str, opening: &str, id_at: usize) -> Vec<(String, BTreeSet<String>)> {
     let mut out = Vec::new();
     let mut rest = source;
-    while let Some(at) = rest.find("t!(") {
+    while let Some(at) = rest.find(opening) {
         let before = rest[..at].chars().next_back();
-        rest = &rest[at + 3..];
+        rest = &rest[at + opening.len()..];
         if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
             continue;
         }
@@ -164,12 +173,12 @@ fn calls(source: &str) -> Vec<(String, BTreeSet<String>)> {
             }
             parts.last_mut().unwrap().push(c);
         }
-        if end.is_none() || parts.len() < 2 {
+        if end.is_none() || parts.len() < id_at + 1 {
             continue;
         }
-        let id = parts[1].trim();
+        let id = parts[id_at].trim();
         let Some(id) = id.strip_prefix('"').and_then(|s| s.strip_suffix('"')) else { continue };
-        let names = parts[2..]
+        let names = parts[id_at + 1..]
             .iter()
             .filter_map(|p| p.split_once('=').map(|(n, _)| n.trim().to_string()))
             .filter(|n| !n.is_empty())
@@ -194,12 +203,15 @@ fn every_call_names_a_message_with_its_arguments() {
 
 #[test]
 fn the_scan_reads_calls_as_written() {
-    let source = r#"let a = t!(lang, "board-title", board = &id.to_string()); x.t!(no); t!(Lang::Fi, "x")"#;
+    let source = r#"let a = t!(lang, "board-title", board = &id.to_string()); x.t!(no); t!(Lang::Fi, "x");
+        msg!("games-count", count = n); msg!("y")"#;
     assert_eq!(
         calls(source),
         vec![
             ("board-title".to_string(), BTreeSet::from(["board".to_string()])),
-            ("x".to_string(), BTreeSet::new())
+            ("x".to_string(), BTreeSet::new()),
+            ("games-count".to_string(), BTreeSet::from(["count".to_string()])),
+            ("y".to_string(), BTreeSet::new()),
         ]
     );
 }

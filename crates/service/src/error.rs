@@ -1,4 +1,6 @@
 use serde::Serialize;
+use tabula_i18n::Message;
+use tabula_model::Lang;
 use thiserror::Error;
 
 use crate::store::StoreError;
@@ -83,8 +85,13 @@ impl ErrorCode {
 pub struct CommandError {
     /// What kind of failure.
     pub code: ErrorCode,
-    /// The message shown to the user; it never contains a password.
+    /// The message shown to the user, in the reader's language once the
+    /// service or the front end knows it (English until then, see
+    /// [`CommandError::localized`]); it never contains a password.
     pub message: String,
+    /// The message's catalogue entry, to put it into another language.
+    #[serde(skip)]
+    pub text: Option<Message>,
     /// The game kind the command was for, if known (mail subjects use it).
     #[serde(skip)]
     pub game: Option<&'static str>,
@@ -96,7 +103,22 @@ pub struct CommandError {
 impl CommandError {
     /// An error with `code` and `message`.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        CommandError { code, message: message.into(), game: None, retry_after: None }
+        CommandError { code, message: message.into(), text: None, game: None, retry_after: None }
+    }
+
+    /// An error with `code` saying the catalogue's `message`: in English
+    /// until [`CommandError::localized`] puts it into the reader's language.
+    pub fn says(code: ErrorCode, message: Message) -> Self {
+        CommandError { code, message: message.render(Lang::En), text: Some(message), game: None, retry_after: None }
+    }
+
+    /// The same error with its message in `lang` (an error made from a
+    /// plain text keeps it).
+    pub fn localized(mut self, lang: Lang) -> Self {
+        if let Some(text) = &self.text {
+            self.message = text.render(lang);
+        }
+        self
     }
 
     /// A syntax error, with the command's syntax in the message.

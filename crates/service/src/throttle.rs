@@ -22,6 +22,8 @@
 
 use std::net::IpAddr;
 
+use tabula_model::Lang;
+
 use crate::error::CommandError;
 use crate::service::{Answer, Caller, Service};
 
@@ -81,12 +83,23 @@ pub struct Context {
     /// The reply to the mail message the command came in, committed with
     /// the change the command makes (see [`Answer`]).
     pub answer: Option<Answer>,
+    /// The language of the reply and its errors: the reader's, as the
+    /// front end knows it (`--lang` or the locale on the command line, the
+    /// account's setting or the browser's on the web, the account's by
+    /// mail). English unless the front end says otherwise.
+    pub lang: Lang,
 }
 
 impl Context {
     /// `caller`, asking from `origin`.
     pub fn new(caller: Caller, origin: Origin) -> Self {
-        Context { caller, origin, answer: None }
+        Context { caller, origin, answer: None, lang: Lang::En }
+    }
+
+    /// The same, replying in `lang`.
+    pub fn in_lang(mut self, lang: Lang) -> Self {
+        self.lang = lang;
+        self
     }
 
     /// The same, with the reply to the mail message the command came in.

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use tabula_model::{Event, EventAction, Options, SeatResult};
+use tabula_model::{Event, EventAction, Lang, Options, SeatResult};
 use tabula_service::store::{
     self, GameFilter, GameStatus, GameSummary, NewGame, OutboxMessage, SideEffect, Store, StoreError,
     UserRow, Work,
@@ -92,6 +92,7 @@ fn user(id: &str) -> UserRow {
         game_limit: None,
         challenge_policy: "open".into(),
         signed_off: false,
+        language: None,
     }
 }
 
@@ -570,6 +571,10 @@ async fn a_game_head_says_where_each_readers_mail_goes() {
         for u in [user("ann"), quiet, gone, mute] {
             s.create_user(&u).await.unwrap();
         }
+        // A language chosen later is read back, and goes with the reader's mail.
+        let finnish = UserRow { language: Some("fi".into()), ..user("ann") };
+        s.update_user(&finnish).await.unwrap();
+        assert_eq!(s.user("ann").await.unwrap(), Some(finnish), "{}", b.name);
         let id = s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
         for sub in ["eve", "dee", "ann", "cy"] {
             s.subscribe(id, sub, true, &[], T0).await.unwrap();
@@ -587,6 +592,8 @@ async fn a_game_head_says_where_each_readers_mail_goes() {
             "{}",
             b.name
         );
+        let langs: Vec<Lang> = head.recipients.iter().map(|r| r.lang).collect();
+        assert_eq!(langs, [Lang::Fi, Lang::En, Lang::En, Lang::En, Lang::En], "{}", b.name);
         let lone = s.create_game(&new_game(&["bot:x", "ann"], None)).await.unwrap();
         let head = s.game_head(lone).await.unwrap().unwrap();
         assert!(head.subscribers.is_empty(), "{}", b.name);

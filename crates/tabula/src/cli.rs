@@ -6,8 +6,8 @@
 //! `help`, `dna move ..`, one per game of the registry and per account verb)
 //! take their words as they would arrive by email: the service parses them,
 //! so the CLI, mail, the API and the web share one grammar and one set of
-//! errors. The global options `--db`, `--now` and `--json` are accepted
-//! before or after the subcommand, as `--opt value` or `--opt=value`; a
+//! errors. The global options `--db`, `--now`, `--json` and `--lang` are
+//! accepted before or after the subcommand, as `--opt value` or `--opt=value`; a
 //! word `--` ends them, for a move that would look like one.
 
 use std::ffi::OsString;
@@ -75,6 +75,18 @@ pub struct Global {
     /// Print machine-readable JSON
     #[arg(long, global = true, help_heading = GLOBAL)]
     pub json: bool,
+    /// The language of replies and errors: en, fi or es [default: from
+    /// LC_ALL, LC_MESSAGES or LANG, else en]
+    #[arg(long, global = true, value_name = "LANG", help_heading = GLOBAL)]
+    pub lang: Option<Lang>,
+}
+
+impl Global {
+    /// The language the person at the terminal reads: `--lang`, else the
+    /// POSIX locale variables'. Command words stay English whatever it is.
+    pub fn lang(&self) -> Lang {
+        self.lang.unwrap_or_else(Lang::from_env)
+    }
 }
 
 fn parse_time(text: &str) -> Result<i64, String> {
@@ -274,11 +286,13 @@ pub fn split_globals(mut global: Global, words: Vec<String>) -> Result<(Global, 
                 break;
             }
             "--json" => options.push(word),
-            "--db" | "--now" => {
+            "--db" | "--now" | "--lang" => {
                 options.push(word);
                 options.extend(it.next());
             }
-            w if w.starts_with("--db=") || w.starts_with("--now=") => options.push(word),
+            w if w.starts_with("--db=") || w.starts_with("--now=") || w.starts_with("--lang=") => {
+                options.push(word)
+            }
             _ => rest.push(word),
         }
     }
@@ -294,6 +308,9 @@ pub fn split_globals(mut global: Global, words: Vec<String>) -> Result<(Global, 
     }
     if given("now") {
         global.now = found.now;
+    }
+    if given("lang") {
+        global.lang = found.lang;
     }
     global.json |= found.json;
     Ok((global, rest))
@@ -330,9 +347,10 @@ fn language(global: Global, first: &str, words: Vec<String>) -> Result<ExitCode>
         return Ok(ExitCode::from(2));
     }
     let line = std::iter::once(first.to_string()).chain(words).collect::<Vec<_>>().join(" ");
+    let lang = global.lang();
     let command = match Command::parse(&line, &Service::game_words()) {
         Ok(c) => c,
-        Err(e) => return print_result(Err(e), global.json),
+        Err(e) => return print_result(Err(e.localized(lang)), global.json),
     };
     // Help and the list of games read nothing stored: no database is opened
     // (or created) for them.
@@ -341,7 +359,8 @@ fn language(global: Global, first: &str, words: Vec<String>) -> Result<ExitCode>
     }
     run_one_command(async {
         let service = open_one_command_service(&global).await?;
-        let result = service.run(command, &Caller::Anonymous).await;
+        let context = tabula_service::Context::from(&Caller::Anonymous).in_lang(lang);
+        let result = service.run(command, context).await;
         print_result(result, global.json)
     })
 }
@@ -554,7 +573,7 @@ mod tests {
     }
 
     fn split(words: &[&str]) -> (Global, Vec<String>) {
-        let global = Global { db: "tabula.db".into(), now: None, json: false };
+        let global = Global { db: "tabula.db".into(), now: None, json: false, lang: None };
         split_globals(global, words.iter().map(|w| w.to_string()).collect()).expect("valid options")
     }
 
@@ -573,7 +592,7 @@ mod tests {
 
     #[test]
     fn bad_global_options_among_the_words_are_usage_errors() {
-        let global = Global { db: "tabula.db".into(), now: None, json: false };
+        let global = Global { db: "tabula.db".into(), now: None, json: false, lang: None };
         for words in [vec!["--now", "yesterday"], vec!["show", "--db"]] {
             let words = words.into_iter().map(String::from).collect();
             assert!(split_globals(global.clone(), words).is_err());

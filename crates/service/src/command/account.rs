@@ -1,16 +1,20 @@
 //! The commands that are not a game's: accounts (`signup`, `change`,
-//! `signoff`, `notify`, `vacation`, `limit`, `policy`, `bot`), `help` and
-//! `list`.
+//! `signoff`, `notify`, `vacation`, `limit`, `policy`, `language`, `bot`),
+//! `help` and `list`.
 //! How each is read, printed back, and where its passwords are.
+
+use tabula_i18n::msg;
+use tabula_model::Lang;
 
 use super::syntax::{syntax, usage};
 use super::{Command, Credentials, MAX_ACTIVE_GAMES};
-use crate::error::CommandError;
+use crate::error::{CommandError, ErrorCode};
 
 /// The words that start a command of this family (`register` is
 /// pbmserv's `signup`).
 pub const ACCOUNT_WORDS: &[&str] = &[
-    "signup", "register", "change", "signoff", "notify", "vacation", "limit", "policy", "bot", "help", "list",
+    "signup", "register", "change", "signoff", "notify", "vacation", "limit", "policy", "language", "bot", "help",
+    "list",
 ];
 
 /// The second words of `change`.
@@ -68,7 +72,7 @@ pub(super) fn parse(head: &str, rest: &[&str]) -> Result<Command, CommandError> 
     }
 }
 
-/// `notify`, `vacation`, `limit` and `policy`: `USERID PASSWORD VALUE`.
+/// `notify`, `vacation`, `limit`, `policy` and `language`: `USERID PASSWORD VALUE`.
 fn parse_switch(rest: &[&str], name: &str) -> Result<Command, CommandError> {
     let [u, p, v] = rest else { return Err(usage(name)) };
     let auth = Credentials::new(u, p);
@@ -101,6 +105,18 @@ fn parse_switch(rest: &[&str], name: &str) -> Result<Command, CommandError> {
                     )));
                 }
             },
+        },
+        "language" => match Lang::ALL.into_iter().find(|l| l.code() == v) {
+            Some(lang) => Command::Language { auth, lang },
+            // Only the bare codes: `fi_FI.UTF-8` is a locale, not a word of
+            // the command language.
+            None => {
+                let given: String = v.chars().take(40).collect();
+                return Err(CommandError::says(
+                    ErrorCode::BadValue,
+                    msg!("error-language-unknown", given = given),
+                ));
+            }
         },
         _ => match v.as_str() {
             "open" => Command::Policy { auth, ask: false },
@@ -149,6 +165,7 @@ pub(super) fn words(command: &Command) -> Option<(Vec<String>, Vec<usize>)> {
             switch("limit", auth, limit.map_or("off".into(), |n| n.to_string()))
         }
         Command::Policy { auth, ask } => switch("policy", auth, if *ask { "ask" } else { "open" }.into()),
+        Command::Language { auth, lang } => switch("language", auth, lang.code().into()),
         Command::Bot { auth, on } => (
             vec![
                 "bot".into(),
@@ -176,6 +193,7 @@ pub(super) fn credentials(command: &Command) -> Option<&Credentials> {
         | Command::Vacation { auth, .. }
         | Command::Limit { auth, .. }
         | Command::Policy { auth, .. }
+        | Command::Language { auth, .. }
         | Command::Bot { auth, .. } => Some(auth),
         _ => None,
     }

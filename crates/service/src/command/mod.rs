@@ -247,6 +247,14 @@ pub enum Command {
         /// Ask before challenges start.
         ask: bool,
     },
+    /// `language user pw fi|es|en`: the language the account reads
+    /// Tabula in (replies, mail, the web).
+    Language {
+        /// Who.
+        auth: Credentials,
+        /// The language.
+        lang: tabula_model::Lang,
+    },
     /// `bot on|off user pw`: mark the account as played by a program.
     Bot {
         /// Who.
@@ -778,6 +786,8 @@ mod tests {
             (creds(), proptest::option::of(0..=1000u32))
                 .prop_map(|(auth, limit)| Command::Limit { auth, limit }),
             (creds(), proptest::bool::ANY).prop_map(|(auth, ask)| Command::Policy { auth, ask }),
+            (creds(), 0..3usize)
+                .prop_map(|(auth, i)| Command::Language { auth, lang: tabula_model::Lang::ALL[i] }),
             (creds(), proptest::bool::ANY).prop_map(|(auth, on)| Command::Bot { auth, on }),
             proptest::option::of("(dna|move|signup)").prop_map(|topic| Command::Help { topic }),
             Just(Command::List),

@@ -13,6 +13,7 @@ pub const SYNTAX: &[(&str, &str, &str)] = &[
     ("vacation", "vacation USERID PASSWORD DAYS|off", "suspend reminders and forfeits while away"),
     ("limit", "limit USERID PASSWORD N|off", "accept at most N running games"),
     ("policy", "policy USERID PASSWORD open|ask", "start challenges at once, or ask you to accept them"),
+    ("language", "language USERID PASSWORD fi|es|en", "read replies and mail in Finnish, Spanish or English"),
     (
         "bot",
         "bot on|off USERID PASSWORD",

@@ -31,6 +31,7 @@ impl Service {
             game_limit: None,
             challenge_policy: "open".into(),
             signed_off: false,
+            language: None,
         };
         let reply = Reply::plain(
             "Welcome to Tabula",

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use serde_json::json;
+use tabula_i18n::t;
 use tabula_model::Lang;
 use tabula_model::{EventAction, Game, GameKind, HistoryEntry, ProposalKind, Seat, Turn, Viewer};
 
@@ -23,7 +24,8 @@ impl Service {
     /// Parse and run one command line for `context`: a [`Caller`] alone
     /// (`&caller`) is one at the local command line.
     pub async fn execute(&self, line: &str, context: impl Into<Context>) -> Result<Reply, CommandError> {
-        let command = Command::parse(line, &Self::game_words())?;
+        let context = context.into();
+        let command = Command::parse(line, &Self::game_words()).map_err(|e| e.localized(context.lang))?;
         self.run(command, context).await
     }
 
@@ -34,7 +36,7 @@ impl Service {
         // that ran had its password where the grammar puts it; of a refused
         // one, whose words may be out of place, only its name.
         let (masked, name) = (command.masked(), command.name());
-        let result = self.run_parsed(command, &context).await;
+        let result = self.run_parsed(command, &context).await.map_err(|e| e.localized(context.lang));
         match &result {
             Ok(_) => tracing::debug!(command = %masked, origin = ?context.origin, "command"),
             Err(e) => {
@@ -122,6 +124,15 @@ impl Service {
                     format!("Challenges naming {} now start at once.\n", u.id)
                 };
                 self.settled(&u, caller, Reply::plain("Challenge policy", text)).await
+            }
+            Command::Language { auth, lang } => {
+                let mut u = self.authenticate(&auth, caller).await?;
+                u.language = Some(lang.code().to_string());
+                // Said in the language chosen: the first text the account
+                // reads in it.
+                let reply =
+                    Reply::plain(t!(lang, "language-set-subject"), t!(lang, "language-set", user = &u.id));
+                self.settled(&u, caller, reply).await
             }
             Command::Bot { auth, on } => self.bot_switch(&auth, on, caller).await,
             Command::Help { topic } => help::help(topic.as_deref()),

@@ -127,6 +127,33 @@ impl Service {
         })
     }
 
+    /// The language `user` chose to read Tabula in (`language USERID
+    /// PASSWORD fi`, the account page), or `None` while they have chosen
+    /// none or there is no such open account: then a front end uses its
+    /// own (the browser's, the terminal's; English in mail).
+    ///
+    /// # Errors
+    /// Storage failures.
+    pub async fn language(&self, user: &str) -> Result<Option<tabula_model::Lang>, CommandError> {
+        Ok(self.store.user(user).await?.filter(|u| !u.signed_off).and_then(|u| u.lang()))
+    }
+
+    /// Set the language `auth`'s account reads Tabula in: the command
+    /// `language USERID PASSWORD fi|es|en`, for front ends that build the
+    /// command from a form (the password word may be `-` for the caller's
+    /// own account, as for every setting). The reply is in `lang`.
+    ///
+    /// # Errors
+    /// As the command's: `unknown_user`, `wrong_password`, storage failures.
+    pub async fn set_language(
+        &self,
+        auth: crate::Credentials,
+        lang: tabula_model::Lang,
+        context: impl Into<crate::Context>,
+    ) -> Result<super::Reply, CommandError> {
+        self.run(crate::Command::Language { auth, lang }, context).await
+    }
+
     /// The account `id` as stored, closed or not (`None` for no account).
     ///
     /// # Errors

@@ -19,7 +19,7 @@ impl Store {
         at: Timestamp,
     ) -> StoreResult<()> {
         let sql = "INSERT INTO users (id, password_hash, emails, created, notify, vacation_until, game_limit, \
-                   challenge_policy, signed_off) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+                   challenge_policy, signed_off, language) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
         let values = values![
             &u.id,
             &u.password_hash,
@@ -29,7 +29,8 @@ impl Store {
             u.vacation_until,
             u.game_limit,
             &u.challenge_policy,
-            u.signed_off
+            u.signed_off,
+            &u.language
         ];
         let mut statements = vec![(sql, values)];
         statements.extend(side_effects(effects, None, at)?);
@@ -57,7 +58,7 @@ impl Store {
         at: Timestamp,
     ) -> StoreResult<()> {
         let sql = "UPDATE users SET password_hash = ?1, emails = ?2, notify = ?3, vacation_until = ?4, \
-                   game_limit = ?5, challenge_policy = ?6, signed_off = ?7 WHERE id = ?8";
+                   game_limit = ?5, challenge_policy = ?6, signed_off = ?7, language = ?8 WHERE id = ?9";
         let values = values![
             &u.password_hash,
             json(&u.emails),
@@ -66,6 +67,7 @@ impl Store {
             u.game_limit,
             &u.challenge_policy,
             u.signed_off,
+            &u.language,
             &u.id
         ];
         // Nothing else happens for an account that is not there.

@@ -21,18 +21,18 @@ pub(super) const GAME: [&str; 3] = [
 
 /// A game's summary columns, then a row per seat (`part` 0, with
 /// `accepted` and `seat_result`) and per other subscriber (`part` 1),
-/// each with its `reader` and that reader's `emails`, `notify` and
-/// `signed_off`: what [`Store::game_head`] returns, in one statement.
+/// each with its `reader` and that reader's `emails`, `notify`,
+/// `signed_off` and `language`: what [`Store::game_head`] returns, in one statement.
 pub(super) const GAME_HEAD: &str = concat!(
     "SELECT ",
     summary!(),
     ", 0 AS part, p.seat, p.accepted, p.result AS seat_result, p.user_id AS reader, u.emails, u.notify, \
-     u.signed_off, b.user_id IS NOT NULL AS bot FROM games g \
+     u.signed_off, b.user_id IS NOT NULL AS bot, u.language FROM games g \
      LEFT JOIN game_players p ON p.game_id = g.id LEFT JOIN users u ON u.id = p.user_id \
      LEFT JOIN bot_accounts b ON b.user_id = p.user_id WHERE g.id = ?1 \
      UNION ALL SELECT ",
     summary!(),
-    ", 1, NULL, NULL, NULL, s.user_id, u.emails, u.notify, u.signed_off, NULL FROM games g \
+    ", 1, NULL, NULL, NULL, s.user_id, u.emails, u.notify, u.signed_off, NULL, u.language FROM games g \
      JOIN subscriptions s ON s.game_id = g.id LEFT JOIN users u ON u.id = s.user_id WHERE g.id = ?1 \
      ORDER BY part, seat, reader"
 );

@@ -355,6 +355,17 @@ pub struct UserRow {
     pub challenge_policy: String,
     /// The account is closed.
     pub signed_off: bool,
+    /// The language chosen for the account (`en`, `fi`, `es`); `None`
+    /// until one is chosen (see [`UserRow::lang`]).
+    #[serde(default)]
+    pub language: Option<String>,
+}
+
+impl UserRow {
+    /// The language the account reads Tabula in, if one was chosen.
+    pub fn lang(&self) -> Option<tabula_model::Lang> {
+        self.language.as_deref().and_then(tabula_model::Lang::parse)
+    }
 }
 
 /// A rate limit's count (see [`Store::count_limit`]).
@@ -559,6 +570,7 @@ struct ReaderRow {
     notify: Option<bool>,
     signed_off: Option<bool>,
     bot: Option<bool>,
+    language: Option<String>,
 }
 
 /// A game's head from its summary and the rows of its seats (in order,
@@ -586,7 +598,8 @@ fn game_head(summary: GameSummary, rows: impl IntoIterator<Item = ReaderRow>) ->
         if !head.recipients.iter().any(|r| r.user == reader) {
             let open = row.signed_off == Some(false) && row.notify == Some(true);
             let address = row.emails.filter(|_| open).and_then(|e| e.into_iter().next());
-            head.recipients.push(Recipient { user: reader, address });
+            let lang = row.language.as_deref().and_then(tabula_model::Lang::parse).unwrap_or_default();
+            head.recipients.push(Recipient { user: reader, address, lang });
         }
     }
     head
@@ -601,6 +614,8 @@ pub struct Recipient {
     /// The account's first address if the account is open and takes
     /// notifications; `None` otherwise (or if there is no such account).
     pub address: Option<String>,
+    /// The language the reader's mail is written in.
+    pub lang: tabula_model::Lang,
 }
 
 /// A message for the outbox.

@@ -260,6 +260,7 @@ fn migrator() -> Migrator {
         migration(6, "rate limits", include_str!("../../migrations/postgres/0006_rate_limits.sql")),
         migration(7, "bot accounts", include_str!("../../migrations/postgres/0007_bot_accounts.sql")),
         migration(8, "hosted claims", include_str!("../../migrations/postgres/0008_hosted_claims.sql")),
+        migration(9, "language", include_str!("../../migrations/postgres/0009_language.sql")),
         migration(
             1001,
             "tournament jobs",
@@ -325,7 +326,7 @@ impl PostgresStore {
         }
         let sql = "SELECT t.user_id AS owner, t.last_used, (SELECT row_to_json(a) FROM (SELECT id, password_hash, \
                    emails, created, notify <> 0 AS notify, vacation_until, game_limit, challenge_policy, \
-                   signed_off <> 0 AS signed_off FROM users WHERE id = t.user_id) a) AS account \
+                   signed_off <> 0 AS signed_off, language FROM users WHERE id = t.user_id) a) AS account \
                    FROM tokens t WHERE t.hash = $1 AND t.revoked IS NULL";
         let found: Option<Found> = fetch(&self.pool, sql, args![hash]).await?.pop();
         Ok(found.map(|f| (f.owner, f.last_used, f.account)))

@@ -32,7 +32,7 @@ const CACHE_KIB: i64 = 16 * 1024;
 
 /// The schema's migrations, in order; a database's `user_version` is how
 /// many of them it has.
-const MIGRATIONS: [&str; 8] = [
+const MIGRATIONS: [&str; 9] = [
     include_str!("../../migrations/sqlite/0001_initial.sql"),
     include_str!("../../migrations/sqlite/0002_tokens_sessions.sql"),
     include_str!("../../migrations/sqlite/0003_tournaments.sql"),
@@ -41,6 +41,7 @@ const MIGRATIONS: [&str; 8] = [
     include_str!("../../migrations/sqlite/0006_rate_limits.sql"),
     include_str!("../../migrations/sqlite/0007_bot_accounts.sql"),
     include_str!("../../migrations/sqlite/0008_hosted_claims.sql"),
+    include_str!("../../migrations/sqlite/0009_language.sql"),
 ];
 
 /// The SQLite implementation of [`Store`].

@@ -29,6 +29,9 @@ impl Tabula {
 
     pub fn command(&self, words: &[&str]) -> Command {
         let mut c = Command::new(BIN);
+        // Replies are in the terminal's language: the tests read English
+        // whatever the locale of the machine running them.
+        c.env_remove("LC_ALL").env_remove("LC_MESSAGES").env("LANG", "C.UTF-8");
         c.arg("--db").arg(&self.db);
         if let Some(now) = &self.now {
             c.arg("--now").arg(now);

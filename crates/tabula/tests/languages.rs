@@ -1,0 +1,59 @@
+//! The command line in its reader's language: `--lang`, else the POSIX
+//! locale variables (`LC_ALL`, `LC_MESSAGES`, `LANG`); command words stay
+//! English in every language.
+
+mod common;
+
+use common::Tabula;
+
+/// Run `line` with the environment `vars`; exit status and standard error.
+fn refused(t: &Tabula, line: &str, vars: &[(&str, &str)]) -> (Option<i32>, String) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut c = t.command(&words);
+    for (name, value) in vars {
+        c.env(name, value);
+    }
+    let out = c.output().expect("tabula runs");
+    (out.status.code(), String::from_utf8(out.stderr).expect("utf-8"))
+}
+
+const FI: &str = "tabula: \"de\" ei ole Tabulan kieli: valitse fi (suomi), es (español) tai en (English)\n";
+const ES: &str = "tabula: \"de\" no es un idioma de Tabula: elige fi (suomi), es (español) o en (English)\n";
+const EN: &str = "tabula: \"de\" is not a language Tabula speaks: choose fi (suomi), es (español) or en (English)\n";
+
+#[test]
+fn lang_and_the_locale_choose_the_language_of_errors() {
+    let t = Tabula::new();
+    t.signup(&["aino"]);
+    let line = "language aino pw-aino de";
+    assert_eq!(refused(&t, line, &[]), (Some(1), EN.to_string()));
+    assert_eq!(refused(&t, &format!("--lang fi {line}"), &[]), (Some(1), FI.to_string()));
+    assert_eq!(refused(&t, &format!("{line} --lang=es"), &[]), (Some(1), ES.to_string()));
+    assert_eq!(refused(&t, line, &[("LANG", "fi_FI.UTF-8")]), (Some(1), FI.to_string()));
+    // LC_ALL before LC_MESSAGES before LANG; an empty one does not count.
+    let vars = [("LANG", "fi_FI.UTF-8"), ("LC_MESSAGES", "es_ES.UTF-8"), ("LC_ALL", "")];
+    assert_eq!(refused(&t, line, &vars), (Some(1), ES.to_string()));
+    let vars = [("LANG", "fi_FI.UTF-8"), ("LC_ALL", "C")];
+    assert_eq!(refused(&t, line, &vars), (Some(1), EN.to_string()));
+    // --lang wins over the locale.
+    assert_eq!(refused(&t, &format!("--lang en {line}"), &[("LC_ALL", "fi_FI")]), (Some(1), EN.to_string()));
+    // A language Tabula does not speak, given to --lang, is bad usage.
+    let (code, err) = refused(&t, &format!("--lang de {line}"), &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("use en, fi or es"), "{err}");
+}
+
+#[test]
+fn the_language_command_sets_the_account_and_answers_in_its_language() {
+    let t = Tabula::new();
+    t.signup(&["aino"]);
+    assert_eq!(
+        t.ok("language aino pw-aino fi"),
+        "Kieli\n\nKäyttäjän aino vastaukset ja sähköpostit ovat nyt suomeksi.\n"
+    );
+    let json = t.json("language aino pw-aino es");
+    assert_eq!(json["ok"], true);
+    assert_eq!(json["subject"], "Idioma");
+    let help = t.ok("language --help");
+    assert!(help.contains("language USERID PASSWORD fi|es|en"), "{help}");
+}
