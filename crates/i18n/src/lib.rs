@@ -244,6 +244,9 @@ fn bundle_of(lang: Lang) -> &'static Bundle {
 fn bundle(lang: Lang) -> Bundle {
     let mut bundle = FluentBundle::new_concurrent(vec![lang.langid()]);
     bundle.set_use_isolating(false);
+    // NUMBER(): `useGrouping: "false"` where English has always written a
+    // limit's digits ungrouped.
+    bundle.add_builtins().expect("a new bundle has no functions yet");
     bundle.set_formatter(Some(format::formatter(lang)));
     for (name, text) in sources(lang) {
         let resource = FluentResource::try_new((*text).to_string())
@@ -368,6 +371,18 @@ pub enum Arg {
     Text(String),
     /// A quantity: plurals select on it, and it is grouped per language.
     Int(i64),
+    /// The text of another message without arguments (a game's title,
+    /// `rewrite-title`), in the language the message is rendered in.
+    Fixed(String),
+    /// Names joined as the language lists them: `a, b and c`, `a, b ja c`.
+    List(Vec<String>),
+}
+
+impl Arg {
+    /// The text of the message `id` (see [`Arg::Fixed`]).
+    pub fn fixed(id: impl Into<String>) -> Arg {
+        Arg::Fixed(id.into())
+    }
 }
 
 impl Message {
@@ -395,9 +410,28 @@ impl Message {
             args = match value {
                 Arg::Text(t) => args.with(name, t.as_str()),
                 Arg::Int(n) => args.with(name, *n),
+                Arg::Fixed(id) => args.with(name, fixed_text(lang, id).unwrap_or(id.as_str())),
+                Arg::List(names) => args.with(name, and_list(lang, names)),
             };
         }
         text(lang, self.id, &args)
+    }
+}
+
+/// `names` joined as `lang` lists them: `a`, `a and b`, `a, b and c`
+/// (`ja` in Finnish, `y` in Spanish).
+pub fn and_list(lang: Lang, names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => t!(lang, "list-and", init = init.join(", "), last = last.as_str()),
+    }
+}
+
+/// The message in English, for logs and for code that has no reader.
+impl std::fmt::Display for Message {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.render(Lang::En))
     }
 }
 
@@ -593,6 +627,12 @@ mod tests {
         assert_eq!(m.render(Lang::En), "12,345 games");
         assert_eq!(m.render(Lang::Fi), "12\u{a0}345 peliä");
         assert_eq!(msg!("board-title", board = "7").render(Lang::Es), "Tablero 7");
+        let names = vec!["ann".to_string(), "bob".to_string(), "cy".to_string()];
+        assert_eq!(and_list(Lang::En, &names), "ann, bob and cy");
+        assert_eq!(and_list(Lang::Fi, &names[1..]), "bob ja cy");
+        assert_eq!(and_list(Lang::Es, &names[..1]), "ann");
+        // A message's text as an argument, in the language rendered.
+        assert_eq!(msg!("board-title", board = Arg::fixed("rewrite-title")).render(Lang::Fi), "Lauta Merkkikorvauspeli");
         // Setting an argument again replaces it.
         assert_eq!(msg!("duration-days", days = 3).arg("days", 1).render(Lang::En), "1 day");
     }

@@ -56,17 +56,11 @@ impl Service {
         let context = Context::new(Caller::Anonymous, origin.clone());
         let u = self.authenticate_password(&credentials, &context).await?;
         if name.chars().count() > 100 || name.chars().any(|c| c.is_control() || !crate::text::is_kept(c)) {
-            return Err(CommandError::new(
-                ErrorCode::BadValue,
-                "a token name has at most 100 printable characters",
-            ));
+            return Err(CommandError::says(ErrorCode::BadValue, msg!("error-token-name")));
         }
         let live = self.store().tokens(&u.id).await?.iter().filter(|t| t.revoked.is_none()).count();
         if live >= MAX_TOKENS {
-            return Err(CommandError::new(
-                ErrorCode::Refused,
-                format!("at most {MAX_TOKENS} tokens: revoke one first"),
-            ));
+            return Err(CommandError::says(ErrorCode::Refused, msg!("error-too-many-tokens", max = MAX_TOKENS)));
         }
         let token = secret("tbl_");
         let id = self.store().create_token(&u.id, name, &secret_hash(&token), self.now()).await?;
@@ -76,7 +70,7 @@ impl Service {
             .await?
             .into_iter()
             .find(|t| t.id == id)
-            .ok_or_else(|| CommandError::new(ErrorCode::Internal, "the new token was not stored"))?;
+            .ok_or_else(|| CommandError::says(ErrorCode::Internal, msg!("error-token-not-stored")))?;
         Ok((token, row))
     }
 
@@ -96,7 +90,7 @@ impl Service {
                 self.login_failed(None, origin).await?;
                 // An address that keeps trying bad tokens is told to wait.
                 self.check_origin(origin).await?;
-                Err(CommandError::new(ErrorCode::WrongPassword, "invalid or revoked token"))
+                Err(CommandError::says(ErrorCode::WrongPassword, msg!("error-bad-token")))
             }
         }
     }
@@ -106,7 +100,7 @@ impl Service {
         if self.store().revoke_token(user, id, self.now()).await? {
             Ok(())
         } else {
-            Err(CommandError::new(ErrorCode::BadValue, format!("{user} has no live token {id}")))
+            Err(CommandError::says(ErrorCode::BadValue, msg!("error-no-live-token", user = user, id = id.to_string())))
         }
     }
 
@@ -151,7 +145,7 @@ impl Service {
         password: &str,
         email: Option<&str>,
     ) -> Result<String, CommandError> {
-        let id = users::check_new_user_id(user).map_err(|m| CommandError::new(ErrorCode::BadValue, m))?;
+        let id = users::check_new_user_id(user).map_err(|m| CommandError::says(ErrorCode::BadValue, m))?;
         let emails: Vec<String> =
             email.filter(|e| !e.is_empty()).map(|e| vec![e.to_string()]).unwrap_or_default();
         self.run(

@@ -128,9 +128,17 @@ impl CommandError {
 
     /// Too many tries: wait `seconds` (at least one) and try again.
     pub fn too_many(message: impl Into<String>, seconds: u64) -> Self {
-        let mut e = Self::new(ErrorCode::TooManyRequests, message);
-        e.retry_after = Some(seconds.max(1));
-        e
+        Self::new(ErrorCode::TooManyRequests, message).retrying_after(seconds)
+    }
+
+    /// [`CommandError::too_many`] saying the catalogue's `message`.
+    pub fn too_many_says(message: Message, seconds: u64) -> Self {
+        Self::says(ErrorCode::TooManyRequests, message).retrying_after(seconds)
+    }
+
+    fn retrying_after(mut self, seconds: u64) -> Self {
+        self.retry_after = Some(seconds.max(1));
+        self
     }
 
     /// Attach the game kind.
@@ -144,11 +152,11 @@ impl From<StoreError> for CommandError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::Conflict => {
-                CommandError::new(ErrorCode::Conflict, "the board changed at the same moment; try again")
+                CommandError::says(ErrorCode::Conflict, tabula_i18n::msg!("error-conflict"))
             }
             other => {
                 tracing::error!(error = %other, "storage failure");
-                CommandError::new(ErrorCode::Internal, "internal storage error; nothing was changed")
+                CommandError::says(ErrorCode::Internal, tabula_i18n::msg!("error-storage"))
             }
         }
     }

@@ -1,6 +1,7 @@
 //! `help` and `list`: generated from the command table and each game's
 //! rules and option table, so they are never out of date.
 
+use tabula_i18n::msg;
 use tabula_model::Lang;
 use tabula_model::{Dynamics, OptionKind, OptionSpec};
 
@@ -19,12 +20,9 @@ pub fn help(topic: Option<&str>) -> Result<Reply, CommandError> {
             if let Some((name, syntax, meaning)) = SYNTAX.iter().find(|(n, _, _)| *n == t) {
                 return Ok(text_reply(format!("Help for {name}"), format!("{syntax}\n    {meaning}\n")));
             }
-            Err(CommandError::new(
+            Err(CommandError::says(
                 ErrorCode::UnknownCommand,
-                format!(
-                    "no help on {t:?}: try `help`, or `help GAME` for one of: {}",
-                    game_words().join(", ")
-                ),
+                msg!("error-no-help", quoted = format!("{t:?}"), games = game_words().join(", ")),
             ))
         }
     }

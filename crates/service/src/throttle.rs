@@ -22,6 +22,7 @@
 
 use std::net::IpAddr;
 
+use tabula_i18n::msg;
 use tabula_model::Lang;
 
 use crate::error::CommandError;
@@ -147,10 +148,7 @@ impl Service {
             let wait = wait_ms(c.hits, c.last_at, self.now(), ORIGIN_FREE, ORIGIN_MAX_WAIT_S);
             if wait > 0 {
                 let s = seconds(wait);
-                return Err(CommandError::too_many(
-                    format!("too many wrong passwords from your address: wait {s} seconds and try again"),
-                    s,
-                ));
+                return Err(CommandError::too_many_says(msg!("error-wait-address", seconds = s), s));
             }
         }
         Ok(())
@@ -164,12 +162,7 @@ impl Service {
             let wait = wait_ms(c.hits, c.last_at, now, PAIR_FREE, PAIR_MAX_WAIT_S);
             if wait > 0 {
                 let s = seconds(wait);
-                return Err(CommandError::too_many(
-                    format!(
-                        "too many wrong passwords for {user} from your address: wait {s} seconds and try again"
-                    ),
-                    s,
-                ));
+                return Err(CommandError::too_many_says(msg!("error-wait-user", user = user, seconds = s), s));
             }
         }
         Ok(())
@@ -210,10 +203,8 @@ impl Service {
             self.store().count_limit(&format!("challenge:{user}:{hour}"), now, now - FORGET_MS).await?;
         if counted.hits > rate {
             let s = seconds((hour + 1) * 3_600_000 - now);
-            return Err(CommandError::too_many(
-                format!(
-                    "{user} has sent {rate} challenges this hour, the most this server takes: wait {s} seconds and try again"
-                ),
+            return Err(CommandError::too_many_says(
+                msg!("error-wait-challenges", user = user, rate = rate, seconds = s),
                 s,
             ));
         }

@@ -4,6 +4,8 @@
 //! are one account and can never be confused. Passwords are stored only as
 //! argon2id hashes and never logged, stored elsewhere or echoed.
 
+use tabula_i18n::{Message, msg};
+
 /// Longest user id.
 pub const MAX_USER_ID: usize = 32;
 /// Shortest and longest password.
@@ -15,7 +17,7 @@ const RESERVED: &[&str] = &["bot", "admin", "root", "tabula", "postmaster", "mai
 
 /// Check and canonicalise a user id: lower-case letters, digits, `_`, `-`
 /// and `.`, starting with a letter. Bots are named `bot:NAME`.
-pub fn canonical_user_id(id: &str) -> Result<String, String> {
+pub fn canonical_user_id(id: &str) -> Result<String, Message> {
     let lc = id.to_ascii_lowercase();
     if let Some(bot) = lc.strip_prefix("bot:") {
         if !bot.is_empty()
@@ -24,43 +26,43 @@ pub fn canonical_user_id(id: &str) -> Result<String, String> {
         {
             return Ok(lc);
         }
-        return Err(format!("{id:?} is not a bot name: write bot:NAME, e.g. bot:mcts"));
+        return Err(msg!("error-not-a-bot-name", quoted = format!("{id:?}")));
     }
     if lc.is_empty() || lc.len() > MAX_USER_ID {
-        return Err(format!("a user id has 1 to {MAX_USER_ID} characters"));
+        return Err(msg!("error-user-id-length", max = MAX_USER_ID));
     }
     if !lc.as_bytes()[0].is_ascii_lowercase() {
-        return Err(format!("{id:?} is not a user id: it must start with a letter"));
+        return Err(msg!("error-user-id-start", quoted = format!("{id:?}")));
     }
     if !lc.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'-' | b'.')) {
-        return Err(format!("{id:?} is not a user id: use letters, digits, '_', '-' and '.'"));
+        return Err(msg!("error-user-id-letters", quoted = format!("{id:?}")));
     }
     Ok(lc)
 }
 
 /// Whether `id` may be registered (not reserved, not a bot name).
-pub fn check_new_user_id(id: &str) -> Result<String, String> {
+pub fn check_new_user_id(id: &str) -> Result<String, Message> {
     let lc = canonical_user_id(id)?;
     if lc.starts_with("bot:") || RESERVED.contains(&lc.as_str()) {
-        return Err(format!("the user id {lc:?} is reserved"));
+        return Err(msg!("error-user-id-reserved", quoted = format!("{lc:?}")));
     }
     Ok(lc)
 }
 
 /// Check a new password's shape.
-pub fn check_password(pw: &str) -> Result<(), String> {
+pub fn check_password(pw: &str) -> Result<(), Message> {
     let n = pw.chars().count();
     if !PASSWORD_LEN.contains(&n) {
-        return Err(format!("a password has {} to {} characters", PASSWORD_LEN.start(), PASSWORD_LEN.end()));
+        return Err(msg!("error-password-length", min = *PASSWORD_LEN.start(), max = *PASSWORD_LEN.end()));
     }
     if pw.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err("a password has no spaces or control characters".into());
+        return Err(msg!("error-password-characters"));
     }
     Ok(())
 }
 
 /// Check an email address's shape (the mail system decides the rest).
-pub fn check_email(addr: &str) -> Result<String, String> {
+pub fn check_email(addr: &str) -> Result<String, Message> {
     let ok = addr.len() <= 254
         && addr.split_once('@').is_some_and(|(local, domain)| {
             !local.is_empty() && domain.contains('.') && !domain.starts_with('.') && !domain.ends_with('.')
@@ -69,7 +71,7 @@ pub fn check_email(addr: &str) -> Result<String, String> {
             .chars()
             .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '<' | '>' | ',' | ';' | '"'))
         && addr.matches('@').count() == 1;
-    if ok { Ok(addr.to_string()) } else { Err(format!("{addr:?} is not an email address")) }
+    if ok { Ok(addr.to_string()) } else { Err(msg!("error-not-an-address", quoted = format!("{addr:?}"))) }
 }
 
 /// Hash a password with argon2id and a random salt (PHC string).

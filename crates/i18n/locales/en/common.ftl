@@ -21,3 +21,5 @@ duration-minutes = { $minutes ->
     [one] { $minutes } minute
    *[other] { $minutes } minutes
 }
+# Names listed: "a, b and c" ($init is "a, b").
+list-and = { $init } and { $last }

@@ -20,3 +20,5 @@ duration-minutes = { $minutes ->
     [one] { $minutes } minuto
    *[other] { $minutes } minutos
 }
+# Names listed: "a, b and c" ($init is "a, b").
+list-and = { $init } y { $last }

@@ -19,3 +19,5 @@ duration-minutes = { $minutes ->
     [one] { $minutes } minuutti
    *[other] { $minutes } minuuttia
 }
+# Names listed: "a, b and c" ($init is "a, b").
+list-and = { $init } ja { $last }

@@ -44,11 +44,10 @@ pub(super) fn parse(head: &str, rest: &[&str]) -> Result<Command, CommandError> 
                 emails: rest[3..].iter().map(|s| s.to_string()).collect(),
             }),
             Some("address") => Err(usage("change address")),
-            _ => Err(CommandError::usage(format!(
-                "usage: {}\n   or: {}",
-                syntax("change password"),
-                syntax("change address")
-            ))),
+            _ => Err(CommandError::says(
+                ErrorCode::Usage,
+                msg!("error-usage-either", first = syntax("change password"), second = syntax("change address")),
+            )),
         },
         "signoff" => match rest {
             [u, p] => Ok(Command::Signoff { auth: creds(&[u, p]) }),
@@ -89,8 +88,9 @@ fn parse_switch(rest: &[&str], name: &str) -> Result<Command, CommandError> {
             n => match n.parse::<u32>() {
                 Ok(d) if d <= 365 => Command::Vacation { auth, days: Some(d) },
                 _ => {
-                    return Err(CommandError::usage(
-                        "usage: vacation USERID PASSWORD DAYS|off (at most 365 days)",
+                    return Err(CommandError::says(
+                        ErrorCode::Usage,
+                        msg!("error-usage-vacation", syntax = syntax("vacation")),
                     ));
                 }
             },
@@ -100,9 +100,10 @@ fn parse_switch(rest: &[&str], name: &str) -> Result<Command, CommandError> {
             n => match n.parse::<u32>() {
                 Ok(l) if l as usize <= MAX_ACTIVE_GAMES => Command::Limit { auth, limit: Some(l) },
                 _ => {
-                    return Err(CommandError::usage(format!(
-                        "usage: limit USERID PASSWORD N|off (at most {MAX_ACTIVE_GAMES} running games)"
-                    )));
+                    return Err(CommandError::says(
+                        ErrorCode::Usage,
+                        msg!("error-usage-limit", syntax = syntax("limit"), max = MAX_ACTIVE_GAMES),
+                    ));
                 }
             },
         },

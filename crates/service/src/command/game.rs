@@ -1,6 +1,8 @@
 //! A game's commands, `GAME VERB ...`: how each is read, printed back,
 //! and where its password is.
 
+use tabula_i18n::msg;
+
 use super::syntax::{syntax, usage};
 use super::{Credentials, GameCommand, GamesWhich, MoveAction};
 use crate::error::{CommandError, ErrorCode};
@@ -30,7 +32,10 @@ pub const GAME_VERBS: &[&str] = &[
 fn board_number(word: &str, name: &str) -> Result<i64, CommandError> {
     match word.parse::<i64>() {
         Ok(n) if n > 0 => Ok(n),
-        _ => Err(CommandError::usage(format!("{word:?} is not a board number\nusage: {}", syntax(name)))),
+        _ => Err(CommandError::says(
+            ErrorCode::Usage,
+            msg!("error-not-a-board", quoted = format!("{word:?}"), syntax = syntax(name)),
+        )),
     }
 }
 
@@ -38,8 +43,7 @@ fn board_number(word: &str, name: &str) -> Result<i64, CommandError> {
 fn split_guard(text: &str) -> Result<(String, Option<usize>), CommandError> {
     match text.rsplit_once('#') {
         Some((mv, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
-            let n: usize =
-                n.parse().map_err(|_| CommandError::usage(format!("#{n} is not a move number")))?;
+            let n: usize = n.parse().map_err(|_| not_a_move_number(n))?;
             Ok((mv.trim_end().to_string(), Some(n)))
         }
         _ => Ok((text.to_string(), None)),
@@ -116,9 +120,7 @@ pub(super) fn parse(rest: &[&str]) -> Result<GameCommand, CommandError> {
             [b] => {
                 let (board, at) = match b.split_once('#') {
                     Some((board, n)) => {
-                        let n = n
-                            .parse::<usize>()
-                            .map_err(|_| CommandError::usage(format!("#{n} is not a move number")))?;
+                        let n = n.parse::<usize>().map_err(|_| not_a_move_number(n))?;
                         (board, Some(n))
                     }
                     None => (*b, None),
@@ -178,11 +180,16 @@ pub(super) fn parse(rest: &[&str]) -> Result<GameCommand, CommandError> {
         },
         "help" => Ok(GameCommand::Help),
         "standings" | "ratings" => Err(usage(&verb)),
-        other => Err(CommandError::new(
+        other => Err(CommandError::says(
             ErrorCode::UnknownCommand,
-            format!("unknown command {other:?}: `help` lists the commands"),
+            msg!("error-unknown-command", quoted = format!("{other:?}")),
         )),
     }
+}
+
+/// `#N` that is no move number (too large for one).
+fn not_a_move_number(n: &str) -> CommandError {
+    CommandError::says(ErrorCode::Usage, msg!("error-not-a-move-number", number = n))
 }
 
 /// The words after the game word of `command`, as [`parse`] reads them,

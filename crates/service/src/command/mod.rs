@@ -17,6 +17,7 @@ mod game;
 mod syntax;
 
 use serde::Serialize;
+use tabula_i18n::msg;
 
 pub use account::ACCOUNT_WORDS;
 pub use game::GAME_VERBS;
@@ -342,20 +343,14 @@ impl Command {
     /// unknown command).
     pub fn parse(line: &str, games: &[&str]) -> Result<Command, CommandError> {
         if line.len() > MAX_LINE {
-            return Err(CommandError::new(
-                ErrorCode::Usage,
-                format!("the command is longer than {MAX_LINE} bytes"),
-            ));
+            return Err(CommandError::says(ErrorCode::Usage, msg!("error-line-too-long", max = MAX_LINE)));
         }
         let words: Vec<&str> = line.split_whitespace().collect();
         if words.len() > MAX_WORDS && !matches!(words.get(1).copied(), Some("chat")) {
-            return Err(CommandError::new(
-                ErrorCode::Usage,
-                format!("the command has more than {MAX_WORDS} words"),
-            ));
+            return Err(CommandError::says(ErrorCode::Usage, msg!("error-too-many-words", max = MAX_WORDS)));
         }
         let Some(first) = words.first() else {
-            return Err(CommandError::usage("empty command: try `help`"));
+            return Err(CommandError::says(ErrorCode::Usage, msg!("error-empty-command")));
         };
         let head = first.to_ascii_lowercase();
         let rest = &words[1..];
@@ -365,12 +360,9 @@ impl Command {
                 let command = game::parse(rest)?;
                 Ok(Command::Game { kind: game.to_string(), command })
             }
-            other => Err(CommandError::new(
+            other => Err(CommandError::says(
                 ErrorCode::UnknownCommand,
-                format!(
-                    "unknown command {other:?}: the games are {}; `help` lists the commands",
-                    games.join(", ")
-                ),
+                msg!("error-unknown-command-games", quoted = format!("{other:?}"), games = games.join(", ")),
             )),
         }
     }

@@ -1,7 +1,9 @@
 //! The syntax of every command, as `help` prints it and usage errors quote
 //! it: one table, so that the two never disagree.
 
-use crate::error::CommandError;
+use tabula_i18n::msg;
+
+use crate::error::{CommandError, ErrorCode};
 
 /// The syntax of every command, as `help` shows it: (name, syntax, meaning).
 pub const SYNTAX: &[(&str, &str, &str)] = &[
@@ -72,5 +74,5 @@ pub fn syntax(name: &str) -> &'static str {
 
 /// The usage error of command `name`.
 pub(super) fn usage(name: &str) -> CommandError {
-    CommandError::usage(format!("usage: {}", syntax(name)))
+    CommandError::says(ErrorCode::Usage, msg!("error-usage", syntax = syntax(name)))
 }

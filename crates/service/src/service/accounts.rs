@@ -1,5 +1,6 @@
 //! Accounts: signing up and off, and checking credentials.
 
+use tabula_i18n::msg;
 use tabula_model::EventAction;
 
 use crate::command::Credentials;
@@ -18,8 +19,8 @@ impl Service {
         emails: &[String],
         caller: &Context,
     ) -> Result<Reply, CommandError> {
-        let id = users::check_new_user_id(user).map_err(|m| CommandError::new(ErrorCode::BadValue, m))?;
-        users::check_password(password).map_err(|m| CommandError::new(ErrorCode::BadValue, m))?;
+        let id = users::check_new_user_id(user).map_err(|m| CommandError::says(ErrorCode::BadValue, m))?;
+        users::check_password(password).map_err(|m| CommandError::says(ErrorCode::BadValue, m))?;
         let emails = check_emails(emails)?;
         let row = UserRow {
             id: id.clone(),
@@ -42,7 +43,7 @@ impl Service {
         match self.store.create_user_with(&row, &self.answered(caller, &reply), self.now()).await {
             Ok(()) => Ok(reply),
             Err(StoreError::Exists) => {
-                Err(CommandError::new(ErrorCode::UserExists, format!("the user id {id} is taken")))
+                Err(CommandError::says(ErrorCode::UserExists, msg!("error-user-taken", user = &id)))
             }
             Err(e) => Err(e.into()),
         }
@@ -101,8 +102,8 @@ impl Service {
         token_will_do: bool,
     ) -> Result<UserRow, CommandError> {
         let id =
-            users::canonical_user_id(&auth.user).map_err(|m| CommandError::new(ErrorCode::UnknownUser, m))?;
-        let closed = || CommandError::new(ErrorCode::UnknownUser, format!("there is no user {id}"));
+            users::canonical_user_id(&auth.user).map_err(|m| CommandError::says(ErrorCode::UnknownUser, m))?;
+        let closed = || CommandError::says(ErrorCode::UnknownUser, msg!("error-no-user", user = &id));
         if auth.password == "-" {
             match &context.caller {
                 Caller::Account(account) if account.id == id && token_will_do => {
@@ -128,7 +129,7 @@ impl Service {
         };
         if !users::verify_password(&auth.password, &user.password_hash) {
             self.login_failed(Some(&id), &context.origin).await?;
-            return Err(CommandError::new(ErrorCode::WrongPassword, format!("wrong password for {id}")));
+            return Err(CommandError::says(ErrorCode::WrongPassword, msg!("error-wrong-password", user = &id)));
         }
         self.login_succeeded(&id, &context.origin).await?;
         Ok(user)
@@ -137,20 +138,14 @@ impl Service {
 
 pub(super) fn check_emails(emails: &[String]) -> Result<Vec<String>, CommandError> {
     if emails.len() > users::MAX_EMAILS {
-        return Err(CommandError::new(
-            ErrorCode::BadValue,
-            format!("at most {} addresses", users::MAX_EMAILS),
-        ));
+        return Err(CommandError::says(ErrorCode::BadValue, msg!("error-too-many-addresses", max = users::MAX_EMAILS)));
     }
     emails
         .iter()
-        .map(|e| users::check_email(e).map_err(|m| CommandError::new(ErrorCode::BadValue, m)))
+        .map(|e| users::check_email(e).map_err(|m| CommandError::says(ErrorCode::BadValue, m)))
         .collect()
 }
 
 pub(super) fn password_needed() -> CommandError {
-    CommandError::new(
-        ErrorCode::WrongPassword,
-        "this account command needs the password itself, not a token or a login session",
-    )
+    CommandError::says(ErrorCode::WrongPassword, msg!("error-password-needed"))
 }

@@ -97,9 +97,9 @@ impl Service {
             let mut view = game.view_json(viewer, now);
             match view.pointer_mut(&pointer) {
                 Some(Value::String(text)) => Ok(std::mem::take(text)),
-                _ => Err(CommandError::new(
+                _ => Err(CommandError::says(
                     ErrorCode::BadValue,
-                    format!("the view of board {board} has no text at {pointer:?}"),
+                    tabula_i18n::msg!("error-no-view-text", board = board.to_string(), quoted = format!("{pointer:?}")),
                 )),
             }
         })
@@ -131,11 +131,17 @@ pub(super) fn waiting_for(stored: &StoredGame) -> Vec<String> {
 }
 
 pub(super) fn not_a_player(user: &str, board: i64) -> CommandError {
-    CommandError::new(ErrorCode::NotAPlayer, format!("{user} is not a player of board {board}"))
+    CommandError::says(
+        ErrorCode::NotAPlayer,
+        tabula_i18n::msg!("error-not-a-player", user = user, board = board.to_string()),
+    )
 }
 
 pub(super) fn wrong_kind(board: i64, kind: &str) -> CommandError {
-    CommandError::new(ErrorCode::UnknownBoard, format!("board {board} is a {kind} game"))
+    CommandError::says(
+        ErrorCode::UnknownBoard,
+        tabula_i18n::msg!("error-wrong-kind", board = board.to_string(), kind = kind),
+    )
 }
 
 /// A board's reply for `viewer` at `now`: its text and its report.

@@ -1,6 +1,7 @@
 //! Bot accounts: `bot on|off`, the programs the server runs for hosted
 //! ones, and the games a bot's program is told about.
 
+use tabula_i18n::msg;
 use tabula_model::{Game, Seat};
 
 use crate::command::Credentials;
@@ -107,32 +108,32 @@ impl Service {
     /// # Errors
     /// `unknown_user`, or a command that is empty or too long.
     pub async fn host_bot(&self, user: &str, argv: Option<&[String]>) -> Result<(), CommandError> {
-        let id = users::canonical_user_id(user).map_err(|m| CommandError::new(ErrorCode::UnknownUser, m))?;
+        let id = users::canonical_user_id(user).map_err(|m| CommandError::says(ErrorCode::UnknownUser, m))?;
         self.store
             .user(&id)
             .await?
             .filter(|u| !u.signed_off)
-            .ok_or_else(|| CommandError::new(ErrorCode::UnknownUser, format!("there is no user {id}")))?;
+            .ok_or_else(|| CommandError::says(ErrorCode::UnknownUser, msg!("error-no-user", user = &id)))?;
         let command = match argv {
             None => {
                 if self.store.bot_account(&id).await?.is_none() {
-                    return Err(CommandError::new(ErrorCode::Refused, format!("{id} is not a bot account")));
+                    return Err(CommandError::says(ErrorCode::Refused, msg!("error-not-a-bot-account", user = &id)));
                 }
                 None
             }
-            Some([]) => return Err(CommandError::new(ErrorCode::BadValue, "the bot's command is empty")),
+            Some([]) => return Err(CommandError::says(ErrorCode::BadValue, msg!("error-bot-command-empty"))),
             Some(words) if words.len() > MAX_BOT_WORDS => {
-                return Err(CommandError::new(
+                return Err(CommandError::says(
                     ErrorCode::BadValue,
-                    format!("the bot's command has more than {MAX_BOT_WORDS} words"),
+                    msg!("error-bot-command-words", max = MAX_BOT_WORDS),
                 ));
             }
             Some(words) => {
                 let text = serde_json::to_string(words).unwrap_or_default();
                 if text.len() > MAX_BOT_COMMAND {
-                    return Err(CommandError::new(
+                    return Err(CommandError::says(
                         ErrorCode::BadValue,
-                        format!("the bot's command is longer than {MAX_BOT_COMMAND} bytes"),
+                        msg!("error-bot-command-long", max = MAX_BOT_COMMAND),
                     ));
                 }
                 Some(text)

@@ -38,7 +38,9 @@ impl Service {
     }
 
     pub(super) async fn load_as(&self, board: i64, take: bool) -> Result<Loaded, CommandError> {
-        let no_board = || CommandError::new(ErrorCode::UnknownBoard, format!("there is no board {board}"));
+        let no_board = || {
+            CommandError::says(ErrorCode::UnknownBoard, tabula_i18n::msg!("error-no-board", board = board.to_string()))
+        };
         // The summary alone tells whether the cached replay is current; the
         // events are read only to replay.
         let mut head = self.store.game_head(board).await?.ok_or_else(no_board)?;

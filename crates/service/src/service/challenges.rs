@@ -1,5 +1,6 @@
 //! Challenges: starting a game, accepting or refusing it, joining an open game.
 
+use tabula_i18n::{Arg, msg};
 use tabula_model::Lang;
 use tabula_model::{Event, EventAction, Game, GameKind, Options, Viewer};
 
@@ -26,9 +27,9 @@ impl Service {
     ) -> Result<Reply, CommandError> {
         let info = kind.info();
         if players.len() > MAX_CHALLENGE_PLAYERS {
-            return Err(CommandError::new(
+            return Err(CommandError::says(
                 ErrorCode::BadValue,
-                format!("at most {MAX_CHALLENGE_PLAYERS} players"),
+                msg!("error-too-many-players", max = MAX_CHALLENGE_PLAYERS),
             ));
         }
         // Over the network a challenge comes from one of its players, proven:
@@ -38,50 +39,45 @@ impl Service {
             (Caller::Account(a), _) => Some(a.id.clone()),
             (Caller::Anonymous, Origin::Local) => None,
             (Caller::Anonymous, _) => {
-                return Err(CommandError::new(
-                    ErrorCode::Unauthorized,
-                    "a challenge comes from one of its players: log in (or send a bearer token, or mail it from your registered address) and name yourself among the players",
-                ));
+                return Err(CommandError::says(ErrorCode::Unauthorized, msg!("error-challenge-unauthorized")));
             }
         };
         if let Some(me) = &challenger
             && !players.iter().any(|p| users::canonical_user_id(p).is_ok_and(|id| &id == me))
         {
-            return Err(CommandError::new(
+            return Err(CommandError::says(
                 ErrorCode::NotAPlayer,
-                format!("{me} is not among the players: a challenge names its challenger"),
+                msg!("error-challenger-not-player", user = me.as_str()),
             ));
         }
         let mut ids = Vec::new();
         let mut accepted = Vec::new();
         for p in players {
-            let id = users::canonical_user_id(p).map_err(|m| CommandError::new(ErrorCode::UnknownUser, m))?;
+            let id = users::canonical_user_id(p).map_err(|m| CommandError::says(ErrorCode::UnknownUser, m))?;
             if let Some(bot) = id.strip_prefix("bot:") {
                 match &self.bots {
                     Some(b) if b.knows(bot, info.kind) => {}
                     Some(b) => {
                         let names: Vec<String> =
                             b.names(info.kind).iter().map(|n| format!("bot:{n}")).collect();
-                        return Err(CommandError::new(
+                        return Err(CommandError::says(
                             ErrorCode::UnknownUser,
-                            format!(
-                                "there is no bot {id} for {}: the bots are {}",
-                                info.title(Lang::En),
-                                names.join(", ")
+                            msg!(
+                                "error-no-such-bot",
+                                bot = &id,
+                                game = Arg::fixed(format!("{}-title", info.kind)),
+                                bots = names.join(", ")
                             ),
                         ));
                     }
                     None => {
-                        return Err(CommandError::new(
-                            ErrorCode::UnknownUser,
-                            format!("there is no bot {id} on this server"),
-                        ));
+                        return Err(CommandError::says(ErrorCode::UnknownUser, msg!("error-no-bots", bot = &id)));
                     }
                 }
                 accepted.push(true);
             } else {
                 let u = self.store.user(&id).await?.filter(|u| !u.signed_off).ok_or_else(|| {
-                    CommandError::new(ErrorCode::UnknownUser, format!("there is no user {id}"))
+                    CommandError::says(ErrorCode::UnknownUser, msg!("error-no-user", user = &id))
                 })?;
                 let running = self
                     .store
@@ -95,9 +91,9 @@ impl Service {
                 let limit =
                     u.game_limit.map(|l| l as usize).unwrap_or(MAX_ACTIVE_GAMES).min(MAX_ACTIVE_GAMES);
                 if running >= limit {
-                    return Err(CommandError::new(
+                    return Err(CommandError::says(
                         ErrorCode::Refused,
-                        format!("{id} is in {running} running games and accepts no more (limit {limit})"),
+                        msg!("error-game-limit", user = &id, running = running, limit = limit),
                     ));
                 }
                 accepted.push(u.challenge_policy != "ask");
@@ -194,9 +190,9 @@ impl Service {
         let loaded = self.load_kind(kind, board).await?;
         let seat = self.seat(&loaded, &user.id)?;
         if loaded.stored.summary.status != GameStatus::Proposed {
-            return Err(CommandError::new(
+            return Err(CommandError::says(
                 ErrorCode::Refused,
-                format!("board {board} is not waiting for acceptance"),
+                msg!("error-not-waiting", board = board.to_string()),
             ));
         }
         let mut acc = loaded.stored.accepted.clone();
@@ -238,7 +234,10 @@ impl Service {
         for _ in 0..CONFLICT_RETRIES {
             let Loaded { mut game, stored, mail } = self.load(board).await?;
             if stored.summary.status != GameStatus::Active || game.is_over() {
-                return Err(CommandError::new(ErrorCode::GameOver, format!("board {board} is not running")));
+                return Err(CommandError::says(
+                    ErrorCode::GameOver,
+                    msg!("error-not-running", board = board.to_string()),
+                ));
             }
             let version = stored.summary.version;
             let event = Event {

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use tabula_i18n::{Arg, msg};
 use tabula_model::{Event, EventAction, Game, HistoryEntry, Seat, Timestamp, Viewer};
 
 use crate::error::{CommandError, ErrorCode};
@@ -347,19 +348,19 @@ pub(super) fn allowed(game: &Game, stored: &StoredGame, user: &str) -> Result<Se
     match stored.summary.status {
         GameStatus::Proposed => {
             let waiting = waiting_for(stored);
-            return Err(CommandError::new(
+            return Err(CommandError::says(
                 ErrorCode::Refused,
-                format!("board {board} waits for {} to accept the challenge", reply::and_list(&waiting)),
+                msg!("error-waits-for-acceptance", board = board.to_string(), users = Arg::List(waiting)),
             ));
         }
         GameStatus::Cancelled => {
-            return Err(CommandError::new(ErrorCode::GameOver, format!("board {board} was cancelled")));
+            return Err(CommandError::says(ErrorCode::GameOver, msg!("error-board-cancelled", board = board.to_string())));
         }
         _ => {}
     }
     let seat = game.seat_of(user).ok_or_else(|| not_a_player(user, board))?;
     if game.is_over() {
-        return Err(CommandError::new(ErrorCode::GameOver, format!("board {board} is over")));
+        return Err(CommandError::says(ErrorCode::GameOver, msg!("error-board-over", board = board.to_string())));
     }
     Ok(seat)
 }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use tabula_i18n::t;
+use tabula_i18n::{Arg, msg, t};
 use tabula_model::Lang;
 use tabula_model::{EventAction, Game, GameKind, HistoryEntry, ProposalKind, Seat, Turn, Viewer};
 
@@ -54,7 +54,7 @@ impl Service {
             Command::ChangePassword { auth, new_password } => {
                 let mut u = self.authenticate_password(&auth, caller).await?;
                 users::check_password(&new_password)
-                    .map_err(|m| CommandError::new(ErrorCode::BadValue, m))?;
+                    .map_err(|m| CommandError::says(ErrorCode::BadValue, m))?;
                 u.password_hash = users::hash_password(&new_password);
                 let reply = Reply::plain(
                     "Password changed",
@@ -139,7 +139,7 @@ impl Service {
             Command::List => Ok(help::list()),
             Command::Game { kind, command } => {
                 let kind = tabula_games::find(&kind).ok_or_else(|| {
-                    CommandError::new(ErrorCode::UnknownCommand, format!("no game {kind:?}"))
+                    CommandError::says(ErrorCode::UnknownCommand, msg!("error-no-game", quoted = format!("{kind:?}")))
                 })?;
                 let title = kind.info().kind;
                 self.game_command(kind, command, caller).await.map_err(|e| e.for_game(title))
@@ -180,12 +180,9 @@ impl Service {
                     if let Some(n) = guard
                         && n != game.moves() + 1
                     {
-                        return Err(CommandError::new(
+                        return Err(CommandError::says(
                             ErrorCode::StaleMove,
-                            format!(
-                                "this move was meant as move {n}, but the board is at move {}: look at the board again",
-                                game.moves() + 1
-                            ),
+                            msg!("error-stale-move", meant = n, now = game.moves() + 1),
                         ));
                     }
                     let action = match &mv {
@@ -219,31 +216,25 @@ impl Service {
                 let loaded = self.load_kind(kind, board).await?;
                 let seat = self.seat(&loaded, &user.id)?;
                 if loaded.game.is_over() {
-                    return Err(CommandError::new(ErrorCode::GameOver, format!("board {board} is over")));
+                    return Err(CommandError::says(
+                        ErrorCode::GameOver,
+                        msg!("error-board-over", board = board.to_string()),
+                    ));
                 }
                 if !matches!(loaded.game.to_move(), Turn::Player(_)) {
-                    return Err(CommandError::new(
+                    return Err(CommandError::says(
                         ErrorCode::Refused,
-                        format!(
-                            "{} does not take queued moves: its moves are not made in turn",
-                            kind.info().title(Lang::En)
-                        ),
+                        msg!("error-no-queue", game = Arg::fixed(format!("{}-title", kind.info().kind))),
                     ));
                 }
                 if text.len() > 1000 {
-                    return Err(CommandError::new(
-                        ErrorCode::MalformedMove,
-                        "a queued move has at most 1000 characters",
-                    ));
+                    return Err(CommandError::says(ErrorCode::MalformedMove, msg!("error-queued-too-long")));
                 }
                 if loaded.game.to_move() == Turn::Player(seat) {
-                    return Err(CommandError::new(
-                        ErrorCode::Refused,
-                        "it is your turn now: make the move instead",
-                    ));
+                    return Err(CommandError::says(ErrorCode::Refused, msg!("error-queue-your-turn")));
                 }
                 if self.store.queued_moves(board).await?.iter().filter(|q| q.user == user.id).count() >= 20 {
-                    return Err(CommandError::new(ErrorCode::Refused, "at most 20 queued moves per board"));
+                    return Err(CommandError::says(ErrorCode::Refused, msg!("error-queue-full")));
                 }
                 let mut reply = self.board_reply(&loaded.game, &loaded.stored, Some(&user.id));
                 reply.text = format!(
@@ -276,9 +267,9 @@ impl Service {
                 let user = self.authenticate(&auth, caller).await?;
                 self.check_kind(kind, board).await?;
                 let text = self.store.pending(board, &user.id).await?.ok_or_else(|| {
-                    CommandError::new(
+                    CommandError::says(
                         ErrorCode::Refused,
-                        format!("you have no submitted move on board {board}"),
+                        msg!("error-nothing-submitted", board = board.to_string()),
                     )
                 })?;
                 let (_, _) = self
@@ -312,11 +303,14 @@ impl Service {
                     None => match loaded.game.to_move() {
                         Turn::Player(p) => (p, Viewer::Observer),
                         _ => {
-                            return Err(CommandError::usage(format!(
-                                "in {} give your user id and password: {}",
-                                kind.info().title(Lang::En),
-                                crate::command::syntax("preview")
-                            )));
+                            return Err(CommandError::says(
+                                ErrorCode::Usage,
+                                msg!(
+                                    "error-preview-who",
+                                    game = Arg::fixed(format!("{}-title", kind.info().kind)),
+                                    syntax = crate::command::syntax("preview")
+                                ),
+                            ));
                         }
                     },
                 };
@@ -331,9 +325,9 @@ impl Service {
                     None => Ok(self.board_reply(&loaded.game, &loaded.stored, None)),
                     Some(n) => {
                         if n > loaded.game.moves() {
-                            return Err(CommandError::new(
+                            return Err(CommandError::says(
                                 ErrorCode::Usage,
-                                format!("board {board} has only {} moves", loaded.game.moves()),
+                                msg!("error-only-moves", board = board.to_string(), moves = loaded.game.moves()),
                             ));
                         }
                         let record = loaded.game.record().clone();
@@ -451,13 +445,10 @@ impl Service {
     pub fn chat_text(text: &str) -> Result<String, CommandError> {
         let text = crate::text::clean(text);
         if text.trim().is_empty() {
-            return Err(CommandError::new(ErrorCode::BadValue, "a chat message needs some text"));
+            return Err(CommandError::says(ErrorCode::BadValue, msg!("error-chat-empty")));
         }
         if text.chars().count() > MAX_CHAT {
-            return Err(CommandError::new(
-                ErrorCode::BadValue,
-                format!("a chat message has at most {MAX_CHAT} characters"),
-            ));
+            return Err(CommandError::says(ErrorCode::BadValue, msg!("error-chat-too-long", max = MAX_CHAT)));
         }
         Ok(text)
     }

@@ -435,5 +435,5 @@ impl Service {
 
 fn internal(e: &dyn std::fmt::Display) -> CommandError {
     tracing::error!(error = %e, "internal error");
-    CommandError::new(ErrorCode::Internal, "internal error: the stored game does not replay")
+    CommandError::says(ErrorCode::Internal, tabula_i18n::msg!("error-replay"))
 }

@@ -123,7 +123,7 @@ impl Service {
     /// `unknown_user` for no such open account, or storage failures.
     pub async fn account(&self, user: &str) -> Result<UserRow, CommandError> {
         self.store.user(user).await?.filter(|u| !u.signed_off).ok_or_else(|| {
-            CommandError::new(crate::ErrorCode::UnknownUser, format!("there is no user {user}"))
+            CommandError::says(crate::ErrorCode::UnknownUser, tabula_i18n::msg!("error-no-user", user = user))
         })
     }
 
@@ -196,7 +196,10 @@ impl Service {
 
     async fn head(&self, board: i64) -> Result<GameHead, CommandError> {
         self.store.game_head(board).await?.ok_or_else(|| {
-            CommandError::new(crate::ErrorCode::UnknownBoard, format!("there is no board {board}"))
+            CommandError::says(
+                crate::ErrorCode::UnknownBoard,
+                tabula_i18n::msg!("error-no-board", board = board.to_string()),
+            )
         })
     }
 

@@ -22,9 +22,9 @@ impl Service {
         user: &str,
         which: GamesWhich,
     ) -> Result<Reply, CommandError> {
-        let id = users::canonical_user_id(user).map_err(|m| CommandError::new(ErrorCode::UnknownUser, m))?;
+        let id = users::canonical_user_id(user).map_err(|m| CommandError::says(ErrorCode::UnknownUser, m))?;
         if !id.starts_with("bot:") && self.store.user(&id).await?.is_none() {
-            return Err(CommandError::new(ErrorCode::UnknownUser, format!("there is no user {id}")));
+            return Err(CommandError::says(ErrorCode::UnknownUser, tabula_i18n::msg!("error-no-user", user = &id)));
         }
         let filter = GameFilter {
             kind: Some(kind.info().kind.to_string()),
@@ -127,7 +127,9 @@ impl Service {
     /// `bad_option` for an unknown game, or storage failures.
     pub async fn ladder(&self, kind: &str) -> Result<Vec<crate::glicko::LadderRow>, CommandError> {
         let kind = tabula_games::find(kind)
-            .ok_or_else(|| CommandError::new(ErrorCode::UnknownCommand, format!("no game {kind:?}")))?;
+            .ok_or_else(|| {
+                CommandError::says(ErrorCode::UnknownCommand, tabula_i18n::msg!("error-no-game", quoted = format!("{kind:?}")))
+            })?;
         let finished = self.store.finished(Some(kind.info().kind)).await?;
         Ok(crate::glicko::ladder(&finished))
     }
