@@ -211,6 +211,9 @@ const CATALOGUES: [(Lang, &[Source]); 3] = catalogues![
     "i18n" / "web",
     "i18n" / "errors",
     "i18n" / "replies",
+    "i18n" / "help",
+    "i18n" / "cli",
+    "i18n" / "mail",
     "dna" / "dna",
     "rewrite" / "rewrite",
     "intervalo" / "intervalo",
@@ -632,7 +635,10 @@ mod tests {
         assert_eq!(and_list(Lang::Fi, &names[1..]), "bob ja cy");
         assert_eq!(and_list(Lang::Es, &names[..1]), "ann");
         // A message's text as an argument, in the language rendered.
-        assert_eq!(msg!("board-title", board = Arg::fixed("rewrite-title")).render(Lang::Fi), "Lauta Merkkikorvauspeli");
+        assert_eq!(
+            msg!("board-title", board = Arg::fixed("rewrite-title")).render(Lang::Fi),
+            "Lauta Merkkikorvauspeli"
+        );
         // Setting an argument again replaces it.
         assert_eq!(msg!("duration-days", days = 3).arg("days", 1).render(Lang::En), "1 day");
     }

@@ -7,6 +7,7 @@ use lettre::message::{Body, Mailbox};
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 
+use tabula_i18n::{msg, t};
 use tabula_model::Lang;
 use tabula_service::command::{self, Command, GameCommand, Reading};
 use tabula_service::store::OutboxMessage;
@@ -121,28 +122,17 @@ pub async fn handle_message(
         return Err(MailError::Busy);
     }
     crate::fault::pause_point("after-claim");
+    // The reply is in its reader's language: the account's that sent it.
+    let lang = reader_lang(service, &incoming).await?;
     let (subject, body) = if incoming.commands.is_empty() {
-        (
-            "Tabula error".to_string(),
-            "No command was found in your message. Put the command in the subject, or on the first\n\
-             lines of the message, for example:\n\n    dna move 12 ned PASSWORD AAG\n\n\
-             Anything after the commands is sent as a comment to the other players of the board.\n\
-             Send `help` for the commands and `list` for the games.\n"
-                .to_string(),
-        )
+        (error_subject(None, lang), format!("{}\n", t!(lang, "mail-no-command")))
     } else if incoming.commands.len() > config.max_commands {
-        (
-            "Tabula error".to_string(),
-            format!(
-                "Your message has {} command lines; at most {} are run from one message.\n\
-                 Nothing was run: send them in several messages.\n",
-                incoming.commands.len(),
-                config.max_commands
-            ),
-        )
+        let text =
+            t!(lang, "mail-too-many-commands", count = incoming.commands.len(), max = config.max_commands);
+        (error_subject(None, lang), format!("{text}\n"))
     } else {
         let thread = Thread::of(&incoming, to);
-        let (subject, body, board) = run_commands(service, &incoming, config, (&key, &thread)).await;
+        let (subject, body, board) = run_commands(service, &incoming, config, (&key, &thread), lang).await;
         // A crash here, after the commands' changes and before the reply is
         // queued, must lose nothing: the tests stop the process at this point.
         crate::fault::pause_point("after-commit");
@@ -165,7 +155,10 @@ async fn finish(
         // Error replies are what a program that answers everything keeps
         // asking for: each address gets a few an hour, then silence.
         let since = now.saturating_sub(3_600_000);
-        let sent = service.mailroom().count_outbox_to(&reply.to, "reply:", " error", since).await?;
+        let mut sent = 0;
+        for suffix in relay::error_suffixes() {
+            sent += service.mailroom().count_outbox_to(&reply.to, "reply:", &suffix, since).await?;
+        }
         if sent >= i64::from(config.error_replies_per_hour) {
             tracing::warn!(
                 to = %reply.to,
@@ -275,10 +268,51 @@ impl Thread {
     }
 }
 
+/// The language of the reply to `incoming`: that of the account the
+/// message speaks for (an acting user of one of its commands whose
+/// registered address sent it, else the account named like the sender's
+/// address whose address it is, else any acting user's), English when no
+/// account says.
+async fn reader_lang(service: &Service, incoming: &Incoming) -> Result<Lang, MailError> {
+    let games = Service::game_words();
+    let from = incoming.from.as_deref().map(|f| f.trim().to_ascii_lowercase()).unwrap_or_default();
+    let mut users: Vec<String> = Vec::new();
+    for line in &incoming.commands {
+        let Ok(command) = Command::parse(line, &games) else { continue };
+        users.extend(command.acting_users().into_iter().map(str::to_string));
+    }
+    // `help` and `show` act for nobody: the sender's own account, if its id
+    // is the address's local part.
+    let local = from.split_once('@').map(|(local, _)| local.to_string());
+    let mut any = None;
+    for (n, user) in users.iter().chain(local.iter()).enumerate() {
+        let Ok(id) = tabula_service::users::canonical_user_id(user) else { continue };
+        let Some(row) = service.user(&id).await? else { continue };
+        if row.signed_off {
+            continue;
+        }
+        if row.emails.iter().any(|e| e.trim().to_ascii_lowercase() == from) {
+            return Ok(row.lang().unwrap_or_default());
+        }
+        if n < users.len() {
+            any = any.or(row.lang());
+        }
+    }
+    Ok(any.unwrap_or_default())
+}
+
+/// The subject of an error reply about the game `kind` (`None`: about
+/// none), in `lang`: `DNA error`, `Tabula error`.
+fn error_subject(kind: Option<&str>, lang: Lang) -> String {
+    let game = kind.and_then(tabula_games::find).map_or("Tabula", |k| k.info().title(lang));
+    t!(lang, "mail-error-subject", game = game)
+}
+
 /// One command and how it went.
 struct Ran {
     /// The line as the grammar read it: what to mask when quoting it.
     reading: Reading,
+    /// The game word of the command, if it is a game's.
     title: Option<&'static str>,
     result: Result<Reply, CommandError>,
     /// With a refusal of a command on a board: the board as anybody may
@@ -303,6 +337,7 @@ async fn run_commands(
     incoming: &Incoming,
     config: &MailConfig,
     answered: (&str, &Thread),
+    lang: Lang,
 ) -> (String, String, Option<i64>) {
     let games = Service::game_words();
     let count = incoming.commands.len();
@@ -319,7 +354,7 @@ async fn run_commands(
         text => match Service::chat_text(text) {
             Ok(text) => Some(text),
             Err(e) => {
-                notes.push(format!("Your comment was not sent: {}.", e.message));
+                notes.push(t!(lang, "mail-comment-refused", reason = e.localized(lang).message));
                 None
             }
         },
@@ -330,11 +365,14 @@ async fn run_commands(
             .split_whitespace()
             .next()
             .and_then(|w| tabula_games::find(&w.to_ascii_lowercase()))
-            .map(|k| k.info().title(Lang::En));
+            .map(|k| k.info().kind);
         about_a_game |= title.is_some();
-        let result = match reading.command.clone() {
+        let result = match reading.command.clone().map_err(|e| e.localized(lang)) {
             Err(e) => Err(e),
-            Ok(command) => match check_sender(service, &command, incoming.from.as_deref(), config).await {
+            Ok(command) => match check_sender(service, &command, incoming.from.as_deref(), config)
+                .await
+                .map_err(|e| e.localized(lang))
+            {
                 Err(e) => Err(e),
                 Ok(()) => {
                     let moved_on = moved_board(&command);
@@ -350,13 +388,14 @@ async fn run_commands(
                                 &reading,
                                 title,
                                 ran.len() + 1 < count,
+                                lang,
                             );
                             answer.comment = comment.clone();
                             answer.notes = told.clone();
-                            Context::new(caller, origin.clone()).answering(answer)
+                            Context::new(caller, origin.clone()).answering(answer).in_lang(lang)
                         }
                         Err(e) => {
-                            ran.push(Ran { reading, title, result: Err(e), board: None });
+                            ran.push(Ran { reading, title, result: Err(e.localized(lang)), board: None });
                             continue;
                         }
                     };
@@ -382,7 +421,7 @@ async fn run_commands(
                         | ErrorCode::Unauthorized
                 ) =>
             {
-                service.board_for(board, None).await.ok()
+                service.board_for(board, None, lang).await.ok()
             }
             _ => None,
         };
@@ -392,21 +431,17 @@ async fn run_commands(
     if comment.is_some() {
         // Account commands (signup, help) come with greetings: no note for those.
         if boards.is_empty() && about_a_game {
-            notes.push(
-                "Your comment was not sent: a comment goes to the other players of a board with a move\n\
-                 that succeeded."
-                    .to_string(),
-            );
+            notes.push(t!(lang, "mail-comment-not-sent"));
         }
         // The players have it in the move's notification; the board's chat
         // keeps it for the web (committed with the move).
         for (board, _) in boards {
-            notes.push(format!("Your comment went to the other players of board {board} with the move."));
+            notes.push(t!(lang, "mail-comment-sent", board = board.to_string()));
         }
     }
 
-    let sections: Vec<Section> = ran.iter().map(Section::of).collect();
-    compose(&sections, &notes)
+    let sections: Vec<Section> = ran.iter().map(|r| Section::of(r, lang)).collect();
+    compose(&sections, &notes, lang)
 }
 
 /// One command's part of the reply.
@@ -423,11 +458,11 @@ struct Section {
 }
 
 impl Section {
-    fn of(ran: &Ran) -> Section {
+    fn of(ran: &Ran, lang: Lang) -> Section {
         let named = ran.reading.command.as_ref().ok().and_then(named_board);
         Section {
-            plain: section(ran, false),
-            quoted: section(ran, true),
+            plain: section(ran, false, lang),
+            quoted: section(ran, true, lang),
             subject: match &ran.result {
                 Ok(reply) => Ok(reply.subject.clone()),
                 Err(_) => Err(ran.title),
@@ -441,15 +476,15 @@ impl Section {
 }
 
 /// The reply's subject, body and board from its commands' parts and notes.
-fn compose(sections: &[Section], notes: &[String]) -> (String, String, Option<i64>) {
+fn compose(sections: &[Section], notes: &[String], lang: Lang) -> (String, String, Option<i64>) {
     // A message one of whose commands went through is answered under that
     // command's subject (and in that command's board's thread): only a
     // message whose every command was refused is an error.
     let (subject, board) = match sections.iter().rev().find(|s| s.subject.is_ok()) {
         Some(done) => (done.subject.clone().unwrap_or_default(), done.board),
         None => {
-            let title = sections.iter().find_map(|s| s.subject.as_ref().err().copied()).flatten();
-            (format!("{} error", title.unwrap_or("Tabula")), sections.iter().find_map(|s| s.board))
+            let kind = sections.iter().find_map(|s| s.subject.as_ref().err().copied()).flatten();
+            (error_subject(kind, lang), sections.iter().find_map(|s| s.board))
         }
     };
     let mut body = if let [only] = sections {
@@ -479,8 +514,9 @@ fn interim_answer(
     reading: &Reading,
     title: Option<&'static str>,
     more: bool,
+    lang: Lang,
 ) -> Answer {
-    let before: Vec<Section> = ran.iter().map(Section::of).collect();
+    let before: Vec<Section> = ran.iter().map(|r| Section::of(r, lang)).collect();
     let (thread, config, reading) = (thread.clone(), config.clone(), reading.clone());
     let commit_reply = config.commit_replies;
     Answer {
@@ -492,16 +528,12 @@ fn interim_answer(
             Arc::new(move |reply: &Reply| {
                 let this = Ran { reading: reading.clone(), title, result: Ok(reply.clone()), board: None };
                 let mut sections = before.clone();
-                sections.push(Section::of(&this));
+                sections.push(Section::of(&this, lang));
                 let mut notes = Vec::new();
                 if more {
-                    notes.push(
-                        "The commands after this one were not run: the server stopped while running them. \
-                     Send them again."
-                            .to_string(),
-                    );
+                    notes.push(t!(lang, "mail-commands-not-run"));
                 }
-                let (subject, body, board) = compose(&sections, &notes);
+                let (subject, body, board) = compose(&sections, &notes, lang);
                 thread.mail(subject, body, board, &config).outbox_message()
             })
         }),
@@ -510,51 +542,37 @@ fn interim_answer(
 
 /// The text of one command's result: the reply as the command line prints
 /// it, or the refusal with the command quoted.
-fn section(ran: &Ran, quote_command: bool) -> String {
+fn section(ran: &Ran, quote_command: bool, lang: Lang) -> String {
     match &ran.result {
         Ok(reply) => {
             let mut text = format!("{}\n\n{}", reply.subject, reply.text);
             if matches!(ran.reading.command, Ok(Command::Help { topic: None })) {
-                text.push_str(MAIL_HELP);
+                // What `help` by mail adds: how to write to Tabula.
+                text.push('\n');
+                text.push_str(&t!(lang, "mail-help"));
+                text.push('\n');
             }
             if quote_command { format!("> {}\n\n{text}", ran.reading.quoted(None)) } else { text }
         }
         Err(e) => {
             // Which words are passwords is the grammar's to say, from how far the command got.
             let message = command::mask(&e.message, &ran.reading.secrets(Some(e)));
-            let mut out =
-                format!("Your command\n\n> {}\n\nwas refused: {message}\n", ran.reading.quoted(Some(e)));
+            let quoted = ran.reading.quoted(Some(e));
+            let mut out = format!("{}\n", t!(lang, "mail-refused", command = quoted, reason = message));
             if matches!(e.code, ErrorCode::Usage | ErrorCode::UnknownCommand) {
-                out.push_str("\nSend `help` for the commands, or `help GAME` for a game's moves.\n");
+                out.push_str(&format!("\n{}\n", t!(lang, "mail-refused-help")));
             }
             if matches!(e.code, ErrorCode::WrongPassword | ErrorCode::UnknownUser) {
-                out.push_str("Nothing was changed.\n");
+                out.push_str(&format!("{}\n", t!(lang, "mail-nothing-changed")));
             }
             if let Some(board) = &ran.board {
-                out.push_str(&format!("\nThe board as it stands:\n\n{}\n\n{}", board.subject, board.text));
+                let heading = t!(lang, "mail-board-as-it-stands");
+                out.push_str(&format!("\n{heading}\n\n{}\n\n{}", board.subject, board.text));
             }
             out
         }
     }
 }
-
-/// What `help` by mail adds: how to write to Tabula.
-const MAIL_HELP: &str = "
-Writing to Tabula by mail:
-
-- Put the command in the subject, or on the first lines of the message,
-  one command a line. A reply to a board mail may keep its \"Re:\".
-- The text after the commands is a comment: it goes to the other players
-  of the board at the end of the move's notification.
-- Quoted lines (\">\"), the line introducing them (\"On ... wrote:\") and
-  everything after a signature line (\"-- \") are left out.
-- Send from a registered address: a command for a user runs only if the
-  message comes from one of that user's addresses (given at signup,
-  changed with `change address`), and with the user's password.
-  Passwords are never shown back.
-- Each message gets one reply. Mail from programs (out-of-office
-  replies, bounces, mailing lists) is not answered.
-";
 
 /// The board a game command acts on, if it names one.
 fn named_board(command: &Command) -> Option<i64> {
@@ -611,13 +629,12 @@ async fn challenger(
             return Ok(Caller::User(id));
         }
     }
-    Err(CommandError::new(
-        ErrorCode::Unauthorized,
-        format!(
-            "a challenge by mail comes from the registered address of one of its players, and {} is none of theirs; nothing was changed",
-            if from.is_empty() { "this message's sender" } else { &from }
-        ),
-    ))
+    let error = if from.is_empty() {
+        msg!("error-mail-challenge-no-sender")
+    } else {
+        msg!("error-mail-challenge-sender", address = from.as_str())
+    };
+    Err(CommandError::says(ErrorCode::Unauthorized, error))
 }
 
 /// A command that acts for users must come from an address of one of them.
@@ -655,18 +672,13 @@ async fn check_sender(
     // Unauthorized: refused for an account that exists before its password
     // was looked at, so a quote of the line masks every word but its id.
     let Some(from) = from else {
-        return Err(CommandError::new(ErrorCode::Unauthorized, "the message has no From address"));
+        return Err(CommandError::says(ErrorCode::Unauthorized, msg!("error-mail-no-from")));
     };
-    let whose = match users.as_slice() {
-        [one] => format!("{one}'s registered addresses"),
-        _ => "the registered addresses of its players".to_string(),
+    let error = match users.as_slice() {
+        [one] => msg!("error-mail-sender-user", address = from.as_str(), user = *one),
+        _ => msg!("error-mail-sender-players", address = from.as_str()),
     };
-    Err(CommandError::new(
-        ErrorCode::Unauthorized,
-        format!(
-            "this message came from {from}, which is not one of {whose}; nothing was changed. Send it from a registered address"
-        ),
-    ))
+    Err(CommandError::says(ErrorCode::Unauthorized, error))
 }
 
 /// What a message says, apart from its addresses.

@@ -149,7 +149,9 @@ pub fn read_message(raw: &[u8], config: &MailConfig) -> Result<Incoming, MailErr
     }
 
     let games = Service::game_words();
-    let titles: Vec<&str> = tabula_games::all().iter().map(|k| k.info().title(Lang::En)).collect();
+    // Every language's titles: a reply may quote a mail in any of them.
+    let titles: Vec<&str> =
+        tabula_games::all().iter().flat_map(|k| Lang::ALL.map(|lang| k.info().title(lang))).collect();
     let body = body_text(&message);
     let mut lines = text::new_text(&body, &titles);
     // "Hi Tabula," on the first line: the commands may follow it.
@@ -207,6 +209,7 @@ const COMMAND_WORDS: &[&str] = &[
     "vacation",
     "limit",
     "policy",
+    "language",
     "move",
     "resign",
     "show",
@@ -226,7 +229,9 @@ fn is_attempt(line: &str, games: &[&str]) -> bool {
     let words: Vec<String> = line.split_whitespace().take(2).map(|w| w.to_ascii_lowercase()).collect();
     let Some(first) = words.first() else { return false };
     // The subjects of Tabula's own mails (`DNA Board 1 ned`, `DNA error`) answered.
-    if words.get(1).is_some_and(|w| w == "board" || w == "error" || w == "games") {
+    if words.get(1).is_some_and(|w| {
+        w == "error" || w == "games" || text::board_words().iter().any(|b| b.to_lowercase() == *w)
+    }) {
         return false;
     }
     games.contains(&first.as_str())
@@ -248,10 +253,13 @@ fn is_greeting(line: &str) -> bool {
             .contains(&first.as_str())
 }
 
-/// `DNA error` or `Tabula error`: the subject of the gateway's own error replies.
+/// `DNA error` or `Tabula error` (`DNA: virhe` ...): the subject of the
+/// gateway's own error replies, in any language.
 fn is_error_subject(subject: &str, titles: &[&str]) -> bool {
-    subject.strip_suffix(" error").is_some_and(|head| {
-        head.eq_ignore_ascii_case("Tabula") || titles.iter().any(|t| t.eq_ignore_ascii_case(head))
+    crate::relay::error_suffixes().iter().any(|suffix| {
+        subject.strip_suffix(suffix.as_str()).is_some_and(|head| {
+            head.eq_ignore_ascii_case("Tabula") || titles.iter().any(|t| t.eq_ignore_ascii_case(head))
+        })
     })
 }
 

@@ -514,7 +514,20 @@ pub(crate) const ERROR_ID_PREFIX: &str = "tabula.error.";
 /// Whether a message with outbox key `key` and subject `subject` is an error
 /// reply of the gateway (`DNA error`, `Tabula error`).
 pub(crate) fn is_error_reply(key: &str, subject: &str) -> bool {
-    key.starts_with("reply:") && subject.ends_with(" error")
+    key.starts_with("reply:") && error_suffixes().iter().any(|s| subject.ends_with(s.as_str()))
+}
+
+/// How the subject of an error reply ends in each language (` error`,
+/// `: virhe`): what tells an error reply from others, whatever language
+/// it was written in.
+pub(crate) fn error_suffixes() -> Vec<String> {
+    let mut suffixes: Vec<String> = tabula_model::Lang::ALL
+        .iter()
+        .map(|&lang| tabula_i18n::t!(lang, "mail-error-subject", game = ""))
+        .collect();
+    suffixes.sort();
+    suffixes.dedup();
+    suffixes
 }
 
 /// The `Message-ID` (without angle brackets) of the outbox message with

@@ -3,6 +3,8 @@
 //! from earlier mail, attributions, signatures and copies of earlier boards
 //! left out.
 
+use tabula_i18n::t;
+use tabula_model::Lang;
 use tabula_service::command::GAME_VERBS;
 
 /// Reply and forward prefixes of mail programs in many languages.
@@ -25,7 +27,7 @@ pub fn looks_like_command(line: &str, games: &[&str]) -> bool {
         "signup" | "register" => n >= 3,
         "change" => n >= 4 && matches!(second.as_deref(), Some("password" | "address")),
         "signoff" => n == 3,
-        "notify" | "vacation" | "limit" | "policy" => n == 4,
+        "notify" | "vacation" | "limit" | "policy" | "language" => n == 4,
         game if games.contains(&game) => {
             let Some(verb) = second else { return false };
             if !GAME_VERBS.contains(&verb.as_str()) {
@@ -180,21 +182,55 @@ fn is_cut_line(lines: &[String], i: usize, titles: &[&str]) -> bool {
     {
         return true;
     }
-    // An earlier board reply copied without quoting: its heading or status lines.
-    if line == "Moves:" || (line.starts_with("It is ") && line.ends_with("'s turn.")) {
+    // An earlier board reply copied without quoting: its heading or status
+    // lines, in any language.
+    if Lang::ALL.iter().any(|&lang| {
+        let (before, after) = around(lang, "status-turn", "user");
+        line == t!(lang, "moves-heading")
+            || (line.len() > before.len() + after.len()
+                && line.starts_with(&before)
+                && line.ends_with(&after))
+    }) {
         return true;
     }
     is_board_heading(line, titles)
 }
 
-/// `DNA Board 4 ted`: the heading of a board reply.
+/// The text of the catalogue's message `id` before and after its argument
+/// `name` in `lang` (`It is ` and `'s turn.`).
+fn around(lang: Lang, id: &str, name: &'static str) -> (String, String) {
+    const MARK: &str = "\u{1}";
+    let text = tabula_i18n::text(lang, id, &tabula_i18n::Args::new().with(name, MARK));
+    match text.split_once(MARK) {
+        Some((before, after)) => (before.to_string(), after.to_string()),
+        None => (text, String::new()),
+    }
+}
+
+/// The word each language's board headings put before the board's
+/// number (`Board`, `lauta`, `tablero`).
+pub(crate) fn board_words() -> Vec<String> {
+    Lang::ALL
+        .iter()
+        .map(|&lang| {
+            let text = t!(lang, "heading", game = "\u{1}", board = "\u{2}");
+            let inner = text.split('\u{1}').nth(1).unwrap_or("").split('\u{2}').next().unwrap_or("");
+            inner.trim().to_string()
+        })
+        .collect()
+}
+
+/// `DNA Board 4 ted` (`DNA lauta 4 ted`): the heading of a board reply.
 fn is_board_heading(line: &str, titles: &[&str]) -> bool {
+    let words = board_words();
     titles.iter().any(|t| {
         line.len() > t.len()
             && line.is_char_boundary(t.len())
             && line[..t.len()].eq_ignore_ascii_case(t)
-            && line[t.len()..].strip_prefix(" Board ").is_some_and(|rest| {
-                rest.split_whitespace().next().is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            && line[t.len()..].strip_prefix(' ').is_some_and(|rest| {
+                let mut rest = rest.split_whitespace();
+                rest.next().is_some_and(|w| words.iter().any(|b| b == w))
+                    && rest.next().is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
             })
     })
 }

@@ -285,7 +285,8 @@ async fn play_dna_by_email<C: Capture>(relay_port: u16, capture: C) {
         let (subject, body) = t.compose(who, &command, &comment, moves);
         let id = t.send(who, &subject, &body).await;
         let got = t.deliver().await;
-        let heading = t.world.service.board_for(1, None).await.expect("board").subject;
+        let heading =
+            t.world.service.board_for(1, None, tabula_model::Lang::En).await.expect("board").subject;
 
         let reply = got[who].iter().find(|m| m.in_reply_to.as_deref() == Some(id.as_str())).expect("a reply");
         assert_eq!(reply.subject, heading);

@@ -3,6 +3,7 @@
 
 use base64::Engine;
 use sha2::{Digest, Sha256};
+use tabula_i18n::msg;
 
 use crate::command::Credentials;
 use crate::error::{CommandError, ErrorCode};
@@ -60,7 +61,10 @@ impl Service {
         }
         let live = self.store().tokens(&u.id).await?.iter().filter(|t| t.revoked.is_none()).count();
         if live >= MAX_TOKENS {
-            return Err(CommandError::says(ErrorCode::Refused, msg!("error-too-many-tokens", max = MAX_TOKENS)));
+            return Err(CommandError::says(
+                ErrorCode::Refused,
+                msg!("error-too-many-tokens", max = MAX_TOKENS),
+            ));
         }
         let token = secret("tbl_");
         let id = self.store().create_token(&u.id, name, &secret_hash(&token), self.now()).await?;
@@ -100,7 +104,10 @@ impl Service {
         if self.store().revoke_token(user, id, self.now()).await? {
             Ok(())
         } else {
-            Err(CommandError::says(ErrorCode::BadValue, msg!("error-no-live-token", user = user, id = id.to_string())))
+            Err(CommandError::says(
+                ErrorCode::BadValue,
+                msg!("error-no-live-token", user = user, id = id.to_string()),
+            ))
         }
     }
 

@@ -2,7 +2,7 @@
 //! times a day, so its players get one mail a day about it (the board as it
 //! stands and who moved) instead of one per move.
 
-use tabula_model::Lang;
+use tabula_i18n::t;
 use tabula_model::{Dynamics, EventAction, Timestamp, Viewer};
 
 use crate::error::CommandError;
@@ -57,21 +57,25 @@ impl Service {
                 .filter(|(_, n)| **n > 0)
                 .map(|(p, n)| format!("{p} {n}"))
                 .collect();
-            let title = game.kind().info().title(Lang::En);
             let mut messages = Vec::new();
             for (seat, reader) in game.players().iter().enumerate() {
-                let Some(address) = self.notify_address(reader).await? else { continue };
-                let board = self.board_text_for(&game, summary.id, Viewer::Player(seat));
+                let Some((address, lang)) = self.notify_address(reader).await? else { continue };
+                let title = game.kind().info().title(lang);
+                let id = summary.id.to_string();
+                let board = self.board_text_for(&game, summary.id, Viewer::Player(seat), lang);
+                let text = t!(
+                    lang,
+                    "digest-text",
+                    game = title,
+                    board = id.as_str(),
+                    day = day_name(from),
+                    moves = who.join(", ")
+                );
                 messages.push(OutboxMessage {
                     key: format!("digest:{}:{reader}:{day}", summary.id),
                     recipient: address,
-                    subject: format!("{title} Board {} digest", summary.id),
-                    body: format!(
-                        "The day on {title} board {} ({}): moves by {}.\n\n{board}",
-                        summary.id,
-                        day_name(from),
-                        who.join(", "),
-                    ),
+                    subject: t!(lang, "digest-subject", game = title, board = id.as_str()),
+                    body: format!("{text}\n\n{board}"),
                     game_id: Some(summary.id),
                 });
             }

@@ -109,7 +109,13 @@ impl CommandError {
     /// An error with `code` saying the catalogue's `message`: in English
     /// until [`CommandError::localized`] puts it into the reader's language.
     pub fn says(code: ErrorCode, message: Message) -> Self {
-        CommandError { code, message: message.render(Lang::En), text: Some(message), game: None, retry_after: None }
+        CommandError {
+            code,
+            message: message.render(Lang::En),
+            text: Some(message),
+            game: None,
+            retry_after: None,
+        }
     }
 
     /// The same error with its message in `lang` (an error made from a

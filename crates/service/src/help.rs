@@ -1,24 +1,25 @@
 //! `help` and `list`: generated from the command table and each game's
 //! rules and option table, so they are never out of date.
 
-use tabula_i18n::msg;
+use tabula_i18n::{msg, t};
 use tabula_model::Lang;
 use tabula_model::{Dynamics, OptionKind, OptionSpec};
 
-use crate::command::{Command, GameCommand, SYNTAX};
+use crate::command::{Command, GameCommand, SYNTAX, meaning};
 use crate::error::{CommandError, ErrorCode};
 use crate::service::Reply;
 
-/// The general help, a game's help, or one command's.
-pub fn help(topic: Option<&str>) -> Result<Reply, CommandError> {
+/// The general help, a game's help, or one command's, in `lang`.
+pub fn help(topic: Option<&str>, lang: Lang) -> Result<Reply, CommandError> {
     match topic {
-        None => Ok(general()),
+        None => Ok(general(lang)),
         Some(t) => {
             if let Some(kind) = tabula_games::find(t) {
-                return Ok(game_help(kind));
+                return Ok(game_help(kind, lang));
             }
-            if let Some((name, syntax, meaning)) = SYNTAX.iter().find(|(n, _, _)| *n == t) {
-                return Ok(text_reply(format!("Help for {name}"), format!("{syntax}\n    {meaning}\n")));
+            if let Some((name, syntax, id)) = SYNTAX.iter().find(|(n, _, _)| *n == t) {
+                let subject = t!(lang, "help-subject-topic", topic = *name);
+                return Ok(text_reply(subject, format!("{syntax}\n    {}\n", meaning(id, lang))));
             }
             Err(CommandError::says(
                 ErrorCode::UnknownCommand,
@@ -29,15 +30,16 @@ pub fn help(topic: Option<&str>) -> Result<Reply, CommandError> {
 }
 
 /// The answer to a command that reads nothing stored (`help`, `list`,
-/// `GAME help`), or `None` for every other command: a front end gives it
-/// without opening the database.
-pub fn stateless(command: &Command) -> Option<Result<Reply, CommandError>> {
-    match command {
-        Command::Help { topic } => Some(help(topic.as_deref())),
-        Command::List => Some(Ok(list())),
-        Command::Game { kind, command: GameCommand::Help } => Some(help(Some(kind))),
-        _ => None,
-    }
+/// `GAME help`), in `lang`, or `None` for every other command: a front
+/// end gives it without opening the database.
+pub fn stateless(command: &Command, lang: Lang) -> Option<Result<Reply, CommandError>> {
+    let answer = match command {
+        Command::Help { topic } => help(topic.as_deref(), lang),
+        Command::List => Ok(list(lang)),
+        Command::Game { kind, command: GameCommand::Help } => help(Some(kind), lang),
+        _ => return None,
+    };
+    Some(answer.map_err(|e| e.localized(lang)))
 }
 
 fn game_words() -> Vec<&'static str> {
@@ -48,71 +50,76 @@ fn text_reply(subject: String, text: String) -> Reply {
     Reply { subject, text, game: None, data: serde_json::Value::Null }
 }
 
-fn general() -> Reply {
-    let mut t = String::new();
-    t.push_str(
-        "Tabula hosts small multiplayer games played by email, from a terminal, on the web\n\
-         or through the HTTP API. Every way in takes the same commands.\n\n\
-         To start: sign up, challenge other players, then move when it is your turn.\n\
-         Moves carry your user id and password, as on pbmserv:\n\n\
-         \x20   signup ned secret ned@example.org\n\
-         \x20   dna challenge ned ted jed\n\
-         \x20   dna move 1 ned secret AAG\n\
-         \x20   dna show 1\n\n\
-         Commands (GAME is one of: ",
-    );
-    t.push_str(&game_words().join(", "));
-    t.push_str("):\n\n");
-    for (_, syntax, meaning) in SYNTAX {
-        t.push_str(&format!("  {syntax}\n      {meaning}\n"));
+fn general(lang: Lang) -> Reply {
+    let mut text = t!(lang, "help-intro", games = game_words().join(", "));
+    text.push_str("\n\n");
+    for (_, syntax, id) in SYNTAX {
+        text.push_str(&format!("  {syntax}\n      {}\n", meaning(id, lang)));
     }
-    t.push_str("\n`help GAME` gives a game's rules, options and move syntax; `list` the games on offer.\n");
-    text_reply("Tabula help".into(), t)
+    text.push('\n');
+    text.push_str(&t!(lang, "help-outro"));
+    text.push('\n');
+    text_reply(t!(lang, "help-subject"), text)
 }
 
 /// `2 players`, `2 to 8 players`.
-fn players(info: &tabula_model::GameInfo) -> String {
+fn players(info: &tabula_model::GameInfo, lang: Lang) -> String {
     if info.min_players == info.max_players {
-        format!("{} players", info.min_players)
+        t!(lang, "players-fixed", count = info.min_players)
     } else {
-        format!("{} to {} players", info.min_players, info.max_players)
+        t!(lang, "players-range", min = info.min_players, max = info.max_players)
     }
 }
 
-/// `list`: the games on offer.
-pub fn list() -> Reply {
-    let mut t = String::from("Games on offer:\n\n");
+/// `list`: the games on offer, in `lang`.
+pub fn list(lang: Lang) -> Reply {
+    let mut text = t!(lang, "list-heading");
+    text.push_str("\n\n");
     for kind in tabula_games::all() {
         let info = kind.info();
         let players = if info.min_players == info.max_players {
-            format!("{} players", info.min_players)
+            t!(lang, "players-fixed", count = info.min_players)
         } else {
-            format!("{}-{} players", info.min_players, info.max_players)
+            t!(lang, "list-players-range", min = info.min_players, max = info.max_players)
         };
         let play = match info.dynamics {
-            Dynamics::Sequential => "in turn",
-            Dynamics::Simultaneous => "simultaneous secret moves",
-            Dynamics::RealTime => "real time",
+            Dynamics::Sequential => t!(lang, "dynamics-sequential"),
+            Dynamics::Simultaneous => t!(lang, "dynamics-simultaneous"),
+            Dynamics::RealTime => t!(lang, "dynamics-realtime"),
         };
-        t.push_str(&format!("  {:<10} {} ({players}, {play})\n", info.kind, info.summary(Lang::En)));
+        text.push_str(&format!("  {:<10} {} ({players}, {play})\n", info.kind, info.summary(lang)));
     }
-    t.push_str("\n`help GAME` tells how to play one.\n");
-    text_reply("Tabula games".into(), t)
+    text.push('\n');
+    text.push_str(&t!(lang, "list-outro"));
+    text.push('\n');
+    text_reply(t!(lang, "list-subject"), text)
 }
 
-fn option_line(o: &OptionSpec) -> String {
+/// What option `o` of the game `kind` does, in `lang`: the catalogue's
+/// `KIND-option-NAME` (`option-NAME` for the options every game has).
+fn option_help(kind: &str, o: &OptionSpec, lang: Lang) -> &'static str {
+    tabula_i18n::fixed_text(lang, &format!("{kind}-option-{}", o.name))
+        .or_else(|| tabula_i18n::fixed_text(lang, &format!("option-{}", o.name)))
+        .unwrap_or(o.help)
+}
+
+fn option_line(kind: &str, o: &OptionSpec, lang: Lang) -> String {
     let (syntax, range) = match o.kind {
         OptionKind::Flag => (format!("-{}", o.name), String::new()),
-        OptionKind::Int { min, max } => (format!("-{}=N", o.name), format!("{min} to {max}")),
-        OptionKind::Text { min_len, max_len, accepts } => {
-            (format!("-{}=TEXT", o.name), format!("{accepts}, {min_len} to {max_len} characters"))
+        OptionKind::Int { min, max } => {
+            (format!("-{}=N", o.name), t!(lang, "option-range", min = min.to_string(), max = max.to_string()))
         }
+        OptionKind::Text { min_len, max_len, accepts } => (
+            format!("-{}=TEXT", o.name),
+            t!(lang, "option-text-range", accepts = accepts, min = min_len, max = max_len),
+        ),
         OptionKind::Duration { min_secs, max_secs, .. } => (
             format!("-{}=TIME", o.name),
-            format!(
-                "{} to {}",
-                tabula_model::format_duration(min_secs),
-                tabula_model::format_duration(max_secs)
+            t!(
+                lang,
+                "option-range",
+                min = tabula_model::format_duration(min_secs),
+                max = tabula_model::format_duration(max_secs)
             ),
         ),
         OptionKind::Choice { choices } => (format!("-{}=WORD", o.name), choices.join(", ")),
@@ -124,42 +131,48 @@ fn option_line(o: &OptionSpec) -> String {
     if let Some(d) = o.default
         && o.kind != OptionKind::Flag
     {
-        facts.push(format!("default {d}"));
+        facts.push(t!(lang, "option-default", value = d.to_string()));
     }
     let facts = if facts.is_empty() { String::new() } else { format!(" ({})", facts.join("; ")) };
-    format!("  {syntax:<22} {}{facts}\n", o.help)
+    format!("  {syntax:<22} {}{facts}\n", option_help(kind, o, lang))
 }
 
-fn game_help(kind: &'static dyn tabula_model::GameKind) -> Reply {
+fn game_help(kind: &'static dyn tabula_model::GameKind, lang: Lang) -> Reply {
     let info = kind.info();
     // The title is the reply's heading (the mail subject, the first line
     // on a terminal): the text does not repeat it.
-    let mut t = format!("  {} challenge USERID USERID .. [OPTIONS]\n\n", info.kind);
-    t.push_str(&format!("starts a game for {}, in the order given.\n\n", players(info)));
-    t.push_str("Rules\n\n");
-    t.push_str(info.rules(Lang::En).trim_end());
-    t.push_str("\n\nMoves\n\n");
-    t.push_str(info.move_help(Lang::En).trim_end());
-    t.push_str("\n\nOptions\n\n");
+    let mut text = format!("  {} challenge USERID USERID .. [OPTIONS]\n\n", info.kind);
+    text.push_str(&t!(lang, "help-game-starts", players = players(info, lang)));
+    text.push_str("\n\n");
+    text.push_str(&t!(lang, "help-rules-heading"));
+    text.push_str("\n\n");
+    text.push_str(info.rules(lang).trim_end());
+    text.push_str("\n\n");
+    text.push_str(&t!(lang, "help-moves-heading"));
+    text.push_str("\n\n");
+    text.push_str(info.move_help(lang).trim_end());
+    text.push_str("\n\n");
+    text.push_str(&t!(lang, "help-options-heading"));
+    text.push_str("\n\n");
     for o in info.all_options() {
-        t.push_str(&option_line(o));
+        text.push_str(&option_line(info.kind, o, lang));
     }
     // Queued moves wait for the player's turn: only games played in turn
     // take them (the command refuses the others).
-    let queue = if info.dynamics == Dynamics::Sequential { "queue, " } else { "" };
-    t.push_str(&format!(
-        "\nEvery game also takes the commands of `help` (show, showas, history, resign,\n\
-         draw and undo proposals, {queue}submit/confirm, chat, subscribe ...).\n"
-    ));
-    text_reply(format!("Help for {}", info.title(Lang::En)), t)
+    let also = if info.dynamics == Dynamics::Sequential { "help-game-also-queue" } else { "help-game-also" };
+    text.push('\n');
+    text.push_str(&tabula_i18n::text(lang, also, &tabula_i18n::Args::new()));
+    text.push('\n');
+    text_reply(t!(lang, "help-subject-topic", topic = info.title(lang)), text)
 }
 
 #[cfg(test)]
 mod tests {
     use super::help;
+    use tabula_model::Lang;
 
     fn game(kind: &str) -> (String, String) {
-        let r = help(Some(kind)).expect("a game's help");
+        let r = help(Some(kind), Lang::En).expect("a game's help");
         (r.subject, r.text)
     }
 

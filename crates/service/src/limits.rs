@@ -10,6 +10,7 @@
 //! than [`OUTBOX_KEEP_DAYS`] ago.
 
 use serde::Serialize;
+use tabula_i18n::t;
 use tabula_model::Lang;
 use tabula_model::{Turn, Viewer};
 
@@ -119,7 +120,8 @@ impl Service {
             forfeited.push(seat);
         }
         if !forfeited.is_empty() {
-            let reason = format!("forfeited: no move in {}", span(forfeit));
+            // The reason is kept with the game (in English, as the games' own reasons).
+            let reason = format!("forfeited: no move in {}", span(forfeit, Lang::En));
             if self.forfeit(board, &forfeited, reason, version).await.is_ok() {
                 report.forfeits += forfeited.len();
             }
@@ -136,35 +138,48 @@ impl Service {
             }
             let since = last.max(row.vacation_until.unwrap_or(i64::MIN));
             let idle = now - since;
-            let title = game.kind().info().title(Lang::En);
+            // In the reader's language.
+            let lang = row.lang().unwrap_or_default();
+            let title = game.kind().info().title(lang);
             let Some(addr) = row.emails.first().cloned().filter(|_| row.notify) else { continue };
-            let board_text = self.board_text_for(&game, board, Viewer::Player(seat));
+            let board_text = self.board_text_for(&game, board, Viewer::Player(seat), lang);
+            let id = board.to_string();
             if idle >= forfeit - warn_ahead {
                 // A warning that comes late (the clock jumped past its day) still gives its notice.
-                let left = span((forfeit - idle).max(warn_ahead));
+                let left = span((forfeit - idle).max(warn_ahead), lang);
+                let idle = span(idle, lang);
+                let warning = t!(
+                    lang,
+                    "forfeit-warning-text",
+                    game = title,
+                    board = id.as_str(),
+                    idle = idle,
+                    left = left.as_str()
+                );
                 let msg = OutboxMessage {
                     key: warning_key(board, version, &user),
                     recipient: addr.clone(),
-                    subject: format!("{title} Board {board} {user}: forfeit in {left}"),
-                    body: format!(
-                        "You have not moved on {title} board {board} for {}. If you do not move within {left}, you forfeit the game.\n\n{}",
-                        span(idle),
-                        board_text
+                    subject: t!(
+                        lang,
+                        "forfeit-warning-subject",
+                        game = title,
+                        board = id.as_str(),
+                        user = &user,
+                        left = left.as_str()
                     ),
+                    body: format!("{warning}\n\n{board_text}"),
                     game_id: Some(board),
                 };
                 // Counted only when new: another run may have queued it already.
                 report.warnings += self.store().mail().enqueue(&[msg], now).await?;
             } else if idle >= nag {
+                let reminder =
+                    t!(lang, "reminder-text", game = title, board = id.as_str(), idle = span(idle, lang));
                 let msg = OutboxMessage {
                     key: format!("nag:{board}:v{version}:{user}"),
                     recipient: addr,
-                    subject: format!("{title} Board {board} {user}: your move"),
-                    body: format!(
-                        "Reminder: it has been {} since the last move on {title} board {board}, and it is your move.\n\n{}",
-                        span(idle),
-                        board_text
-                    ),
+                    subject: t!(lang, "reminder-subject", game = title, board = id.as_str(), user = &user),
+                    body: format!("{reminder}\n\n{board_text}"),
                     game_id: Some(board),
                 };
                 report.nags += self.store().mail().enqueue(&[msg], now).await?;
@@ -180,34 +195,37 @@ fn warning_key(board: i64, version: i64, user: &str) -> String {
     format!("forfeit-warning:{board}:v{version}:{user}")
 }
 
-/// A duration in the unit that fits it, rounded down: `3 days`, `1 day`,
-/// `5 hours`, `40 minutes` (limits may be set in hours, where a count of
-/// days would read `0 days`).
-fn span(ms: i64) -> String {
+/// A duration in the unit that fits it, rounded down, in `lang`: `3 days`,
+/// `1 day`, `5 hours`, `40 minutes` (limits may be set in hours, where a
+/// count of days would read `0 days`).
+fn span(ms: i64, lang: Lang) -> String {
     let minutes = ms.max(0) / 60_000;
-    let (n, unit) = if minutes >= 2 * 24 * 60 || (minutes >= 24 * 60 && minutes % (24 * 60) == 0) {
-        (minutes / (24 * 60), "day")
+    if minutes >= 2 * 24 * 60 || (minutes >= 24 * 60 && minutes % (24 * 60) == 0) {
+        t!(lang, "duration-days", days = minutes / (24 * 60))
     } else if minutes >= 60 {
-        (minutes / 60, "hour")
+        t!(lang, "duration-hours", hours = minutes / 60)
     } else {
-        (minutes, "minute")
-    };
-    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
+        t!(lang, "duration-minutes", minutes = minutes)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::span;
+    use tabula_model::Lang;
 
     #[test]
     fn durations_read_in_the_unit_that_fits() {
         let hour = 3_600_000;
-        assert_eq!(span(21 * 24 * hour), "21 days");
-        assert_eq!(span(24 * hour), "1 day");
-        assert_eq!(span(36 * hour), "36 hours");
-        assert_eq!(span(3 * hour + 59 * 60_000), "3 hours");
-        assert_eq!(span(hour), "1 hour");
-        assert_eq!(span(59 * 60_000), "59 minutes");
-        assert_eq!(span(-5), "0 minutes");
+        let en = |ms| span(ms, Lang::En);
+        assert_eq!(en(21 * 24 * hour), "21 days");
+        assert_eq!(en(24 * hour), "1 day");
+        assert_eq!(en(36 * hour), "36 hours");
+        assert_eq!(en(3 * hour + 59 * 60_000), "3 hours");
+        assert_eq!(en(hour), "1 hour");
+        assert_eq!(en(59 * 60_000), "59 minutes");
+        assert_eq!(en(-5), "0 minutes");
+        assert_eq!(span(24 * hour, Lang::Fi), "1 päivä");
+        assert_eq!(span(36 * hour, Lang::Es), "36 horas");
     }
 }

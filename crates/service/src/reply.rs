@@ -3,6 +3,7 @@
 //! reader may see it.
 
 use serde::Serialize;
+use tabula_i18n::t;
 use tabula_model::Lang;
 use tabula_model::{Game, HistoryEntry, MoveLine, Outcome, Timestamp, Turn, Viewer};
 
@@ -13,11 +14,7 @@ pub const MOVE_LIST_LINES: usize = 60;
 
 /// Users' names joined as in English: `a`, `a and b`, `a, b and c`.
 pub fn and_list(names: &[String]) -> String {
-    match names {
-        [] => String::new(),
-        [a] => a.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
+    tabula_i18n::and_list(Lang::En, names)
 }
 
 /// The users who must act now.
@@ -30,43 +27,48 @@ pub fn to_move_users(game: &Game) -> Vec<String> {
     }
 }
 
-/// The heading / mail subject: `DNA Board 4 ted`.
-pub fn heading(game: &Game, id: i64, status: GameStatus) -> String {
-    let title = game.kind().info().title(Lang::En);
+/// The heading / mail subject in `lang`: `DNA Board 4 ted`.
+pub fn heading(game: &Game, id: i64, status: GameStatus, lang: Lang) -> String {
+    let game_title = game.kind().info().title(lang);
+    let board = id.to_string();
     match status {
-        GameStatus::Finished => format!("{title} Board {id} over"),
-        GameStatus::Cancelled => format!("{title} Board {id} cancelled"),
+        GameStatus::Finished => t!(lang, "heading-over", game = game_title, board = board),
+        GameStatus::Cancelled => t!(lang, "heading-cancelled", game = game_title, board = board),
         _ => {
             let users = to_move_users(game);
             if users.is_empty() {
-                format!("{title} Board {id}")
+                t!(lang, "heading", game = game_title, board = board)
             } else {
-                format!("{title} Board {id} {}", users.join(" "))
+                t!(lang, "heading-to-move", game = game_title, board = board, users = users.join(" "))
             }
         }
     }
 }
 
-/// `Game won by ted.` and friends.
-pub fn outcome_line(game: &Game, outcome: &Outcome) -> String {
+/// `Game won by ted.` and friends, in `lang`.
+pub fn outcome_line(game: &Game, outcome: &Outcome, lang: Lang) -> String {
     let names: Vec<String> = outcome.winners.iter().map(|&s| game.players()[s].clone()).collect();
+    let reason = outcome.reason.as_str();
     match names.as_slice() {
-        [w] => format!("Game won by {w} ({}).", outcome.reason),
-        [] => format!("Game drawn ({}).", outcome.reason),
-        many => format!("Game drawn between {} ({}).", and_list(many), outcome.reason),
+        [w] => t!(lang, "outcome-won", winner = w.as_str(), reason = reason),
+        [] => t!(lang, "outcome-drawn", reason = reason),
+        many => {
+            t!(lang, "outcome-drawn-between", players = tabula_i18n::and_list(lang, many), reason = reason)
+        }
     }
 }
 
-/// The status lines of a board.
-pub fn status_lines(game: &Game, status: GameStatus, waiting_for: &[String]) -> Vec<String> {
+/// The status lines of a board, in `lang`.
+pub fn status_lines(game: &Game, status: GameStatus, waiting_for: &[String], lang: Lang) -> Vec<String> {
     let mut lines = Vec::new();
+    let list = |names: &[String]| tabula_i18n::and_list(lang, names);
     match status {
         GameStatus::Proposed => {
-            lines.push(format!("This challenge waits for {} to accept it.", and_list(waiting_for)));
+            lines.push(t!(lang, "status-challenge-waits", users = list(waiting_for)));
             return lines;
         }
         GameStatus::Cancelled => {
-            lines.push("This challenge was rejected.".into());
+            lines.push(t!(lang, "status-challenge-rejected"));
             return lines;
         }
         _ => {}
@@ -74,30 +76,29 @@ pub fn status_lines(game: &Game, status: GameStatus, waiting_for: &[String]) -> 
     match game.to_move() {
         Turn::Over => {
             if let Some(o) = game.outcome() {
-                lines.push(outcome_line(game, &o));
+                lines.push(outcome_line(game, &o, lang));
             }
         }
-        Turn::Player(p) => lines.push(format!("It is {}'s turn.", game.players()[p])),
-        Turn::Simultaneous(_) => lines.push(format!(
-            "Waiting for {} to move (moves stay secret until all are in).",
-            and_list(&to_move_users(game))
-        )),
-        Turn::Clock => lines.push("The game runs on the clock: any player may move at any time.".into()),
+        Turn::Player(p) => lines.push(t!(lang, "status-turn", user = game.players()[p].as_str())),
+        Turn::Simultaneous(_) => {
+            lines.push(t!(lang, "status-simultaneous", users = list(&to_move_users(game))))
+        }
+        Turn::Clock => lines.push(t!(lang, "status-clock")),
     }
     if let Some(p) = game.proposal() {
         let others: Vec<String> = (0..game.players().len())
             .filter(|s| game.state().is_active(*s) && !p.accepted.contains(s))
             .map(|s| game.players()[s].clone())
             .collect();
-        let what = match p.kind {
-            tabula_model::ProposalKind::Draw => "a draw",
-            tabula_model::ProposalKind::Undo => "to take back the last move",
-        };
-        lines.push(format!(
-            "{} proposes {what}; waiting for {} to accept or reject.",
-            game.players()[p.by],
-            and_list(&others)
-        ));
+        let by = game.players()[p.by].as_str();
+        lines.push(match p.kind {
+            tabula_model::ProposalKind::Draw => {
+                t!(lang, "status-proposes-draw", user = by, others = list(&others))
+            }
+            tabula_model::ProposalKind::Undo => {
+                t!(lang, "status-proposes-undo", user = by, others = list(&others))
+            }
+        });
     }
     lines
 }
@@ -111,11 +112,12 @@ pub fn write_move_list<'a>(
     out: &mut String,
     lines: impl ExactSizeIterator<Item = MoveLine<'a>>,
     max_lines: usize,
+    lang: Lang,
 ) {
     use std::fmt::Write as _;
     let cut = lines.len().saturating_sub(max_lines);
     if cut > 0 {
-        let _ = writeln!(out, "      ({cut} earlier lines: the history command shows them all)");
+        let _ = writeln!(out, "      {}", t!(lang, "moves-cut", lines = cut));
     }
     for (i, MoveLine { number, opens, undone, text }) in lines.enumerate() {
         if i >= cut {
@@ -132,7 +134,8 @@ pub fn write_move_list<'a>(
                 out.push_str(part);
             }
             if opens && undone {
-                out.push_str(" (taken back)");
+                out.push(' ');
+                out.push_str(&t!(lang, "move-taken-back"));
             }
             out.push('\n');
         }
@@ -148,7 +151,7 @@ pub struct BoardText {
     pub body: String,
 }
 
-/// Render a board reply for `viewer`.
+/// Render a board reply for `viewer`, in `lang`.
 pub fn board_text(
     game: &Game,
     id: i64,
@@ -156,12 +159,14 @@ pub fn board_text(
     viewer: Viewer,
     now: Timestamp,
     waiting_for: &[String],
+    lang: Lang,
 ) -> BoardText {
-    board_text_from(game, id, status, viewer, now, waiting_for, game.history_lines_for(viewer))
+    board_text_from(game, id, status, viewer, now, waiting_for, game.history_lines_for(viewer), lang)
 }
 
 /// [`board_text`] with the history `viewer` sees given: a reply that also
 /// reports the history needs not build it twice.
+#[allow(clippy::too_many_arguments)]
 pub fn board_text_with(
     game: &Game,
     id: i64,
@@ -170,11 +175,13 @@ pub fn board_text_with(
     now: Timestamp,
     waiting_for: &[String],
     history: &[HistoryEntry],
+    lang: Lang,
 ) -> BoardText {
     let lines = history.iter().map(HistoryEntry::line);
-    board_text_from(game, id, status, viewer, now, waiting_for, lines)
+    board_text_from(game, id, status, viewer, now, waiting_for, lines, lang)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn board_text_from<'a>(
     game: &Game,
     id: i64,
@@ -183,15 +190,18 @@ fn board_text_from<'a>(
     now: Timestamp,
     waiting_for: &[String],
     history: impl ExactSizeIterator<Item = MoveLine<'a>>,
+    lang: Lang,
 ) -> BoardText {
     let mut body = String::new();
-    for line in status_lines(game, status, waiting_for) {
+    for line in status_lines(game, status, waiting_for, lang) {
         body.push_str(&line);
         body.push('\n');
     }
     if history.len() > 0 {
-        body.push_str("\nMoves:\n");
-        write_move_list(&mut body, history, MOVE_LIST_LINES);
+        body.push('\n');
+        body.push_str(&t!(lang, "moves-heading"));
+        body.push('\n');
+        write_move_list(&mut body, history, MOVE_LIST_LINES, lang);
     }
     let board = game.render_text(viewer, now);
     if !board.trim().is_empty() {
@@ -199,5 +209,5 @@ fn board_text_from<'a>(
         body.push_str(board.trim_end_matches('\n'));
         body.push('\n');
     }
-    BoardText { heading: heading(game, id, status), body }
+    BoardText { heading: heading(game, id, status, lang), body }
 }

@@ -162,7 +162,10 @@ impl Service {
             let wait = wait_ms(c.hits, c.last_at, now, PAIR_FREE, PAIR_MAX_WAIT_S);
             if wait > 0 {
                 let s = seconds(wait);
-                return Err(CommandError::too_many_says(msg!("error-wait-user", user = user, seconds = s), s));
+                return Err(CommandError::too_many_says(
+                    msg!("error-wait-user", user = user, seconds = s),
+                    s,
+                ));
             }
         }
         Ok(())

@@ -29,12 +29,12 @@ async fn the_language_command_sets_the_accounts_language() {
     let reply = s.execute("language aino pw-aino fi", &Caller::Anonymous).await.unwrap();
     // Said in the language chosen.
     assert_eq!(reply.subject, "Kieli");
-    assert_eq!(reply.text, "Käyttäjän aino vastaukset ja sähköpostit ovat nyt suomeksi.");
+    assert_eq!(reply.text, "Käyttäjän aino vastaukset ja sähköpostit ovat nyt suomeksi.\n");
     assert_eq!(s.language("aino").await.unwrap(), Some(Lang::Fi));
 
     // Any case; the password word `-` for the caller's own account (the web's form).
     let reply = s.set_language(Credentials::authenticated("ned"), Lang::Es, Caller::User("ned".into())).await;
-    assert_eq!(reply.unwrap().text, "Las respuestas y el correo de ned están ahora en español.");
+    assert_eq!(reply.unwrap().text, "Las respuestas y el correo de ned están ahora en español.\n");
     s.execute("LANGUAGE ned pw-ned EN", &Caller::Anonymous).await.unwrap();
     assert_eq!(s.language("ned").await.unwrap(), Some(Lang::En));
 }

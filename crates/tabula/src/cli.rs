@@ -18,8 +18,9 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use tabula_i18n::t;
 use tabula_model::Lang;
-use tabula_service::command::SYNTAX;
+use tabula_service::command::{SYNTAX, meaning};
 use tabula_service::{Caller, Clock, Command, CommandError, ErrorCode, Service};
 
 const AFTER_HELP: &str = "\
@@ -143,10 +144,12 @@ const CALCULATORS: &[(&str, &str, Calculator)] =
 /// table the service's `help` prints.
 fn account_verbs() -> Vec<(&'static str, String)> {
     let mut verbs: Vec<(&'static str, String)> = Vec::new();
-    for (name, syntax, meaning) in SYNTAX {
+    for (name, syntax, id) in SYNTAX {
         if syntax.starts_with("GAME ") {
             continue;
         }
+        // clap's own help is English: so are the commands' lines in it.
+        let meaning = &meaning(id, Lang::En);
         let verb = name.split(' ').next().unwrap_or(name);
         match verbs.iter_mut().find(|(v, _)| *v == verb) {
             Some((_, about)) => {
@@ -332,48 +335,45 @@ fn language(global: Global, first: &str, words: Vec<String>) -> Result<ExitCode>
     {
         return calculator(&global, &words[1..]);
     }
+    let lang = global.lang();
     if words.iter().any(|w| w == "--help" || w == "-h") {
-        return print_result(Ok(command_help(first, &words)), global.json);
+        return print_result(Ok(command_help(first, &words, lang)), global.json, lang);
     }
     if tabula_games::find(first).is_some() && words.first().is_some_and(|w| w.starts_with("--")) {
-        eprintln!(
-            "tabula: {first} takes a game command, which starts with its verb: `tabula help {first}` lists them{}",
-            CALCULATORS
-                .iter()
-                .find(|(game, _, _)| *game == first)
-                .map(|(_, word, _)| format!("; the calculator is `tabula {first} {word} --help`"))
-                .unwrap_or_default()
-        );
+        let hint = match CALCULATORS.iter().find(|(game, _, _)| *game == first) {
+            Some((_, word, _)) => t!(lang, "cli-game-verb-calculator", game = first, word = *word),
+            None => t!(lang, "cli-game-verb", game = first),
+        };
+        eprintln!("tabula: {hint}");
         return Ok(ExitCode::from(2));
     }
     let line = std::iter::once(first.to_string()).chain(words).collect::<Vec<_>>().join(" ");
-    let lang = global.lang();
     let command = match Command::parse(&line, &Service::game_words()) {
         Ok(c) => c,
-        Err(e) => return print_result(Err(e.localized(lang)), global.json),
+        Err(e) => return print_result(Err(e.localized(lang)), global.json, lang),
     };
     // Help and the list of games read nothing stored: no database is opened
     // (or created) for them.
-    if let Some(reply) = tabula_service::help::stateless(&command) {
-        return print_result(reply, global.json);
+    if let Some(reply) = tabula_service::help::stateless(&command, lang) {
+        return print_result(reply, global.json, lang);
     }
     run_one_command(async {
         let service = open_one_command_service(&global).await?;
         let context = tabula_service::Context::from(&Caller::Anonymous).in_lang(lang);
         let result = service.run(command, context).await;
-        print_result(result, global.json)
+        print_result(result, global.json, lang)
     })
 }
 
 /// `tabula WORD .. --help`: the command's lines of the command table, or a
-/// game's help.
-fn command_help(first: &str, words: &[String]) -> tabula_service::Reply {
+/// game's help, in `lang`.
+fn command_help(first: &str, words: &[String], lang: Lang) -> tabula_service::Reply {
     let words: Vec<&str> = words.iter().map(String::as_str).filter(|w| !w.starts_with('-')).collect();
     let verb_help = |topic: &str| -> Option<String> {
         let lines: Vec<String> = SYNTAX
             .iter()
             .filter(|(name, _, _)| *name == topic || name.starts_with(&format!("{topic} ")))
-            .map(|(_, syntax, meaning)| format!("  {syntax}\n      {meaning}\n"))
+            .map(|(_, syntax, id)| format!("  {syntax}\n      {}\n", meaning(id, lang)))
             .collect();
         (!lines.is_empty()).then(|| lines.concat())
     };
@@ -381,22 +381,23 @@ fn command_help(first: &str, words: &[String]) -> tabula_service::Reply {
         let game = kind.info().kind;
         if let Some(text) = words.first().and_then(|verb| verb_help(&verb.to_ascii_lowercase())) {
             let text = text.replace("GAME ", &format!("{game} "));
+            let topic = format!("{game} {}", words[0]);
             return text_reply(
-                format!("Help for {game} {}", words[0]),
-                format!("{text}\n`tabula help {game}` gives the game's rules, options and moves.\n"),
+                t!(lang, "help-subject-topic", topic = topic),
+                format!("{text}\n{}\n", t!(lang, "cli-help-game-more", game = game)),
             );
         }
-        let mut reply = tabula_service::help::help(Some(game)).expect("a registered game has help");
+        let mut reply = tabula_service::help::help(Some(game), lang).expect("a registered game has help");
         for (_, word, _) in CALCULATORS.iter().filter(|(g, _, _)| *g == game) {
-            reply.text.push_str(&format!("\nCalculator: `tabula {game} {word} --help`.\n"));
+            reply.text.push_str(&format!("\n{}\n", t!(lang, "cli-calculator", game = game, word = *word)));
         }
         return reply;
     }
     let two = words.first().map(|w| format!("{first} {}", w.to_ascii_lowercase()));
     let text = two.as_deref().and_then(verb_help).or_else(|| verb_help(first));
     match text {
-        Some(text) => text_reply(format!("Help for {first}"), text),
-        None => tabula_service::help::help(None).expect("the general help"),
+        Some(text) => text_reply(t!(lang, "help-subject-topic", topic = first), text),
+        None => tabula_service::help::help(None, lang).expect("the general help"),
     }
 }
 
@@ -473,7 +474,11 @@ fn service_over(store: std::sync::Arc<tabula_service::store::Store>, global: &Gl
     Service::new(store, clock).with_bots(Arc::new(tabula_bots::ServerBots))
 }
 
-fn print_result(result: Result<tabula_service::Reply, CommandError>, json: bool) -> Result<ExitCode> {
+fn print_result(
+    result: Result<tabula_service::Reply, CommandError>,
+    json: bool,
+    lang: Lang,
+) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     match result {
         Ok(reply) => {
@@ -495,7 +500,7 @@ fn print_result(result: Result<tabula_service::Reply, CommandError>, json: bool)
                 drop(out);
                 eprintln!("tabula: {}", e.message);
                 if e.code == ErrorCode::Usage {
-                    eprintln!("(`tabula help` lists the commands)");
+                    eprintln!("{}", t!(lang, "cli-usage-hint"));
                 }
             }
             Ok(ExitCode::from(code))

@@ -19,7 +19,8 @@ fn refused(t: &Tabula, line: &str, vars: &[(&str, &str)]) -> (Option<i32>, Strin
 
 const FI: &str = "tabula: \"de\" ei ole Tabulan kieli: valitse fi (suomi), es (español) tai en (English)\n";
 const ES: &str = "tabula: \"de\" no es un idioma de Tabula: elige fi (suomi), es (español) o en (English)\n";
-const EN: &str = "tabula: \"de\" is not a language Tabula speaks: choose fi (suomi), es (español) or en (English)\n";
+const EN: &str =
+    "tabula: \"de\" is not a language Tabula speaks: choose fi (suomi), es (español) or en (English)\n";
 
 #[test]
 fn lang_and_the_locale_choose_the_language_of_errors() {
@@ -56,4 +57,55 @@ fn the_language_command_sets_the_account_and_answers_in_its_language() {
     assert_eq!(json["subject"], "Idioma");
     let help = t.ok("language --help");
     assert!(help.contains("language USERID PASSWORD fi|es|en"), "{help}");
+}
+
+/// Run `line` in the locale `lang` (a `LANG` value); exit status, standard
+/// output and standard error.
+fn run_in(t: &Tabula, lang: &str, line: &str) -> (Option<i32>, String, String) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let out = t.command(&words).env("LANG", lang).output().expect("tabula runs");
+    (out.status.code(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
+#[test]
+fn a_finnish_and_an_english_terminal_play_rewrite() {
+    let t = Tabula::new();
+    t.signup(&["aino", "ned"]);
+    let fi = "fi_FI.UTF-8";
+    // The English player's terminal: as it always was.
+    let out = t.ok("rewrite challenge ned aino -rounds=1");
+    assert!(out.starts_with("Rewrite Board 1 ned aino\n\n"), "{out}");
+    let (code, out, _) = run_in(&t, fi, "rewrite move 1 aino pw-aino goal aag");
+    assert_eq!(code, Some(0));
+    assert!(out.starts_with("Merkkikorvauspeli lauta 1 ned\n\nOdotetaan siirtoja: ned"), "{out}");
+    // Errors in the terminal's language, with the protocol's exit status.
+    let (code, _, err) = run_in(&t, fi, "rewrite move 1 aino wrong tcg=>ag");
+    assert_eq!((code, err.as_str()), (Some(1), "tabula: väärä salasana käyttäjälle aino\n"));
+    let (code, _, err) = run_in(&t, fi, "rewrite mvoe 1 aino pw-aino tcg=>ag");
+    assert_eq!(
+        (code, err.as_str()),
+        (Some(1), "tabula: tuntematon komento \"mvoe\": `help` luettelee komennot\n")
+    );
+    let (code, _, err) = run_in(&t, fi, "rewrite move 1 aino");
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        err,
+        "tabula: käyttö: GAME move BOARD USERID PASSWORD MOVE[#MOVENO]\n(`tabula help` luettelee komennot)\n"
+    );
+    assert_eq!(t.fails("rewrite move 1 ned wrong goal acc", 1), "tabula: wrong password for ned\n");
+    t.ok("rewrite move 1 ned pw-ned goal acc");
+    run_in(&t, fi, "rewrite move 1 aino pw-aino tcg=>ag");
+    let out = t.ok("rewrite move 1 ned pw-ned c=>t");
+    assert!(out.starts_with("Rewrite Board 1 over\n\nGame won by aino"), "{out}");
+    let (_, out, _) = run_in(&t, fi, "rewrite show 1");
+    assert!(out.starts_with("Merkkikorvauspeli lauta 1 päättynyt\n\nPelin voitti aino"), "{out}");
+    assert!(out.contains("\nSiirrot:\n"), "{out}");
+    // Help and the list of games, in Spanish: the words of Intervalo's community.
+    let (_, out, _) = run_in(&t, "es_ES.UTF-8", "help intervalo");
+    assert!(out.starts_with("Ayuda: Intervalo\n"), "{out}");
+    for word in ["casilla", "ficha", "tira", "Reglas", "Opciones"] {
+        assert!(out.contains(word), "{word}: {out}");
+    }
+    let (_, out, _) = run_in(&t, "es_ES.UTF-8", "list");
+    assert!(out.starts_with("Juegos de Tabula\n\nJuegos disponibles:\n"), "{out}");
 }

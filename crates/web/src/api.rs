@@ -427,8 +427,9 @@ pub fn game_filter(q: &GamesQuery) -> Result<GameFilter, ApiError> {
         ),
         None => None,
     };
-    let user =
-        |s: &str| tabula_service::users::canonical_user_id(s).map_err(|m| ApiError::from(bad_value(m.to_string())));
+    let user = |s: &str| {
+        tabula_service::users::canonical_user_id(s).map_err(|m| ApiError::from(bad_value(m.to_string())))
+    };
     let mut statuses = Vec::new();
     for word in nonempty(&q.status).unwrap_or("").split(',').map(str::trim).filter(|w| !w.is_empty()) {
         let add: &[GameStatus] = match word.to_ascii_lowercase().as_str() {

@@ -13,8 +13,8 @@ use crate::error::{CommandError, ErrorCode};
 /// The words that start a command of this family (`register` is
 /// pbmserv's `signup`).
 pub const ACCOUNT_WORDS: &[&str] = &[
-    "signup", "register", "change", "signoff", "notify", "vacation", "limit", "policy", "language", "bot", "help",
-    "list",
+    "signup", "register", "change", "signoff", "notify", "vacation", "limit", "policy", "language", "bot",
+    "help", "list",
 ];
 
 /// The second words of `change`.
@@ -46,7 +46,11 @@ pub(super) fn parse(head: &str, rest: &[&str]) -> Result<Command, CommandError> 
             Some("address") => Err(usage("change address")),
             _ => Err(CommandError::says(
                 ErrorCode::Usage,
-                msg!("error-usage-either", first = syntax("change password"), second = syntax("change address")),
+                msg!(
+                    "error-usage-either",
+                    first = syntax("change password"),
+                    second = syntax("change address")
+                ),
             )),
         },
         "signoff" => match rest {

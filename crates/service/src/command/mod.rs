@@ -21,7 +21,7 @@ use tabula_i18n::msg;
 
 pub use account::ACCOUNT_WORDS;
 pub use game::GAME_VERBS;
-pub use syntax::{SYNTAX, syntax};
+pub use syntax::{SYNTAX, meaning, syntax};
 
 use crate::error::{CommandError, ErrorCode};
 

@@ -1,6 +1,6 @@
 //! Accounts: signing up and off, and checking credentials.
 
-use tabula_i18n::msg;
+use tabula_i18n::{msg, t};
 use tabula_model::EventAction;
 
 use crate::command::Credentials;
@@ -34,12 +34,8 @@ impl Service {
             signed_off: false,
             language: None,
         };
-        let reply = Reply::plain(
-            "Welcome to Tabula",
-            format!(
-                "Welcome, {id}. Your account is ready.\nSend `help` for the commands and `list` for the games.\n"
-            ),
-        );
+        let lang = caller.lang;
+        let reply = Reply::said(t!(lang, "signup-subject"), t!(lang, "signup-text", user = &id));
         match self.store.create_user_with(&row, &self.answered(caller, &reply), self.now()).await {
             Ok(()) => Ok(reply),
             Err(StoreError::Exists) => {
@@ -69,7 +65,8 @@ impl Service {
         }
         u.signed_off = true;
         u.password_hash = String::new();
-        let reply = Reply::plain("Signed off", format!("The account {} is closed. Goodbye.\n", u.id));
+        let lang = caller.lang;
+        let reply = Reply::said(t!(lang, "signoff-subject"), t!(lang, "signoff-text", user = &u.id));
         let mut effects = self.answered(caller, &reply);
         effects.push(SideEffect::EndLogins { user: u.id.clone() });
         self.store.update_user_with(&u, &effects, self.now()).await?;
@@ -101,8 +98,8 @@ impl Service {
         context: &Context,
         token_will_do: bool,
     ) -> Result<UserRow, CommandError> {
-        let id =
-            users::canonical_user_id(&auth.user).map_err(|m| CommandError::says(ErrorCode::UnknownUser, m))?;
+        let id = users::canonical_user_id(&auth.user)
+            .map_err(|m| CommandError::says(ErrorCode::UnknownUser, m))?;
         let closed = || CommandError::says(ErrorCode::UnknownUser, msg!("error-no-user", user = &id));
         if auth.password == "-" {
             match &context.caller {
@@ -129,7 +126,10 @@ impl Service {
         };
         if !users::verify_password(&auth.password, &user.password_hash) {
             self.login_failed(Some(&id), &context.origin).await?;
-            return Err(CommandError::says(ErrorCode::WrongPassword, msg!("error-wrong-password", user = &id)));
+            return Err(CommandError::says(
+                ErrorCode::WrongPassword,
+                msg!("error-wrong-password", user = &id),
+            ));
         }
         self.login_succeeded(&id, &context.origin).await?;
         Ok(user)
@@ -138,7 +138,10 @@ impl Service {
 
 pub(super) fn check_emails(emails: &[String]) -> Result<Vec<String>, CommandError> {
     if emails.len() > users::MAX_EMAILS {
-        return Err(CommandError::says(ErrorCode::BadValue, msg!("error-too-many-addresses", max = users::MAX_EMAILS)));
+        return Err(CommandError::says(
+            ErrorCode::BadValue,
+            msg!("error-too-many-addresses", max = users::MAX_EMAILS),
+        ));
     }
     emails
         .iter()

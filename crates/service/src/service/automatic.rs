@@ -91,12 +91,16 @@ impl Service {
         stored: &StoredGame,
     ) -> Result<(), StoreError> {
         let mut effects = vec![SideEffect::DeleteQueued(id)];
-        if let Some(addr) = self.mail_address(user).await? {
+        if let Some((addr, lang)) = self.mail_address(user).await? {
+            let board_id = board.to_string();
             effects.push(SideEffect::Outbox(OutboxMessage {
                 key: format!("queue-drop:{board}:{id}"),
                 recipient: addr,
-                subject: format!("Board {board}: queued move dropped"),
-                body: format!("Your queued move {text} on board {board} was not legal when your turn came, so it was dropped.\n"),
+                subject: tabula_i18n::t!(lang, "queue-dropped-subject", board = board_id.as_str()),
+                body: format!(
+                    "{}\n",
+                    tabula_i18n::t!(lang, "queue-dropped-text", text = text, board = board_id.as_str())
+                ),
                 game_id: Some(board),
             }));
         }

@@ -1,7 +1,8 @@
 //! A board as one reader sees it: the reply text, the report and the picture.
 
 use serde_json::{Value, json};
-use tabula_model::{Game, HistoryEntry, Seat, Timestamp, Viewer};
+use tabula_i18n::t;
+use tabula_model::{Game, HistoryEntry, Lang, Seat, Timestamp, Viewer};
 
 use crate::error::{CommandError, ErrorCode};
 use crate::reply::{self, BoardText};
@@ -15,25 +16,30 @@ impl Service {
     }
 
     /// The game after `seat`'s move `text`, not stored, and what the reply
-    /// says before the board (see [`Game::preview`]).
+    /// says before the board (see [`Game::preview`]), in `lang`.
     pub(super) fn preview(
         &self,
         loaded: &Loaded,
         seat: Seat,
         text: &str,
-    ) -> Result<(Game, &'static str), CommandError> {
+        lang: Lang,
+    ) -> Result<(Game, String), CommandError> {
         let preview = loaded.game.preview(seat, text, self.now())?;
         let note = if preview.completes_step {
-            "This move completes the step: the other players' secret moves are shown, and the step \
-             resolved, only once it is played. The board below shows your part alone, as if the \
-             others had not moved yet.\n"
+            format!("{}\n", t!(lang, "preview-completes-step"))
         } else {
-            ""
+            String::new()
         };
         Ok((preview.game, note))
     }
 
-    pub(super) fn board_text(&self, game: &Game, stored: &StoredGame, viewer: Viewer) -> BoardText {
+    pub(super) fn board_text(
+        &self,
+        game: &Game,
+        stored: &StoredGame,
+        viewer: Viewer,
+        lang: Lang,
+    ) -> BoardText {
         reply::board_text(
             game,
             stored.summary.id,
@@ -41,16 +47,29 @@ impl Service {
             viewer,
             self.now(),
             &waiting_for(stored),
+            lang,
         )
     }
 
-    pub(super) fn board_text_reply(&self, game: &Game, stored: &StoredGame, viewer: Viewer) -> Reply {
-        board_text_reply(game, stored, viewer, self.now())
+    pub(super) fn board_text_reply(
+        &self,
+        game: &Game,
+        stored: &StoredGame,
+        viewer: Viewer,
+        lang: Lang,
+    ) -> Reply {
+        board_text_reply(game, stored, viewer, self.now(), lang)
     }
 
-    pub(super) fn board_reply(&self, game: &Game, stored: &StoredGame, user: Option<&str>) -> Reply {
+    pub(super) fn board_reply(
+        &self,
+        game: &Game,
+        stored: &StoredGame,
+        user: Option<&str>,
+        lang: Lang,
+    ) -> Reply {
         let viewer = user.and_then(|u| game.seat_of(u)).map(Viewer::Player).unwrap_or(Viewer::Observer);
-        self.board_text_reply(game, stored, viewer)
+        self.board_text_reply(game, stored, viewer, lang)
     }
 
     /// A board as `user` may see it (an observer's view if `None` or not a
@@ -70,7 +89,7 @@ impl Service {
         // Rewrite string is copied into the view): off the async workers.
         self.heavy(move || {
             let game = replayed(game, past)?;
-            let reply = board_text_reply(&game, &stored, viewer, now);
+            let reply = board_text_reply(&game, &stored, viewer, now, Lang::En);
             let picture = game.picture(viewer, now);
             Ok(Snapshot { reply, svg: picture.svg, click: picture.click })
         })
@@ -99,23 +118,27 @@ impl Service {
                 Some(Value::String(text)) => Ok(std::mem::take(text)),
                 _ => Err(CommandError::says(
                     ErrorCode::BadValue,
-                    tabula_i18n::msg!("error-no-view-text", board = board.to_string(), quoted = format!("{pointer:?}")),
+                    tabula_i18n::msg!(
+                        "error-no-view-text",
+                        board = board.to_string(),
+                        quoted = format!("{pointer:?}")
+                    ),
                 )),
             }
         })
         .await
     }
 
-    /// The board text a reader gets by mail.
-    pub(crate) fn board_text_for(&self, game: &Game, board: i64, viewer: Viewer) -> String {
-        let t = reply::board_text(game, board, GameStatus::Active, viewer, self.now(), &[]);
+    /// The board text a reader gets by mail, in their language.
+    pub(crate) fn board_text_for(&self, game: &Game, board: i64, viewer: Viewer, lang: Lang) -> String {
+        let t = reply::board_text(game, board, GameStatus::Active, viewer, self.now(), &[], lang);
         format!("{}\n\n{}", t.heading, t.body)
     }
 
-    /// A game's board for a reader: used by the web and mail front ends.
-    pub async fn board_for(&self, board: i64, user: Option<&str>) -> Result<Reply, CommandError> {
+    /// A game's board for a reader, in `lang`: used by the mail front end.
+    pub async fn board_for(&self, board: i64, user: Option<&str>, lang: Lang) -> Result<Reply, CommandError> {
         let loaded = self.load(board).await?;
-        Ok(self.board_reply(&loaded.game, &loaded.stored, user))
+        Ok(self.board_reply(&loaded.game, &loaded.stored, user, lang))
     }
 }
 
@@ -144,8 +167,14 @@ pub(super) fn wrong_kind(board: i64, kind: &str) -> CommandError {
     )
 }
 
-/// A board's reply for `viewer` at `now`: its text and its report.
-pub(super) fn board_text_reply(game: &Game, stored: &StoredGame, viewer: Viewer, now: Timestamp) -> Reply {
+/// A board's reply for `viewer` at `now`, in `lang`: its text and its report.
+pub(super) fn board_text_reply(
+    game: &Game,
+    stored: &StoredGame,
+    viewer: Viewer,
+    now: Timestamp,
+    lang: Lang,
+) -> Reply {
     let history = game.history_for(viewer);
     let t = reply::board_text_with(
         game,
@@ -155,6 +184,7 @@ pub(super) fn board_text_reply(game: &Game, stored: &StoredGame, viewer: Viewer,
         now,
         &waiting_for(stored),
         &history,
+        lang,
     );
     Reply {
         subject: t.heading,

@@ -1,7 +1,7 @@
 //! Bot accounts: `bot on|off`, the programs the server runs for hosted
 //! ones, and the games a bot's program is told about.
 
-use tabula_i18n::msg;
+use tabula_i18n::{msg, t};
 use tabula_model::{Game, Seat};
 
 use crate::command::Credentials;
@@ -46,19 +46,12 @@ impl Service {
     ) -> Result<Reply, CommandError> {
         let u = self.authenticate_password(auth, caller).await?;
         let id = &u.id;
+        let lang = caller.lang;
         let reply = if on {
-            Reply::plain(
-                "Bot account",
-                format!(
-                    "{id} is a bot account now: it is shown as a bot, and its games are played by a program.\n\
-                     Run one on your machine with `tabula bot connect URL --token TOKEN -- COMMAND`\n\
-                     (a token: `POST /api/v1/tokens`), or ask the operator to host it.\n\
-                     Challenges start {} (`policy {id} PASSWORD open|ask`).\n",
-                    if u.challenge_policy == "ask" { "once the program accepts them" } else { "at once" }
-                ),
-            )
+            let policy = if u.challenge_policy == "ask" { "ask" } else { "open" };
+            Reply::said(t!(lang, "bot-subject"), t!(lang, "bot-on", user = id, policy = policy))
         } else {
-            Reply::plain("Bot account", format!("{id} is a person's account again.\n"))
+            Reply::said(t!(lang, "bot-subject"), t!(lang, "bot-off", user = id))
         };
         self.store.set_bot(id, on, self.now(), &self.answered(caller, &reply)).await?;
         Ok(reply)
@@ -117,7 +110,10 @@ impl Service {
         let command = match argv {
             None => {
                 if self.store.bot_account(&id).await?.is_none() {
-                    return Err(CommandError::says(ErrorCode::Refused, msg!("error-not-a-bot-account", user = &id)));
+                    return Err(CommandError::says(
+                        ErrorCode::Refused,
+                        msg!("error-not-a-bot-account", user = &id),
+                    ));
                 }
                 None
             }

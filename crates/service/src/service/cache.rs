@@ -39,7 +39,10 @@ impl Service {
 
     pub(super) async fn load_as(&self, board: i64, take: bool) -> Result<Loaded, CommandError> {
         let no_board = || {
-            CommandError::says(ErrorCode::UnknownBoard, tabula_i18n::msg!("error-no-board", board = board.to_string()))
+            CommandError::says(
+                ErrorCode::UnknownBoard,
+                tabula_i18n::msg!("error-no-board", board = board.to_string()),
+            )
         };
         // The summary alone tells whether the cached replay is current; the
         // events are read only to replay.

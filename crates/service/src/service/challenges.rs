@@ -1,7 +1,6 @@
 //! Challenges: starting a game, accepting or refusing it, joining an open game.
 
-use tabula_i18n::{Arg, msg};
-use tabula_model::Lang;
+use tabula_i18n::{Arg, msg, t};
 use tabula_model::{Event, EventAction, Game, GameKind, Options, Viewer};
 
 use crate::command::Credentials;
@@ -39,7 +38,10 @@ impl Service {
             (Caller::Account(a), _) => Some(a.id.clone()),
             (Caller::Anonymous, Origin::Local) => None,
             (Caller::Anonymous, _) => {
-                return Err(CommandError::says(ErrorCode::Unauthorized, msg!("error-challenge-unauthorized")));
+                return Err(CommandError::says(
+                    ErrorCode::Unauthorized,
+                    msg!("error-challenge-unauthorized"),
+                ));
             }
         };
         if let Some(me) = &challenger
@@ -53,7 +55,8 @@ impl Service {
         let mut ids = Vec::new();
         let mut accepted = Vec::new();
         for p in players {
-            let id = users::canonical_user_id(p).map_err(|m| CommandError::says(ErrorCode::UnknownUser, m))?;
+            let id =
+                users::canonical_user_id(p).map_err(|m| CommandError::says(ErrorCode::UnknownUser, m))?;
             if let Some(bot) = id.strip_prefix("bot:") {
                 match &self.bots {
                     Some(b) if b.knows(bot, info.kind) => {}
@@ -71,7 +74,10 @@ impl Service {
                         ));
                     }
                     None => {
-                        return Err(CommandError::says(ErrorCode::UnknownUser, msg!("error-no-bots", bot = &id)));
+                        return Err(CommandError::says(
+                            ErrorCode::UnknownUser,
+                            msg!("error-no-bots", bot = &id),
+                        ));
                     }
                 }
                 accepted.push(true);
@@ -139,43 +145,52 @@ impl Service {
         }
         let waiting: Vec<String> =
             ids.iter().zip(&accepted).filter(|(_, a)| !**a).map(|(u, _)| u.clone()).collect();
-        let (answer, accepted_by) = (context.answer.clone(), accepted.clone());
+        let (answer, accepted_by, reply_lang) = (context.answer.clone(), accepted.clone(), context.lang);
         let mail = std::sync::Arc::new(game);
         let effects: NewGameEffects = std::sync::Arc::new(move |id| {
-            let text = |viewer| reply::board_text(&mail, id, status, viewer, now, &waiting);
+            let text = |viewer, lang| reply::board_text(&mail, id, status, viewer, now, &waiting, lang);
             let mut effects = Vec::new();
-            for (seat, user, addr) in &told {
-                let t = text(Viewer::Player(*seat));
+            for (seat, user, (addr, lang)) in &told {
+                // Each challenged player's mail in their own language.
+                let lang = *lang;
+                let t = text(Viewer::Player(*seat), lang);
+                let (game, board) = (info.title(lang), id.to_string());
                 let lead = if accepted_by[*seat] {
-                    format!("You are challenged to {} board {id}.\n\n", info.title(Lang::En))
+                    t!(lang, "challenged", game = game, board = board)
                 } else {
-                    format!(
-                        "You are challenged to {} board {id}. Accept with `{} accept {id} {user} PASSWORD` or refuse with `{} reject {id} {user} PASSWORD`.\n\n",
-                        info.title(Lang::En),
-                        info.kind,
-                        info.kind
+                    t!(
+                        lang,
+                        "challenged-accept",
+                        game = game,
+                        board = board,
+                        kind = info.kind,
+                        user = user.as_str()
                     )
                 };
                 effects.push(SideEffect::Outbox(OutboxMessage {
                     key: format!("challenge:{id}:{user}"),
                     recipient: addr.clone(),
                     subject: t.heading,
-                    body: format!("{lead}{}", t.body),
+                    body: format!("{lead}\n\n{}", t.body),
                     game_id: Some(id),
                 }));
             }
             if let Some(answer) = &answer {
-                let t = text(Viewer::Observer);
+                let t = text(Viewer::Observer, reply_lang);
                 effects.extend(answer_effects(answer, &Reply::plain(t.heading, t.body)));
             }
             effects
         });
         let id = self.store.create_game_with(&new, effects).await?;
         if status == GameStatus::Active {
-            self.play_automatic_in(id, Round { answer: None, told: challenger.as_deref() }).await;
+            self.play_automatic_in(
+                id,
+                Round { answer: None, told: challenger.as_deref(), lang: context.lang },
+            )
+            .await;
         }
         let loaded = self.load(id).await?;
-        Ok(self.board_reply(&loaded.game, &loaded.stored, None))
+        Ok(self.board_reply(&loaded.game, &loaded.stored, None, context.lang))
     }
 
     pub(super) async fn answer(
@@ -209,17 +224,16 @@ impl Service {
         let mut after = loaded.stored.clone();
         after.accepted = acc;
         after.summary.status = status;
-        let reply = self.board_reply(&loaded.game, &after, Some(&user.id));
+        let reply = self.board_reply(&loaded.game, &after, Some(&user.id), caller.lang);
         let effects = self.answered(caller, &reply);
         self.store.set_acceptance(board, seat, accept, status, &effects, self.now()).await?;
         self.forget(board);
         let _ = self.updates.send(GameUpdate { board, version: loaded.stored.summary.version });
         if status == GameStatus::Active {
-            self.play_automatic_in(board, Round { answer: caller.answer.as_ref(), told: Some(&user.id) })
-                .await;
+            self.play_automatic_in(board, Round::of(caller, &user.id)).await;
         }
         let loaded = self.load(board).await?;
-        Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id)))
+        Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id), caller.lang))
     }
 
     /// `user` joins the open game `board` with the first move `text`, as

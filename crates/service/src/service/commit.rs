@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use tabula_i18n::{Arg, msg};
-use tabula_model::{Event, EventAction, Game, HistoryEntry, Seat, Timestamp, Viewer};
+use tabula_i18n::{Arg, msg, t};
+use tabula_model::{Event, EventAction, Game, HistoryEntry, Lang, Seat, Timestamp, Viewer};
 
 use crate::error::{CommandError, ErrorCode};
 use crate::reply;
@@ -121,12 +121,13 @@ impl Service {
                     continue;
                 }
                 let address = match mail.recipients.iter().find(|r| r.user == reader) {
-                    Some(r) => r.address.clone(),
+                    Some(r) => r.address.clone().map(|a| (a, r.lang)),
                     // A reader the head did not list (a player who joined since).
                     None => self.notify_address(&reader).await?,
                 };
-                if let Some(addr) = address {
-                    let t = self.board_text(&game, &new_stored, viewer);
+                if let Some((addr, lang)) = address {
+                    // Each reader's mail in their own language.
+                    let t = self.board_text(&game, &new_stored, viewer, lang);
                     effects.push(match round.answer {
                         // One notification per reader and message, whatever its commands and
                         // boards: a later change of the same message replaces it while it is held.
@@ -143,7 +144,7 @@ impl Service {
                                     ),
                                     recipient: addr,
                                     subject,
-                                    body: with_comment(body, round.told, answer.comment.as_deref()),
+                                    body: with_comment(body, round.told, answer.comment.as_deref(), lang),
                                     game_id: Some(thread),
                                 },
                                 due: answer.hold_until,
@@ -163,7 +164,7 @@ impl Service {
         let mut commented = None;
         if let (Some(answer), Some(author)) = (round.answer, round.told) {
             if answer.reply.is_some() {
-                let shown = self.board_reply(&game, &new_stored, Some(author));
+                let shown = self.board_reply(&game, &new_stored, Some(author), round.lang);
                 effects.extend(answer_effects(answer, &shown));
             }
             // The comment of the command's own change, kept in the board's chat (where
@@ -193,14 +194,21 @@ impl Service {
         Ok((game, new_stored))
     }
 
-    pub(super) async fn mail_address(&self, user: &str) -> Result<Option<String>, StoreError> {
+    /// Where `user`'s mail goes and the language it is written in.
+    pub(super) async fn mail_address(&self, user: &str) -> Result<Option<(String, Lang)>, StoreError> {
         if user.starts_with("bot:") {
             return Ok(None);
         }
-        Ok(self.store.user(user).await?.filter(|u| !u.signed_off).and_then(|u| u.emails.first().cloned()))
+        Ok(self
+            .store
+            .user(user)
+            .await?
+            .filter(|u| !u.signed_off)
+            .and_then(|u| Some((u.emails.first()?.clone(), u.lang().unwrap_or_default()))))
     }
 
-    pub(crate) async fn notify_address(&self, user: &str) -> Result<Option<String>, StoreError> {
+    /// [`Service::mail_address`] of a user who takes notifications.
+    pub(crate) async fn notify_address(&self, user: &str) -> Result<Option<(String, Lang)>, StoreError> {
         if user.starts_with("bot:") {
             return Ok(None);
         }
@@ -209,7 +217,7 @@ impl Service {
             .user(user)
             .await?
             .filter(|u| !u.signed_off && u.notify)
-            .and_then(|u| u.emails.first().cloned()))
+            .and_then(|u| Some((u.emails.first()?.clone(), u.lang().unwrap_or_default()))))
     }
 
     /// Live notice of every change to any game (listeners filter by board).
@@ -292,11 +300,11 @@ impl Service {
 }
 
 /// A notification's text with the comment of the message that made the
-/// change at its end, as pbmserv wrote it.
-fn with_comment(body: String, author: Option<&str>, comment: Option<&str>) -> String {
+/// change at its end, as pbmserv wrote it, in the reader's `lang`.
+fn with_comment(body: String, author: Option<&str>, comment: Option<&str>, lang: Lang) -> String {
     match (author, comment.map(str::trim).filter(|c| !c.is_empty())) {
         (Some(author), Some(comment)) => {
-            format!("{}\n\nComment from {author}:\n\n{comment}\n", body.trim_end())
+            format!("{}\n\n{}\n\n{comment}\n", body.trim_end(), t!(lang, "comment-from", user = author))
         }
         _ => body,
     }
@@ -323,7 +331,8 @@ pub(super) fn summarize(
         to_move: reply::to_move_users(game),
         version,
         updated: now,
-        result: outcome.filter(|_| over).map(|o| reply::outcome_line(game, &o)),
+        // Stored with the summary, for lists: in English, as it always was.
+        result: outcome.filter(|_| over).map(|o| reply::outcome_line(game, &o, Lang::En)),
         seat_results,
         next_clock: if over { None } else { game.state().next_clock() },
     }
@@ -354,13 +363,19 @@ pub(super) fn allowed(game: &Game, stored: &StoredGame, user: &str) -> Result<Se
             ));
         }
         GameStatus::Cancelled => {
-            return Err(CommandError::says(ErrorCode::GameOver, msg!("error-board-cancelled", board = board.to_string())));
+            return Err(CommandError::says(
+                ErrorCode::GameOver,
+                msg!("error-board-cancelled", board = board.to_string()),
+            ));
         }
         _ => {}
     }
     let seat = game.seat_of(user).ok_or_else(|| not_a_player(user, board))?;
     if game.is_over() {
-        return Err(CommandError::says(ErrorCode::GameOver, msg!("error-board-over", board = board.to_string())));
+        return Err(CommandError::says(
+            ErrorCode::GameOver,
+            msg!("error-board-over", board = board.to_string()),
+        ));
     }
     Ok(seat)
 }

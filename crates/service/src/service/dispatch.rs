@@ -47,6 +47,7 @@ impl Service {
     }
 
     async fn run_parsed(&self, command: Command, caller: &Context) -> Result<Reply, CommandError> {
+        let lang = caller.lang;
         match command {
             Command::Signup { user, password, emails } => {
                 self.signup(&user, &password, &emails, caller).await
@@ -56,13 +57,8 @@ impl Service {
                 users::check_password(&new_password)
                     .map_err(|m| CommandError::says(ErrorCode::BadValue, m))?;
                 u.password_hash = users::hash_password(&new_password);
-                let reply = Reply::plain(
-                    "Password changed",
-                    format!(
-                        "The password of {} is changed. Every token and login session of the account has ended.\n",
-                        u.id
-                    ),
-                );
+                let reply =
+                    Reply::said(t!(lang, "password-subject"), t!(lang, "password-text", user = &u.id));
                 // Whoever had a token or a session of the account has them no
                 // more, from the same transaction on.
                 let mut effects = self.answered(caller, &reply);
@@ -73,9 +69,9 @@ impl Service {
             Command::ChangeAddress { auth, emails } => {
                 let mut u = self.authenticate_password(&auth, caller).await?;
                 u.emails = check_emails(&emails)?;
-                let reply = Reply::plain(
-                    "Address changed",
-                    format!("Mail for {} now goes to {}.\n", u.id, u.emails.join(", ")),
+                let reply = Reply::said(
+                    t!(lang, "address-subject"),
+                    t!(lang, "address-text", user = &u.id, addresses = u.emails.join(", ")),
                 );
                 self.settled(&u, caller, reply).await
             }
@@ -84,62 +80,68 @@ impl Service {
                 let mut u = self.authenticate(&auth, caller).await?;
                 u.notify = on;
                 let state = if on { "on" } else { "off" };
-                let reply =
-                    Reply::plain("Notifications", format!("Email notifications for {} are {state}.\n", u.id));
+                let reply = Reply::said(
+                    t!(lang, "notify-subject"),
+                    t!(lang, "notify-text", user = &u.id, state = state),
+                );
                 self.settled(&u, caller, reply).await
             }
             Command::Vacation { auth, days } => {
                 let mut u = self.authenticate(&auth, caller).await?;
                 u.vacation_until = days.map(|d| self.now() + i64::from(d) * 86_400_000);
-                let text = match days {
-                    Some(d) => format!(
-                        "{} is on vacation for {d} days, until {}: no reminders or forfeits until then.\n",
-                        u.id,
-                        u.vacation_until
-                            .and_then(chrono::DateTime::from_timestamp_millis)
-                            .map(|t| t.format("%A %-d %B %Y, %H:%M UTC").to_string())
-                            .unwrap_or_default()
-                    ),
-                    None => format!("{} is back from vacation.\n", u.id),
+                let text = match (days, u.vacation_until) {
+                    (Some(d), Some(until)) => {
+                        // English names the weekday and the month, as it always has.
+                        let until = match lang {
+                            Lang::En => chrono::DateTime::from_timestamp_millis(until)
+                                .map(|t| t.format("%A %-d %B %Y, %H:%M UTC").to_string())
+                                .unwrap_or_default(),
+                            _ => tabula_i18n::format_datetime(lang, until),
+                        };
+                        t!(lang, "vacation-text", user = &u.id, days = d, until = until)
+                    }
+                    _ => t!(lang, "vacation-back", user = &u.id),
                 };
-                self.settled(&u, caller, Reply::plain("Vacation", text)).await
+                self.settled(&u, caller, Reply::said(t!(lang, "vacation-subject"), text)).await
             }
             Command::Limit { auth, limit } => {
                 let mut u = self.authenticate(&auth, caller).await?;
                 u.game_limit = limit.map(i64::from);
                 let text = match limit {
-                    Some(n) => {
-                        format!("{} accepts challenges while in fewer than {n} running games.\n", u.id)
-                    }
-                    None => format!("{} has no limit on running games.\n", u.id),
+                    Some(n) => t!(lang, "limit-text", user = &u.id, limit = n),
+                    None => t!(lang, "limit-off", user = &u.id),
                 };
-                self.settled(&u, caller, Reply::plain("Limit", text)).await
+                self.settled(&u, caller, Reply::said(t!(lang, "limit-subject"), text)).await
             }
             Command::Policy { auth, ask } => {
                 let mut u = self.authenticate(&auth, caller).await?;
                 u.challenge_policy = if ask { "ask" } else { "open" }.into();
                 let text = if ask {
-                    format!("Challenges naming {} now wait until {} accepts them.\n", u.id, u.id)
+                    t!(lang, "policy-ask", user = &u.id)
                 } else {
-                    format!("Challenges naming {} now start at once.\n", u.id)
+                    t!(lang, "policy-open", user = &u.id)
                 };
-                self.settled(&u, caller, Reply::plain("Challenge policy", text)).await
+                self.settled(&u, caller, Reply::said(t!(lang, "policy-subject"), text)).await
             }
-            Command::Language { auth, lang } => {
+            Command::Language { auth, lang: chosen } => {
+                let lang = chosen;
                 let mut u = self.authenticate(&auth, caller).await?;
                 u.language = Some(lang.code().to_string());
                 // Said in the language chosen: the first text the account
                 // reads in it.
                 let reply =
-                    Reply::plain(t!(lang, "language-set-subject"), t!(lang, "language-set", user = &u.id));
+                    Reply::said(t!(lang, "language-set-subject"), t!(lang, "language-set", user = &u.id));
                 self.settled(&u, caller, reply).await
             }
             Command::Bot { auth, on } => self.bot_switch(&auth, on, caller).await,
-            Command::Help { topic } => help::help(topic.as_deref()),
-            Command::List => Ok(help::list()),
+            Command::Help { topic } => help::help(topic.as_deref(), lang),
+            Command::List => Ok(help::list(lang)),
             Command::Game { kind, command } => {
                 let kind = tabula_games::find(&kind).ok_or_else(|| {
-                    CommandError::says(ErrorCode::UnknownCommand, msg!("error-no-game", quoted = format!("{kind:?}")))
+                    CommandError::says(
+                        ErrorCode::UnknownCommand,
+                        msg!("error-no-game", quoted = format!("{kind:?}")),
+                    )
                 })?;
                 let title = kind.info().kind;
                 self.game_command(kind, command, caller).await.map_err(|e| e.for_game(title))
@@ -154,13 +156,13 @@ impl Service {
         caller: &Context,
     ) -> Result<Reply, CommandError> {
         match command {
-            GameCommand::Help => help::help(Some(kind.info().kind)),
+            GameCommand::Help => help::help(Some(kind.info().kind), caller.lang),
             GameCommand::Challenge { players, options } => {
                 self.challenge(kind, &players, &options, caller).await
             }
             GameCommand::Move { board, auth, action: mv, guard } => {
                 let user = self.authenticate(&auth, caller).await?;
-                let round = Round { answer: caller.answer.as_ref(), told: Some(&user.id) };
+                let round = Round::of(caller, &user.id);
                 let loaded = self.load_to_change(board).await?;
                 if loaded.stored.summary.kind != kind.info().kind {
                     let error = wrong_kind(board, &loaded.stored.summary.kind);
@@ -174,7 +176,7 @@ impl Service {
                     self.put_back(board, loaded.stored.summary.version, loaded.game);
                     self.join(board, &user.id, text, round).await?;
                     let loaded = self.load(board).await?;
-                    return Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id)));
+                    return Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id), caller.lang));
                 }
                 let action = |game: &Game, seat: Seat| -> Result<(EventAction, Seat), CommandError> {
                     if let Some(n) = guard
@@ -202,14 +204,14 @@ impl Service {
                 let automatic = game.players().iter().any(|p| p.starts_with("bot:"))
                     || matches!(game.to_move(), Turn::Player(_));
                 if !automatic {
-                    return Ok(self.board_reply(&game, &stored, Some(&user.id)));
+                    return Ok(self.board_reply(&game, &stored, Some(&user.id), caller.lang));
                 }
                 self.play_automatic_in(board, round).await;
                 let (game, stored) = match self.load(board).await {
                     Ok(l) => (Arc::new(l.game), l.stored),
                     Err(_) => (game, stored),
                 };
-                Ok(self.board_reply(&game, &stored, Some(&user.id)))
+                Ok(self.board_reply(&game, &stored, Some(&user.id), caller.lang))
             }
             GameCommand::Queue { board, auth, text } => {
                 let user = self.authenticate(&auth, caller).await?;
@@ -236,11 +238,9 @@ impl Service {
                 if self.store.queued_moves(board).await?.iter().filter(|q| q.user == user.id).count() >= 20 {
                     return Err(CommandError::says(ErrorCode::Refused, msg!("error-queue-full")));
                 }
-                let mut reply = self.board_reply(&loaded.game, &loaded.stored, Some(&user.id));
-                reply.text = format!(
-                    "Queued for your next turn: {text}\n(it is played then if it is legal then)\n\n{}",
-                    reply.text
-                );
+                let mut reply = self.board_reply(&loaded.game, &loaded.stored, Some(&user.id), caller.lang);
+                reply.text =
+                    format!("{}\n\n{}", t!(caller.lang, "queued-text", text = text.as_str()), reply.text);
                 self.store
                     .queue_move(board, &user.id, &text, self.now(), &self.answered(caller, &reply))
                     .await?;
@@ -250,14 +250,18 @@ impl Service {
                 let user = self.authenticate(&auth, caller).await?;
                 let loaded = self.load_kind(kind, board).await?;
                 let seat = self.seat(&loaded, &user.id)?;
-                let (preview, note) = self.preview(&loaded, seat, &text)?;
-                let mut reply = self.board_text_reply(&preview, &loaded.stored, Viewer::Player(seat));
-                reply.text = format!(
-                    "Submitted, not yet played: {text}\nThe board would then be as below. Send `{} confirm {board} {} PASSWORD` to play it.\n{note}\n{}",
-                    kind.info().kind,
-                    user.id,
-                    reply.text
+                let (preview, note) = self.preview(&loaded, seat, &text, caller.lang)?;
+                let mut reply =
+                    self.board_text_reply(&preview, &loaded.stored, Viewer::Player(seat), caller.lang);
+                let submitted = t!(
+                    caller.lang,
+                    "submitted-text",
+                    text = text.as_str(),
+                    game = kind.info().kind,
+                    board = board.to_string(),
+                    user = &user.id
                 );
+                reply.text = format!("{submitted}\n{note}\n{}", reply.text);
                 self.store
                     .set_pending(board, &user.id, &text, self.now(), &self.answered(caller, &reply))
                     .await?;
@@ -279,13 +283,12 @@ impl Service {
                         |_, seat| Ok((EventAction::Move(text.clone()), seat)),
                         vec![SideEffect::DeletePending { user: user.id.clone() }],
                         None,
-                        Round { answer: caller.answer.as_ref(), told: Some(&user.id) },
+                        Round::of(caller, &user.id),
                     )
                     .await?;
-                self.play_automatic_in(board, Round { answer: caller.answer.as_ref(), told: Some(&user.id) })
-                    .await;
+                self.play_automatic_in(board, Round::of(caller, &user.id)).await;
                 let loaded = self.load(board).await?;
-                Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id)))
+                Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id), caller.lang))
             }
             GameCommand::Preview { board, auth, text } => {
                 // The password first, as every command with one: a refusal
@@ -314,26 +317,38 @@ impl Service {
                         }
                     },
                 };
-                let (preview, note) = self.preview(&loaded, seat, &text)?;
-                let mut reply = self.board_text_reply(&preview, &loaded.stored, viewer);
-                reply.text = format!("Preview (nothing is played): {text}\n{note}\n{}", reply.text);
+                let (preview, note) = self.preview(&loaded, seat, &text, caller.lang)?;
+                let mut reply = self.board_text_reply(&preview, &loaded.stored, viewer, caller.lang);
+                let previewed = t!(caller.lang, "preview-text", text = text.as_str());
+                reply.text = format!("{previewed}\n{note}\n{}", reply.text);
                 Ok(reply)
             }
             GameCommand::Show { board, at } => {
                 let loaded = self.load_kind(kind, board).await?;
                 match at {
-                    None => Ok(self.board_reply(&loaded.game, &loaded.stored, None)),
+                    None => Ok(self.board_reply(&loaded.game, &loaded.stored, None, caller.lang)),
                     Some(n) => {
                         if n > loaded.game.moves() {
                             return Err(CommandError::says(
                                 ErrorCode::Usage,
-                                msg!("error-only-moves", board = board.to_string(), moves = loaded.game.moves()),
+                                msg!(
+                                    "error-only-moves",
+                                    board = board.to_string(),
+                                    moves = loaded.game.moves()
+                                ),
                             ));
                         }
                         let record = loaded.game.record().clone();
                         let past = Game::replay_prefix(kind, record, n).map_err(|e| internal(&e))?;
-                        let mut reply = self.board_text_reply(&past, &loaded.stored, Viewer::Observer);
-                        reply.subject = format!("{} Board {board} at move {n}", kind.info().title(Lang::En));
+                        let mut reply =
+                            self.board_text_reply(&past, &loaded.stored, Viewer::Observer, caller.lang);
+                        reply.subject = t!(
+                            caller.lang,
+                            "heading-at-move",
+                            game = kind.info().title(caller.lang),
+                            board = board.to_string(),
+                            moves = n
+                        );
                         Ok(reply)
                     }
                 }
@@ -342,28 +357,34 @@ impl Service {
                 let user = self.authenticate(&auth, caller).await?;
                 let loaded = self.load_kind(kind, board).await?;
                 self.seat(&loaded, &user.id)?;
-                Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id)))
+                Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id), caller.lang))
             }
             GameCommand::History { board } => {
                 let loaded = self.load_kind(kind, board).await?;
                 let entries = loaded.game.history_for(Viewer::Observer);
                 let mut text = String::new();
                 let lines = entries.iter().map(HistoryEntry::line);
-                reply::write_move_list(&mut text, lines, usize::MAX);
+                reply::write_move_list(&mut text, lines, usize::MAX, caller.lang);
                 for c in self.store.chats(board).await? {
                     text.push_str(&format!("      [chat] {}: {}\n", c.user, c.text));
                 }
                 if text.is_empty() {
-                    text.push_str("No moves yet.\n");
+                    text.push_str(&t!(caller.lang, "history-empty"));
+                    text.push('\n');
                 }
-                let mut r =
-                    Reply::plain(format!("{} Board {board} history", kind.info().title(Lang::En)), text);
+                let subject = t!(
+                    caller.lang,
+                    "heading-history",
+                    game = kind.info().title(caller.lang),
+                    board = board.to_string()
+                );
+                let mut r = Reply::plain(subject, text);
                 r.data = json!(entries);
                 Ok(r)
             }
-            GameCommand::Games { user, which } => self.games_list(kind, &user, which).await,
-            GameCommand::Standings => self.standings(kind).await,
-            GameCommand::Ratings => self.ratings(kind).await,
+            GameCommand::Games { user, which } => self.games_list(kind, &user, which, caller.lang).await,
+            GameCommand::Standings => self.standings(kind, caller.lang).await,
+            GameCommand::Ratings => self.ratings(kind, caller.lang).await,
             GameCommand::Chat { board, auth, text } => {
                 let user = self.authenticate(&auth, caller).await?;
                 let loaded = self.load_kind(kind, board).await?;
@@ -373,14 +394,18 @@ impl Service {
                 // One chat line is one transaction, never retried: a random tag keeps two
                 // lines sent in the same millisecond from sharing an outbox key.
                 let tag: u64 = rand::random();
-                let subject = format!("{} Board {board} chat from {}", kind.info().title(Lang::En), user.id);
-                let body = format!(
-                    "{} writes on {} board {board}:\n\n{text}\n",
-                    user.id,
-                    kind.info().title(Lang::En)
-                );
-                let reply =
-                    Reply::plain(subject.clone(), format!("Sent to the other players of board {board}.\n"));
+                // Each reader's mail in their language.
+                let chat_mail = |lang: Lang| {
+                    let game = kind.info().title(lang);
+                    let subject =
+                        t!(lang, "chat-subject", game = game, board = board.to_string(), user = &user.id);
+                    let writes =
+                        t!(lang, "chat-text", user = &user.id, game = game, board = board.to_string());
+                    let body = format!("{writes}\n\n{text}\n");
+                    (subject, body)
+                };
+                let (subject, _) = chat_mail(caller.lang);
+                let reply = Reply::said(subject, t!(caller.lang, "chat-sent", board = board.to_string()));
                 let mut effects = self.answered(caller, &reply);
                 let mut readers: Vec<String> = loaded.game.players().to_vec();
                 readers.extend(self.store.subscribers(board).await?);
@@ -388,12 +413,13 @@ impl Service {
                 readers.dedup();
                 for reader in readers.iter().filter(|r| **r != user.id) {
                     // `notify off` stops every mail about boards, chat included.
-                    if let Some(addr) = self.notify_address(reader).await? {
+                    if let Some((addr, lang)) = self.notify_address(reader).await? {
+                        let (subject, body) = chat_mail(lang);
                         effects.push(SideEffect::Outbox(OutboxMessage {
                             key: format!("chat:{board}:{now}:{tag:016x}:{}:{reader}", user.id),
                             recipient: addr,
-                            subject: subject.clone(),
-                            body: body.clone(),
+                            subject,
+                            body,
                             game_id: Some(board),
                         }));
                     }
@@ -406,12 +432,16 @@ impl Service {
             GameCommand::Subscribe { board, auth, on } => {
                 let user = self.authenticate(&auth, caller).await?;
                 self.load_kind(kind, board).await?;
+                let lang = caller.lang;
                 let text = if on {
-                    format!("{} will receive the updates of board {board}.\n", user.id)
+                    t!(lang, "subscribed", user = &user.id, board = board.to_string())
                 } else {
-                    format!("{} no longer receives the updates of board {board}.\n", user.id)
+                    t!(lang, "unsubscribed", user = &user.id, board = board.to_string())
                 };
-                let reply = Reply::plain(format!("{} Board {board}", kind.info().title(Lang::En)), text);
+                let reply = Reply::said(
+                    t!(lang, "heading", game = kind.info().title(lang), board = board.to_string()),
+                    text,
+                );
                 let effects = self.answered(caller, &reply);
                 self.store.subscribe(board, &user.id, on, &effects, self.now()).await?;
                 Ok(reply)

@@ -97,6 +97,13 @@ impl Reply {
     fn plain(subject: impl Into<String>, text: impl Into<String>) -> Self {
         Reply { subject: subject.into(), text: text.into(), game: None, data: Value::Null }
     }
+
+    /// A reply of a catalogue's subject and text (the text's last line
+    /// ended, as every reply's is: the catalogue cannot end a message
+    /// with a line break).
+    fn said(subject: String, text: String) -> Self {
+        Reply::plain(subject, format!("{text}\n"))
+    }
 }
 
 /// A game as the caller may see it (the `--json` form and the API's).
@@ -265,6 +272,15 @@ impl Service {
 pub(super) struct Round<'a> {
     pub answer: Option<&'a Answer>,
     pub told: Option<&'a str>,
+    /// The language of the reply to the message's author.
+    pub lang: tabula_model::Lang,
+}
+
+impl<'a> Round<'a> {
+    /// The change `user` makes with a command run in `context`.
+    pub fn of(context: &'a crate::throttle::Context, user: &'a str) -> Self {
+        Round { answer: context.answer.as_ref(), told: Some(user), lang: context.lang }
+    }
 }
 
 impl std::fmt::Debug for Answer {

@@ -4,12 +4,12 @@
 use std::collections::HashMap;
 
 use serde_json::json;
+use tabula_i18n::t;
 use tabula_model::Lang;
 use tabula_model::{GameKind, SeatResult};
 
 use crate::command::GamesWhich;
 use crate::error::{CommandError, ErrorCode};
-use crate::reply;
 use crate::store::{GameFilter, GameStatus};
 use crate::users;
 
@@ -21,10 +21,14 @@ impl Service {
         kind: &'static dyn GameKind,
         user: &str,
         which: GamesWhich,
+        lang: Lang,
     ) -> Result<Reply, CommandError> {
         let id = users::canonical_user_id(user).map_err(|m| CommandError::says(ErrorCode::UnknownUser, m))?;
         if !id.starts_with("bot:") && self.store.user(&id).await?.is_none() {
-            return Err(CommandError::says(ErrorCode::UnknownUser, tabula_i18n::msg!("error-no-user", user = &id)));
+            return Err(CommandError::says(
+                ErrorCode::UnknownUser,
+                tabula_i18n::msg!("error-no-user", user = &id),
+            ));
         }
         let filter = GameFilter {
             kind: Some(kind.info().kind.to_string()),
@@ -42,30 +46,50 @@ impl Service {
         let mut text = String::new();
         for g in &games {
             let state = match g.status {
-                GameStatus::Finished => g.result.clone().unwrap_or_else(|| "over".into()),
-                GameStatus::Cancelled => "cancelled".into(),
-                GameStatus::Proposed => "waiting for acceptance".into(),
-                GameStatus::Active if g.to_move.is_empty() => "running".into(),
-                GameStatus::Active => format!("{} to move", reply::and_list(&g.to_move)),
+                // The stored result line is English; other languages say the game is over.
+                GameStatus::Finished => match (&g.result, lang) {
+                    (Some(result), Lang::En) => result.clone(),
+                    _ => t!(lang, "games-state-over"),
+                },
+                GameStatus::Cancelled => t!(lang, "games-state-cancelled"),
+                GameStatus::Proposed => t!(lang, "games-state-proposed"),
+                GameStatus::Active if g.to_move.is_empty() => t!(lang, "games-state-running"),
+                GameStatus::Active => {
+                    t!(lang, "games-state-to-move", users = tabula_i18n::and_list(lang, &g.to_move))
+                }
             };
-            text.push_str(&format!("Board {:>5}  {}  ({state})\n", g.id, g.players.join(" ")));
+            let board = format!("{:>5}", g.id);
+            text.push_str(&t!(
+                lang,
+                "games-line",
+                board = board,
+                players = g.players.join(" "),
+                state = state
+            ));
+            text.push('\n');
         }
         if games.is_empty() {
-            text.push_str("No boards.\n");
+            text.push_str(&t!(lang, "games-none"));
+            text.push('\n');
         }
         let which_word = match which {
             GamesWhich::Active => "active",
             GamesWhich::Inactive => "finished",
-            GamesWhich::Next => "waiting for them",
+            GamesWhich::Next => "waiting",
             GamesWhich::All => "all",
         };
-        let mut r =
-            Reply::plain(format!("{} games of {id} ({which_word})", kind.info().title(Lang::En)), text);
+        let subject =
+            t!(lang, "games-subject", game = kind.info().title(lang), user = &id, which = which_word);
+        let mut r = Reply::plain(subject, text);
         r.data = json!(games);
         Ok(r)
     }
 
-    pub(super) async fn standings(&self, kind: &'static dyn GameKind) -> Result<Reply, CommandError> {
+    pub(super) async fn standings(
+        &self,
+        kind: &'static dyn GameKind,
+        lang: Lang,
+    ) -> Result<Reply, CommandError> {
         let finished = self.store.finished(Some(kind.info().kind)).await?;
         let mut table: HashMap<String, [u32; 3]> = HashMap::new();
         for g in &finished {
@@ -81,14 +105,22 @@ impl Service {
         }
         let mut rows: Vec<(String, [u32; 3])> = table.into_iter().collect();
         rows.sort_by(|a, b| b.1[0].cmp(&a.1[0]).then(a.1[1].cmp(&b.1[1])).then(a.0.cmp(&b.0)));
-        let mut text = format!("{:<20} {:>6} {:>6} {:>6}\n", "player", "won", "lost", "drawn");
+        let column = |id: &str| t!(lang, id);
+        let mut text = format!(
+            "{:<20} {:>6} {:>6} {:>6}\n",
+            column("column-player"),
+            column("column-won"),
+            column("column-lost"),
+            column("column-drawn")
+        );
         for (u, [w, l, d]) in &rows {
             text.push_str(&format!("{u:<20} {w:>6} {l:>6} {d:>6}\n"));
         }
         if rows.is_empty() {
-            text.push_str("No finished games yet.\n");
+            text.push_str(&t!(lang, "standings-none"));
+            text.push('\n');
         }
-        let mut r = Reply::plain(format!("{} standings", kind.info().title(Lang::En)), text);
+        let mut r = Reply::plain(t!(lang, "standings-subject", game = kind.info().title(lang)), text);
         r.data = json!(
             rows.iter()
                 .map(|(u, [w, l, d])| json!({"user": u, "won": w, "lost": l, "drawn": d}))
@@ -97,11 +129,22 @@ impl Service {
         Ok(r)
     }
 
-    pub(super) async fn ratings(&self, kind: &'static dyn GameKind) -> Result<Reply, CommandError> {
+    pub(super) async fn ratings(
+        &self,
+        kind: &'static dyn GameKind,
+        lang: Lang,
+    ) -> Result<Reply, CommandError> {
         let ladder = self.ladder(kind.info().kind).await?;
+        let column = |id: &str| t!(lang, id);
         let mut text = format!(
             "{:<20} {:>7} {:>5} {:>6} {:>5} {:>5} {:>5}\n",
-            "player", "rating", "RD", "games", "won", "lost", "drawn"
+            column("column-player"),
+            column("column-rating"),
+            column("column-deviation"),
+            column("column-games"),
+            column("column-won"),
+            column("column-lost"),
+            column("column-drawn")
         );
         for r in &ladder {
             text.push_str(&format!(
@@ -110,12 +153,13 @@ impl Service {
             ));
         }
         if ladder.is_empty() {
-            text.push_str("No finished games yet.\n");
+            text.push_str(&t!(lang, "standings-none"));
+            text.push('\n');
         }
-        text.push_str(
-            "\nGlicko-2 ratings over every finished game in order (start 1500, deviation RD 350; the rating is within 2 RD of the truth with about 95 % confidence; a game of several players counts as a match between every pair).\n",
-        );
-        let mut r = Reply::plain(format!("{} ratings", kind.info().title(Lang::En)), text);
+        text.push('\n');
+        text.push_str(&t!(lang, "ratings-explained"));
+        text.push('\n');
+        let mut r = Reply::plain(t!(lang, "ratings-subject", game = kind.info().title(lang)), text);
         r.data = json!(ladder);
         Ok(r)
     }
@@ -126,10 +170,12 @@ impl Service {
     /// # Errors
     /// `bad_option` for an unknown game, or storage failures.
     pub async fn ladder(&self, kind: &str) -> Result<Vec<crate::glicko::LadderRow>, CommandError> {
-        let kind = tabula_games::find(kind)
-            .ok_or_else(|| {
-                CommandError::says(ErrorCode::UnknownCommand, tabula_i18n::msg!("error-no-game", quoted = format!("{kind:?}")))
-            })?;
+        let kind = tabula_games::find(kind).ok_or_else(|| {
+            CommandError::says(
+                ErrorCode::UnknownCommand,
+                tabula_i18n::msg!("error-no-game", quoted = format!("{kind:?}")),
+            )
+        })?;
         let finished = self.store.finished(Some(kind.info().kind)).await?;
         Ok(crate::glicko::ladder(&finished))
     }
