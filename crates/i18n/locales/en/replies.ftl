@@ -104,11 +104,11 @@ games-subject = { $game } games of { $user } ({ $which ->
     })
 games-line = Board { $board }  { $players }  ({ $state })
 games-none = No boards.
-games-state-over = over
-games-state-cancelled = cancelled
-games-state-proposed = waiting for acceptance
-games-state-running = running
-games-state-to-move = { $users } to move
+boards-state-over = over
+boards-state-cancelled = cancelled
+boards-state-proposed = waiting for acceptance
+boards-state-running = running
+boards-state-to-move = { $users } to move
 standings-subject = { $game } standings
 standings-none = No finished games yet.
 ratings-subject = { $game } ratings

@@ -110,11 +110,11 @@ games-subject = { $game }: partidas de { $user } ({ $which ->
     })
 games-line = Tablero { $board }  { $players }  ({ $state })
 games-none = No hay tableros.
-games-state-over = terminada
-games-state-cancelled = cancelada
-games-state-proposed = esperando aceptación
-games-state-running = en curso
-games-state-to-move = le toca a { $users }
+boards-state-over = terminada
+boards-state-cancelled = cancelada
+boards-state-proposed = esperando aceptación
+boards-state-running = en curso
+boards-state-to-move = le toca a { $users }
 standings-subject = { $game }: clasificación
 standings-none = Todavía no hay partidas terminadas.
 ratings-subject = { $game }: puntuaciones

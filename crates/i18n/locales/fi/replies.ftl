@@ -109,11 +109,11 @@ games-subject = { $game }: käyttäjän { $user } pelit ({ $which ->
     })
 games-line = Lauta { $board }  { $players }  ({ $state })
 games-none = Ei lautoja.
-games-state-over = päättynyt
-games-state-cancelled = peruttu
-games-state-proposed = odottaa hyväksyntää
-games-state-running = käynnissä
-games-state-to-move = vuorossa { $users }
+boards-state-over = päättynyt
+boards-state-cancelled = peruttu
+boards-state-proposed = odottaa hyväksyntää
+boards-state-running = käynnissä
+boards-state-to-move = vuorossa { $users }
 standings-subject = { $game }: tulokset
 standings-none = Ei vielä päättyneitä pelejä.
 ratings-subject = { $game }: rankinglista

@@ -49,13 +49,13 @@ impl Service {
                 // The stored result line is English; other languages say the game is over.
                 GameStatus::Finished => match (&g.result, lang) {
                     (Some(result), Lang::En) => result.clone(),
-                    _ => t!(lang, "games-state-over"),
+                    _ => t!(lang, "boards-state-over"),
                 },
-                GameStatus::Cancelled => t!(lang, "games-state-cancelled"),
-                GameStatus::Proposed => t!(lang, "games-state-proposed"),
-                GameStatus::Active if g.to_move.is_empty() => t!(lang, "games-state-running"),
+                GameStatus::Cancelled => t!(lang, "boards-state-cancelled"),
+                GameStatus::Proposed => t!(lang, "boards-state-proposed"),
+                GameStatus::Active if g.to_move.is_empty() => t!(lang, "boards-state-running"),
                 GameStatus::Active => {
-                    t!(lang, "games-state-to-move", users = tabula_i18n::and_list(lang, &g.to_move))
+                    t!(lang, "boards-state-to-move", users = tabula_i18n::and_list(lang, &g.to_move))
                 }
             };
             let board = format!("{:>5}", g.id);
