@@ -280,8 +280,9 @@ fn deliver(t: &Tabula, relay: &str, message: &str) {
 }
 
 /// The player to move on DNA board 1 and a nomination of theirs (the
-/// first three letters of their own sequence), from `dna show 1`; `None`
-/// once the game is over.
+/// first three letters of their own sequence that would remove at most one
+/// chunk from each other player's, which the first round's limit always
+/// allows), from `dna show 1`; `None` once the game is over.
 fn dna_turn(t: &Tabula) -> Option<(String, String)> {
     let board = t.ok("dna show 1");
     if board.contains("Board 1 over") {
@@ -289,8 +290,38 @@ fn dna_turn(t: &Tabula) -> Option<(String, String)> {
     }
     let who =
         board.lines().find_map(|l| l.strip_prefix("It is")?.strip_suffix("'s turn."))?.trim().to_string();
-    let seq = board.lines().find_map(|l| l.strip_prefix(&format!("{who} ("))?.split(": ").nth(1))?;
-    Some((who, seq.chars().take(3).collect()))
+    // "name (length): SEQUENCE" for every player.
+    let sequences: Vec<(&str, &str)> = board
+        .lines()
+        .filter_map(|l| {
+            let (name, rest) = l.split_once(" (")?;
+            let (length, seq) = rest.split_once("): ")?;
+            length.parse::<usize>().ok()?;
+            Some((name, seq))
+        })
+        .collect();
+    let own = sequences.iter().find(|(name, _)| *name == who)?.1;
+    let allowed = |word: &str| sequences.iter().all(|(name, seq)| *name == who || removals(seq, word) <= 1);
+    let first = own.get(..3)?.to_string();
+    let nomination =
+        (0..own.len().saturating_sub(2)).map(|i| &own[i..i + 3]).find(|w| allowed(w)).unwrap_or(&first);
+    Some((who, nomination.to_string()))
+}
+
+/// How many chunks removing `chunk` takes from `seq`: whole left-to-right
+/// passes of non-overlapping occurrences until a pass removes nothing.
+fn removals(seq: &str, chunk: &str) -> usize {
+    let mut rest = seq.to_string();
+    let mut total = 0;
+    loop {
+        let pieces: Vec<&str> = rest.split(chunk).collect();
+        let removed = pieces.len() - 1;
+        if removed == 0 {
+            return total;
+        }
+        total += removed;
+        rest = pieces.concat();
+    }
 }
 
 #[test]
