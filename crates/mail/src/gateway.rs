@@ -222,7 +222,7 @@ fn incoming_key(incoming: &Incoming) -> String {
             }
             content.update(b"\n\n");
             content.update(&incoming.comment);
-            let digest = crate::message::hex(&content.finalize());
+            let digest = hex::encode(content.finalize());
             // A space never occurs in an id: the id is what comes before it.
             format!("{id} {}", &digest[..16])
         }

@@ -99,7 +99,7 @@ pub fn read_message(raw: &[u8], config: &MailConfig) -> Result<Incoming, MailErr
     if !message.headers().iter().any(|h| field_name(h.name())) {
         return Err(MailError::Unreadable);
     }
-    let digest = hex(&Sha256::digest(raw));
+    let digest = hex::encode(Sha256::digest(raw));
     let from = message.from().and_then(|a| a.first()).and_then(|a| a.address()).map(str::to_string);
     let reply_to = message
         .reply_to()
@@ -424,9 +424,4 @@ fn body_text(message: &mail_parser::Message<'_>) -> String {
         out.push_str(&text);
     }
     out
-}
-
-/// Lower-case hex of `bytes`.
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

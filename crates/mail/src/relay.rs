@@ -22,7 +22,6 @@ use tabula_service::store::OutboxRow;
 use thiserror::Error;
 
 use crate::gateway::{Draft, OutgoingMail, build_message};
-use crate::message::hex;
 use crate::{MailConfig, MailError};
 
 /// How long the relay's answer to `QUIT` is waited for once a message's
@@ -503,7 +502,7 @@ fn tls_parameters(host: &str, roots: Option<&[u8]>) -> Result<TlsParameters, Str
 /// key `key`: the same key always gives the same id.
 pub fn message_id_for_key(key: &str, domain: &str) -> String {
     let digest = Sha256::digest(key.as_bytes());
-    format!("tabula.{}@{domain}", &hex(&digest)[..32])
+    format!("tabula.{}@{domain}", &hex::encode(digest)[..32])
 }
 
 /// How the `Message-ID`s of the gateway's error replies start: an answer to

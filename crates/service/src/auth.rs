@@ -25,8 +25,7 @@ fn secret(prefix: &str) -> String {
 
 /// The stored form of a secret.
 pub fn secret_hash(secret: &str) -> String {
-    let digest = Sha256::digest(secret.as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(Sha256::digest(secret.as_bytes()))
 }
 
 /// A web login: the session secret for the cookie and the CSRF token for forms.

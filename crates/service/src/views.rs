@@ -25,8 +25,21 @@ pub struct CutText {
 /// Cut every string of `view` longer than [`VIEW_WINDOW`]; what was cut.
 pub(crate) fn window(view: &mut Value) -> Vec<CutText> {
     let mut cut = Vec::new();
-    walk(view, &mut String::new(), &mut cut);
+    // Every board reply comes through here and almost no view has a long
+    // string: look first, without building a pointer for each value.
+    if has_long_string(view) {
+        walk(view, &mut String::new(), &mut cut);
+    }
     cut
+}
+
+fn has_long_string(value: &Value) -> bool {
+    match value {
+        Value::String(s) => s.len() > VIEW_WINDOW,
+        Value::Array(items) => items.iter().any(has_long_string),
+        Value::Object(fields) => fields.values().any(has_long_string),
+        _ => false,
+    }
 }
 
 fn walk(value: &mut Value, pointer: &mut String, cut: &mut Vec<CutText>) {
