@@ -406,6 +406,25 @@ impl Message {
         self.id
     }
 
+    /// The same message with `change` applied to every text it quotes
+    /// ([`Arg::Text`] and the names of an [`Arg::List`]), not to the
+    /// catalogue's own words: how a reply masks what the reader typed.
+    pub fn map_text(&self, change: impl Fn(&str) -> String) -> Message {
+        let args = self
+            .args
+            .iter()
+            .map(|(name, value)| {
+                let value = match value {
+                    Arg::Text(t) => Arg::Text(change(t)),
+                    Arg::List(names) => Arg::List(names.iter().map(|n| change(n)).collect()),
+                    other => other.clone(),
+                };
+                (*name, value)
+            })
+            .collect();
+        Message { id: self.id, args }
+    }
+
     /// The message in `lang`, with the fallbacks of [`text`].
     pub fn render(&self, lang: Lang) -> String {
         let mut args = Args::new();

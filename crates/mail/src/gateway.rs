@@ -556,7 +556,7 @@ fn section(ran: &Ran, quote_command: bool, lang: Lang) -> String {
         }
         Err(e) => {
             // Which words are passwords is the grammar's to say, from how far the command got.
-            let message = command::mask(&e.message, &ran.reading.secrets(Some(e)));
+            let message = command::masked_error(e, &ran.reading.secrets(Some(e)), lang);
             let quoted = ran.reading.quoted(Some(e));
             let mut out = format!("{}\n", t!(lang, "mail-refused", command = quoted, reason = message));
             if matches!(e.code, ErrorCode::Usage | ErrorCode::UnknownCommand) {

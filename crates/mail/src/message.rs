@@ -4,7 +4,7 @@
 use mail_parser::{HeaderValue, MessageParser, MimeHeaders, PartType};
 use sha2::{Digest, Sha256};
 use tabula_model::Lang;
-use tabula_service::Service;
+use tabula_service::{Service, command};
 
 use crate::text::{self, Split};
 use crate::{MailConfig, MailError};
@@ -197,34 +197,9 @@ pub fn read_message(raw: &[u8], config: &MailConfig) -> Result<Incoming, MailErr
     Ok(incoming)
 }
 
-/// Words that start a command of the language, or a game's verb (`resign`).
-const COMMAND_WORDS: &[&str] = &[
-    "help",
-    "list",
-    "signup",
-    "register",
-    "change",
-    "signoff",
-    "notify",
-    "vacation",
-    "limit",
-    "policy",
-    "language",
-    "move",
-    "resign",
-    "show",
-    "challenge",
-    "accept",
-    "reject",
-    "queue",
-    "submit",
-    "confirm",
-    "games",
-];
-
 /// Whether `line` is meant as a command although it is not one: it starts
-/// with a game word or a command word, or its second word is a command
-/// word (`chess move 3 ...`).
+/// with a game word or a command word (the grammar's, mistyped or not), or
+/// its second word is a command word (`chess move 3 ...`).
 fn is_attempt(line: &str, games: &[&str]) -> bool {
     let words: Vec<String> = line.split_whitespace().take(2).map(|w| w.to_ascii_lowercase()).collect();
     let Some(first) = words.first() else { return false };
@@ -235,11 +210,9 @@ fn is_attempt(line: &str, games: &[&str]) -> bool {
         return false;
     }
     games.contains(&first.as_str())
-        || COMMAND_WORDS.contains(&first.as_str())
+        || command::is_command_word(first)
         || words.get(1).is_some_and(|w| {
-            COMMAND_WORDS.contains(&w.as_str())
-                && !w.is_empty()
-                && first.chars().all(|c| c.is_ascii_alphanumeric())
+            command::is_command_word(w) && !w.is_empty() && first.chars().all(|c| c.is_ascii_alphanumeric())
         })
 }
 

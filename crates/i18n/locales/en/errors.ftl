@@ -17,6 +17,7 @@ error-too-many-words = the command has more than { NUMBER($max, useGrouping: "fa
 error-empty-command = empty command: try `help`
 error-unknown-command-games = unknown command { $quoted }: the games are { $games }; `help` lists the commands
 error-unknown-command = unknown command { $quoted }: `help` lists the commands
+error-unknown-command-near = unknown command { $quoted }: did you mean { $near }? `help` lists the commands
 error-not-a-board =
     { $quoted } is not a board number
     usage: { $syntax }

@@ -16,6 +16,7 @@ error-too-many-words = la orden tiene más de { $max } palabras
 error-empty-command = orden vacía: prueba `help`
 error-unknown-command-games = orden desconocida { $quoted }: los juegos son { $games }; `help` enumera las órdenes
 error-unknown-command = orden desconocida { $quoted }: `help` enumera las órdenes
+error-unknown-command-near = orden desconocida { $quoted }: ¿quiso decir { $near }? `help` enumera las órdenes
 error-not-a-board =
     { $quoted } no es un número de tablero
     uso: { $syntax }

@@ -16,6 +16,7 @@ error-too-many-words = komennossa on yli { $max } sanaa
 error-empty-command = tyhjä komento: kokeile `help`
 error-unknown-command-games = tuntematon komento { $quoted }: pelit ovat { $games }; `help` luettelee komennot
 error-unknown-command = tuntematon komento { $quoted }: `help` luettelee komennot
+error-unknown-command-near = tuntematon komento { $quoted }: tarkoititko { $near }? `help` luettelee komennot
 error-not-a-board =
     { $quoted } ei ole laudan numero
     käyttö: { $syntax }

@@ -182,7 +182,10 @@ pub(super) fn parse(rest: &[&str]) -> Result<GameCommand, CommandError> {
         "standings" | "ratings" => Err(usage(&verb)),
         other => Err(CommandError::says(
             ErrorCode::UnknownCommand,
-            msg!("error-unknown-command", quoted = format!("{other:?}")),
+            match super::nearest(other, GAME_VERBS, 2) {
+                Some(near) => super::unknown_near(other, near),
+                None => msg!("error-unknown-command", quoted = format!("{other:?}")),
+            },
         )),
     }
 }

@@ -362,7 +362,14 @@ impl Command {
             }
             other => Err(CommandError::says(
                 ErrorCode::UnknownCommand,
-                msg!("error-unknown-command-games", quoted = format!("{other:?}"), games = games.join(", ")),
+                match nearest(other, ACCOUNT_WORDS.iter().chain(games), 2) {
+                    Some(near) => unknown_near(other, near),
+                    None => msg!(
+                        "error-unknown-command-games",
+                        quoted = format!("{other:?}"),
+                        games = games.join(", ")
+                    ),
+                },
             )),
         }
     }
@@ -439,6 +446,41 @@ impl std::fmt::Display for Command {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.words().0.join(" "))
     }
+}
+
+/// The word of `candidates` that `word` most likely mistypes (`mvoe` for
+/// `move`, `sigunp` for `signup`): at most `limit` edits away and no more
+/// than half its letters, a transposition counting as one edit; none when
+/// nothing is that near.
+fn nearest<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a &'a str>,
+    limit: usize,
+) -> Option<&'a str> {
+    let limit = limit.min(word.chars().count() / 2).max(1);
+    candidates
+        .into_iter()
+        .map(|c| (strsim::damerau_levenshtein(word, c), *c))
+        .filter(|(distance, _)| *distance <= limit)
+        .min()
+        .map(|(_, c)| c)
+}
+
+/// Whether `word` starts a command of the grammar, or is meant to: an
+/// account word, a game's verb, `resign` (a move), or a word of five
+/// letters or more one edit from one (`sigunp`). Shorter or farther near
+/// misses are ordinary words too often (`last`, `hello`).
+pub fn is_command_word(word: &str) -> bool {
+    let word = word.to_ascii_lowercase();
+    let known = || ACCOUNT_WORDS.iter().chain(GAME_VERBS);
+    known().any(|w| *w == word)
+        || word == "resign"
+        || (word.chars().count() >= 5 && nearest(&word, known(), 1).is_some())
+}
+
+/// "unknown command `word`: did you mean `near`?"
+fn unknown_near(word: &str, near: &str) -> tabula_i18n::Message {
+    msg!("error-unknown-command-near", quoted = format!("{word:?}"), near = format!("{near:?}"))
 }
 
 /// What stands for a password in quoted commands, replies and logs.
@@ -535,24 +577,51 @@ impl Reading {
     }
 }
 
-/// `text` with every whole-word occurrence of a secret masked.
+/// `text` with every whole-word occurrence of a secret masked, in any
+/// case (a user id is read in lower case, so a password typed where the
+/// id goes comes back as `there is no user hunter2`) and as Rust quotes it
+/// (`"a\\"b"` for `a"b`).
 pub fn mask(text: &str, secrets: &[String]) -> String {
     let mut out = text.to_string();
     for secret in secrets.iter().filter(|s| !s.is_empty()) {
-        let mut masked = String::with_capacity(out.len());
-        let mut rest = out.as_str();
-        while let Some(at) = rest.find(secret.as_str()) {
-            let before_ok = rest[..at].chars().last().is_none_or(|c| !c.is_alphanumeric());
-            let after = &rest[at + secret.len()..];
-            let after_ok = after.chars().next().is_none_or(|c| !c.is_alphanumeric());
-            masked.push_str(&rest[..at]);
-            masked.push_str(if before_ok && after_ok { MASK } else { secret });
-            rest = after;
+        let escaped = secret.escape_debug().to_string();
+        for form in std::iter::once(secret.as_str()).chain((escaped != *secret).then_some(escaped.as_str())) {
+            out = mask_form(&out, form);
         }
-        masked.push_str(rest);
-        out = masked;
     }
     out
+}
+
+/// `text` with whole-word occurrences of `secret` masked, its ASCII
+/// letters in any case.
+fn mask_form(text: &str, secret: &str) -> String {
+    // ASCII lower-casing keeps every byte where it was, so positions found
+    // in the lowered copy are positions in `text`.
+    let lowered = text.to_ascii_lowercase();
+    let wanted = secret.to_ascii_lowercase();
+    let mut masked = String::with_capacity(text.len());
+    let mut from = 0;
+    while let Some(found) = lowered[from..].find(&wanted) {
+        let at = from + found;
+        let end = at + wanted.len();
+        let before_ok = text[..at].chars().last().is_none_or(|c| !c.is_alphanumeric());
+        let after_ok = text[end..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+        masked.push_str(&text[from..at]);
+        masked.push_str(if before_ok && after_ok { MASK } else { &text[at..end] });
+        from = end;
+    }
+    masked.push_str(&text[from..]);
+    masked
+}
+
+/// The message of `error` in `lang`, with the `secrets` masked in what it
+/// quotes of the command and nowhere else: `unknown command "resign": the
+/// games are ...` keeps its own word "games" when the line held it too.
+pub fn masked_error(error: &CommandError, secrets: &[String], lang: tabula_i18n::Lang) -> String {
+    match &error.text {
+        Some(text) => text.map_text(|value| mask(value, secrets)).render(lang),
+        None => mask(&error.message, secrets),
+    }
 }
 
 #[cfg(test)]
@@ -678,6 +747,11 @@ mod tests {
         );
         let secrets = Reading::new("dna move 1 ned hunter2 AAG", GAMES).secrets(None);
         assert_eq!(mask("hunter2 is wrong (hunter22)", &secrets), "******** is wrong (hunter22)");
+        let secrets = vec!["Hunter2".to_string(), "a\"b".to_string()];
+        assert_eq!(
+            mask("there is no user hunter2, nor \"a\\\"b\" (HUNTER2x)", &secrets),
+            "there is no user ********, nor \"********\" (HUNTER2x)"
+        );
     }
 
     fn is_grammar_word(w: &str) -> bool {
