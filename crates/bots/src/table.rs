@@ -128,15 +128,15 @@ impl<'a> Table<'a> {
             Table::Bare(bare) => bare,
         };
         if seat >= bare.players {
-            return Err(MoveError::malformed("no such seat"));
+            return Err(MoveError::malformed(tabula_model::msg!("move-error-no-seat")));
         }
         match bare.state.to_move() {
             Turn::Over => return Err(MoveError::GameOver),
-            Turn::Player(p) if p != seat => return Err(MoveError::NotYourTurn(String::new())),
+            Turn::Player(p) if p != seat => return Err(MoveError::not_your_turn("")),
             _ => {}
         }
         if !bare.state.is_active(seat) {
-            return Err(MoveError::illegal("you are no longer in this game"));
+            return Err(MoveError::illegal(tabula_model::msg!("move-error-not-in-game")));
         }
         bare.streams.reset(&mut bare.rng, bare.events + 1);
         bare.state.apply(seat, text, &mut Ctx { now: at, rng: &mut bare.rng, history: false })?;

@@ -7,7 +7,7 @@ use tabula_life::{Life, Owner, Threads, Topology, Universe};
 use tabula_model::coords::{Point, parse_points};
 use tabula_model::{
     Applied, Ctx, Dynamics, GameInfo, GameRng, LogEntry, MoveError, OptionKind, OptionSpec, Outcome, Rules,
-    Score, Seat, Setup, SetupError, Timestamp, Turn, Viewer,
+    Score, Seat, Setup, SetupError, Timestamp, Turn, Viewer, msg,
 };
 
 use crate::render::{self, ConwayView, PlayerLine, PlayerStatus};
@@ -231,7 +231,7 @@ impl Rules for Conway {
         let place = setup.options.int("place").unwrap_or(4).max(1) as u64;
         let max_turns = setup.options.int("max_turns").map(|n| n.max(1) as u64);
         let mut field = Universe::new(Topology::Torus { width: size as u64, height: size as u64 })
-            .map_err(|e| SetupError::Contradiction(e.to_string()))?;
+            .map_err(|e| SetupError::contradiction(e.to_string()))?;
         // Games run side by side on the server: one thread each.
         field.set_threads(Threads::Single);
         let n = setup.players.len();
@@ -259,7 +259,7 @@ impl Rules for Conway {
         match t.to_ascii_lowercase().as_str() {
             "pass" => return Ok(ConwayMove::Pass),
             "random" => return Ok(ConwayMove::Random),
-            "" => return Err(MoveError::malformed("give points like a1,b2, or pass, or random")),
+            "" => return Err(MoveError::malformed(msg!("conway-error-empty"))),
             _ => {}
         }
         let limit = (self.size * self.size) as usize;
@@ -280,34 +280,40 @@ impl Rules for Conway {
             return Err(MoveError::GameOver);
         }
         if seat != self.next {
-            return Err(MoveError::NotYourTurn(format!("; it is {}'s turn", self.users[self.next])));
+            return Err(MoveError::not_your_turn(&self.users[self.next]));
         }
         let ConwayMove::Place(points) = mv else { return Ok(()) };
         let allowed = self.allowed();
         if points.len() as u64 > allowed {
-            return Err(MoveError::illegal(format!(
-                "move {} may place at most {allowed} piece{}, not {}",
-                self.moves + 1,
-                if allowed == 1 { "" } else { "s" },
-                points.len()
+            return Err(MoveError::illegal(msg!(
+                "conway-error-too-many",
+                move = (self.moves + 1).to_string(),
+                allowed = allowed,
+                given = points.len().to_string()
             )));
         }
         for (i, &p) in points.iter().enumerate() {
             if !self.on_board(p) {
                 let last = Point { x: self.size - 1, y: self.size - 1 };
-                return Err(MoveError::illegal(format!("{p} is off the board (a1 to {last})")));
+                return Err(MoveError::illegal(msg!(
+                    "conway-error-off-board",
+                    point = p.to_string(),
+                    last = last.to_string()
+                )));
             }
             if points[..i].contains(&p) {
-                return Err(MoveError::illegal(format!("{p} is listed twice")));
+                return Err(MoveError::illegal(msg!("conway-error-twice", point = p.to_string())));
             }
             if let Some(owner) = self.at(p) {
-                let whose = match owner {
-                    Owner::Player(q) => {
-                        format!("{}'s piece", self.users.get(usize::from(q)).map_or("a", |u| u))
-                    }
-                    Owner::Neutral => "a neutral piece".into(),
-                };
-                return Err(MoveError::illegal(format!("{p} is not empty: it holds {whose}")));
+                let point = p.to_string();
+                return Err(MoveError::illegal(match owner {
+                    Owner::Player(q) => msg!(
+                        "conway-error-taken",
+                        point = point,
+                        user = self.users.get(usize::from(q)).map_or("a", |u| u)
+                    ),
+                    Owner::Neutral => msg!("conway-error-taken-neutral", point = point),
+                }));
             }
         }
         Ok(())

@@ -7,8 +7,8 @@ use rand::Rng;
 use rand::seq::IndexedRandom;
 use serde::Serialize;
 use tabula_model::{
-    Applied, Ctx, GameInfo, GameRng, Lang, LogEntry, MoveError, Options, Outcome, Rules, Score, Seat, Setup,
-    SetupError, Timestamp, Turn, Viewer,
+    Applied, Arg, Ctx, GameInfo, GameRng, LogEntry, Message, MoveError, Options, Outcome, Rules, Score, Seat,
+    Setup, SetupError, Timestamp, Turn, Viewer, msg,
 };
 
 use crate::engine::Remover;
@@ -59,27 +59,36 @@ impl DnaConfig {
     pub fn from_options(options: &Options) -> Result<DnaConfig, SetupError> {
         let int = |name: &str| options.int(name).and_then(|n| usize::try_from(n).ok());
         let length = int("length").unwrap_or(36);
-        let contradiction = |text: String| Err(SetupError::Contradiction(text));
+        let contradiction = |message: Message| Err(SetupError::Contradiction(message));
         let (min_chunk, max_chunk) = match (int("chunk"), int("min_chunk"), int("max_chunk")) {
             (Some(chunk), min, max) => {
                 for (name, value) in [("min_chunk", min), ("max_chunk", max)] {
                     if let Some(v) = value
                         && v != chunk
                     {
-                        return contradiction(format!(
-                            "-chunk={chunk} contradicts -{name}={v}: -chunk sets both the smallest and the largest chunk size"
+                        return contradiction(msg!(
+                            "dna-error-chunk-contradicts",
+                            chunk = chunk.to_string(),
+                            name = name,
+                            value = v.to_string()
                         ));
                     }
                 }
                 if chunk > length {
-                    return contradiction(format!(
-                        "-chunk={chunk} is longer than -length={length}: a chunk cannot be longer than the sequence"
+                    return contradiction(msg!(
+                        "dna-error-chunk-too-long",
+                        culprit = format!("-chunk={chunk}"),
+                        length = length.to_string()
                     ));
                 }
                 (chunk, chunk)
             }
             (None, Some(min), Some(max)) if min > max => {
-                return contradiction(format!("-min_chunk={min} is larger than -max_chunk={max}"));
+                return contradiction(msg!(
+                    "dna-error-min-over-max",
+                    min = min.to_string(),
+                    max = max.to_string()
+                ));
             }
             (None, Some(min), Some(max)) => (min, max),
             (None, Some(min), None) => (min, min.max(3.min(length))),
@@ -87,15 +96,17 @@ impl DnaConfig {
             (None, None, None) => (3, 3),
         };
         if max_chunk > length {
-            let culprit = if options.int("max_chunk").is_some() {
-                format!("-max_chunk={max_chunk}")
+            let culprit: Arg = if options.int("max_chunk").is_some() {
+                format!("-max_chunk={max_chunk}").into()
             } else if options.int("min_chunk").is_some() {
-                format!("-min_chunk={min_chunk}")
+                format!("-min_chunk={min_chunk}").into()
             } else {
-                format!("the default chunk size {max_chunk}")
+                msg!("dna-error-default-chunk", size = max_chunk.to_string()).into()
             };
-            return contradiction(format!(
-                "{culprit} is longer than -length={length}: a chunk cannot be longer than the sequence"
+            return contradiction(msg!(
+                "dna-error-chunk-too-long",
+                culprit = culprit,
+                length = length.to_string()
             ));
         }
         Ok(DnaConfig {
@@ -124,13 +135,14 @@ impl DnaConfig {
     }
 
     /// The chunk-size rule, for messages.
-    fn chunk_rule(&self) -> String {
+    fn chunk_rule(&self) -> Message {
         if self.min_chunk == self.max_chunk {
-            format!("chunks are {} letters long (-chunk={})", self.min_chunk, self.min_chunk)
+            msg!("dna-error-chunk-rule", size = self.min_chunk.to_string())
         } else {
-            format!(
-                "chunks are {} to {} letters long (-min_chunk={} -max_chunk={})",
-                self.min_chunk, self.max_chunk, self.min_chunk, self.max_chunk
+            msg!(
+                "dna-error-chunk-rule-range",
+                min = self.min_chunk.to_string(),
+                max = self.max_chunk.to_string()
             )
         }
     }
@@ -224,18 +236,6 @@ pub struct Dna {
     outcome: Option<Outcome>,
 }
 
-/// `1st`, `2nd`, ...
-fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (1, 11) | (2, 12) | (3, 13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
-
 fn plural(n: usize, word: &str) -> String {
     if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") }
 }
@@ -318,7 +318,7 @@ impl Dna {
         let mv = self.parse_move(seat, chunk)?;
         self.check_move(seat, &mv)?;
         let DnaMove::Nominate(letters) = mv else {
-            return Err(MoveError::illegal("not a nomination: the set-up is still going on"));
+            return Err(MoveError::illegal(msg!("dna-error-preview-setup")));
         };
         let counts = self.evaluate(seat, &letters, &mut Remover::new())?;
         Ok(Nomination { chunk: text(&letters), removed: counts[..self.names.len()].to_vec() })
@@ -401,23 +401,16 @@ impl Dna {
     fn explain(&self, seat: Seat, chunk: &[u8], refusal: Refusal) -> MoveError {
         let chunk = text(chunk);
         MoveError::illegal(match refusal {
-            Refusal::NotOwned => {
-                format!(
-                    "{chunk} does not occur in your sequence: a nomination must be a chunk of your own sequence"
-                )
-            }
-            Refusal::FirstRound { target, removed, limit } => format!(
-                "{chunk} would remove {} from {}: in the first round the {} player may remove at most {} from any one opponent",
-                plural(removed, "chunk"),
-                self.names[target],
-                ordinal(seat + 1),
-                plural(limit, "chunk"),
+            Refusal::NotOwned => msg!("dna-error-not-owned", chunk = chunk),
+            Refusal::FirstRound { target, removed, limit } => msg!(
+                "dna-error-first-round",
+                chunk = chunk,
+                removed = removed,
+                opponent = &self.names[target],
+                position = seat + 1,
+                limit = limit
             ),
-            Refusal::NoOp => {
-                format!(
-                    "{chunk} would remove nothing: a nomination must remove at least one chunk from some sequence"
-                )
-            }
+            Refusal::NoOp => msg!("dna-error-no-op", chunk = chunk),
         })
     }
 
@@ -669,15 +662,17 @@ impl Dna {
     }
 
     /// Check the letters of a move: only the game's letters, upper-cased.
-    fn letters(&self, raw: &str, what: &str) -> Result<Vec<u8>, MoveError> {
+    fn letters(&self, raw: &str, what: &'static str) -> Result<Vec<u8>, MoveError> {
         let alphabet = self.config.alphabet();
         let upper = raw.to_ascii_uppercase();
         if upper.bytes().all(|b| alphabet.contains(&b)) {
             Ok(upper.into_bytes())
         } else {
-            Err(MoveError::malformed(format!(
-                "{raw:?} is not a {what}: use only the letters {}",
-                self.config.alphabet_text()
+            Err(MoveError::malformed(msg!(
+                "dna-error-letters",
+                text = format!("{raw:?}"),
+                what = what,
+                letters = self.config.alphabet_text()
             )))
         }
     }
@@ -685,11 +680,11 @@ impl Dna {
     fn check_chunk_size(&self, chunk: &[u8]) -> Result<(), MoveError> {
         let size = chunk.len();
         if size < self.config.min_chunk || size > self.config.max_chunk {
-            return Err(MoveError::illegal(format!(
-                "{} is {} long: {}",
-                text(chunk),
-                plural(size, "letter"),
-                self.config.chunk_rule()
+            return Err(MoveError::illegal(msg!(
+                "dna-error-chunk-size",
+                chunk = text(chunk),
+                size = size,
+                rule = self.config.chunk_rule()
             )));
         }
         Ok(())
@@ -698,9 +693,10 @@ impl Dna {
     fn check_sequence_length(&self, sequence: &[u8]) -> Result<(), MoveError> {
         let length = self.config.length;
         if sequence.len() != length {
-            return Err(MoveError::illegal(format!(
-                "a sequence has exactly {length} letters (-length={length}), not {}; nominations start once every sequence is set",
-                sequence.len()
+            return Err(MoveError::illegal(msg!(
+                "dna-error-sequence-length",
+                length = length.to_string(),
+                given = sequence.len().to_string()
             )));
         }
         Ok(())
@@ -729,7 +725,7 @@ impl Rules for Dna {
         let n = setup.players.len();
         if !(INFO.min_players..=INFO.max_players).contains(&n) {
             return Err(SetupError::PlayerCount {
-                game: INFO.title(Lang::En),
+                game: INFO.kind,
                 min: INFO.min_players,
                 max: INFO.max_players,
                 given: n,
@@ -773,15 +769,15 @@ impl Rules for Dna {
         let raw = text.trim();
         if raw.is_empty() {
             return Err(MoveError::malformed(match self.phase {
-                Phase::SetUp => "empty move: write your sequence, or random",
-                _ => "empty move: write the chunk to nominate, such as AAG",
+                Phase::SetUp => msg!("dna-error-empty-setup"),
+                _ => msg!("dna-error-empty"),
             }));
         }
         if raw.len() > MAX_MOVE_CHARS {
-            return Err(MoveError::malformed(format!(
-                "a move of {} characters is too long: sequences have {} letters",
-                raw.len(),
-                self.config.length
+            return Err(MoveError::malformed(msg!(
+                "dna-error-too-long",
+                given = raw.len().to_string(),
+                length = self.config.length.to_string()
             )));
         }
         match self.phase {
@@ -796,9 +792,7 @@ impl Rules for Dna {
             }
             Phase::Play => {
                 if raw.eq_ignore_ascii_case("random") {
-                    return Err(MoveError::malformed(
-                        "random only sets a sequence during a -manual set-up; now nominate a chunk",
-                    ));
+                    return Err(MoveError::malformed(msg!("dna-error-random-late")));
                 }
                 let letters = self.letters(raw, "chunk")?;
                 self.check_chunk_size(&letters)?;
@@ -813,32 +807,28 @@ impl Rules for Dna {
 
     fn check_move(&self, seat: Seat, mv: &DnaMove) -> Result<(), MoveError> {
         if seat >= self.names.len() {
-            return Err(MoveError::malformed("no such player"));
+            return Err(MoveError::malformed(msg!("move-error-no-player-seat")));
         }
         if self.phase == Phase::Over {
             return Err(MoveError::GameOver);
         }
         if self.standing[seat] != Standing::In {
-            return Err(MoveError::illegal("you are no longer in this game"));
+            return Err(MoveError::illegal(msg!("move-error-not-in-game")));
         }
         match (self.phase, mv) {
-            (Phase::SetUp, DnaMove::Nominate(_)) => {
-                Err(MoveError::illegal("nominations start once every sequence is set"))
+            (Phase::SetUp, DnaMove::Nominate(_)) => Err(MoveError::illegal(msg!("dna-error-setup-first"))),
+            (Phase::SetUp, _) if self.sequences[seat].is_some() => {
+                Err(MoveError::illegal(msg!("dna-error-already-set")))
             }
-            (Phase::SetUp, _) if self.sequences[seat].is_some() => Err(MoveError::illegal(
-                "you have already set your sequence; it stays hidden until every sequence is set",
-            )),
             (Phase::SetUp, DnaMove::Random) => Ok(()),
             (Phase::SetUp, DnaMove::Sequence(s)) => {
                 self.letters(&text(s), "sequence")?;
                 self.check_sequence_length(s)
             }
-            (_, DnaMove::Sequence(_) | DnaMove::Random) => {
-                Err(MoveError::illegal("every sequence is already set: nominate a chunk"))
-            }
+            (_, DnaMove::Sequence(_) | DnaMove::Random) => Err(MoveError::illegal(msg!("dna-error-all-set"))),
             (_, DnaMove::Nominate(chunk)) => {
                 if self.next != seat {
-                    return Err(MoveError::NotYourTurn(format!("; it is {}'s turn", self.names[self.next])));
+                    return Err(MoveError::not_your_turn(&self.names[self.next]));
                 }
                 self.letters(&text(chunk), "chunk")?;
                 self.check_chunk_size(chunk)?;

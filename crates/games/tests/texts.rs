@@ -104,3 +104,29 @@ fn english_is_what_every_caller_gets_today() {
         info.rules(Lang::En).ends_with("During a -manual set-up the sequences of others show as hidden.")
     );
 }
+
+#[test]
+fn every_option_is_described_in_every_language() {
+    for kind in tabula_games::all() {
+        let info = kind.info();
+        for o in info.all_options() {
+            // The English is the description the option has always had.
+            assert_eq!(info.option_help(o, Lang::En), o.help, "{} -{}", info.kind, o.name);
+            for lang in [Lang::Fi, Lang::Es] {
+                let text = info.option_help(o, lang);
+                assert_ne!(text, o.help, "{} {lang}: -{} is described in English", info.kind, o.name);
+                assert_eq!(option_words(text), option_words(o.help), "{} {lang}: -{}", info.kind, o.name);
+            }
+            if let tabula_model::OptionKind::Text { accepts, .. } = o.kind {
+                assert_eq!(info.option_accepts(o, Lang::En), Some(accepts));
+                assert_ne!(info.option_accepts(o, Lang::Fi), Some(accepts));
+            }
+        }
+    }
+    let rewrite = tabula_games::find("rewrite").unwrap().info();
+    let rounds = rewrite.option("rounds").unwrap();
+    assert_eq!(rewrite.option_help(rounds, Lang::Fi), "sääntöjen kirjoittamisen kierrokset");
+    let intervalo = tabula_games::find("intervalo").unwrap().info();
+    let cells = intervalo.option("cells").unwrap();
+    assert_eq!(intervalo.option_help(cells, Lang::Es), "número de casillas de la tira");
+}

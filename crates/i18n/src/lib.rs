@@ -214,6 +214,7 @@ const CATALOGUES: [(Lang, &[Source]); 3] = catalogues![
     "i18n" / "help",
     "i18n" / "cli",
     "i18n" / "mail",
+    "i18n" / "game",
     "dna" / "dna",
     "rewrite" / "rewrite",
     "intervalo" / "intervalo",
@@ -379,6 +380,9 @@ pub enum Arg {
     Fixed(String),
     /// Names joined as the language lists them: `a, b and c`, `a, b ja c`.
     List(Vec<String>),
+    /// Another message, rendered in the same language (an option error's
+    /// problem inside the line that names the option).
+    Message(Box<Message>),
 }
 
 impl Arg {
@@ -434,6 +438,7 @@ impl Message {
                 Arg::Int(n) => args.with(name, *n),
                 Arg::Fixed(id) => args.with(name, fixed_text(lang, id).unwrap_or(id.as_str())),
                 Arg::List(names) => args.with(name, and_list(lang, names)),
+                Arg::Message(inner) => args.with(name, inner.render(lang)),
             };
         }
         text(lang, self.id, &args)
@@ -450,10 +455,31 @@ pub fn and_list(lang: Lang, names: &[String]) -> String {
     }
 }
 
+/// A text already in words (a test game's own refusal), shown as it is in
+/// every language: message `as-is`.
+impl From<&str> for Message {
+    fn from(text: &str) -> Self {
+        msg!("as-is", text = text)
+    }
+}
+
+/// See `From<&str>`.
+impl From<String> for Message {
+    fn from(text: String) -> Self {
+        msg!("as-is", text = text)
+    }
+}
+
 /// The message in English, for logs and for code that has no reader.
 impl std::fmt::Display for Message {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.render(Lang::En))
+    }
+}
+
+impl From<Message> for Arg {
+    fn from(v: Message) -> Self {
+        Arg::Message(Box::new(v))
     }
 }
 

@@ -1,7 +1,7 @@
 use rand::Rng;
 use tabula_model::{
-    Applied, Ctx, Dynamics, GameInfo, GameRng, Lang, LogEntry, MoveError, OptionKind, OptionSpec, Outcome,
-    Rules, Score, Seat, Setup, SetupError, Timestamp, Turn, Viewer,
+    Applied, Ctx, Dynamics, GameInfo, GameRng, LogEntry, MoveError, OptionKind, OptionSpec, Outcome, Rules,
+    Score, Seat, Setup, SetupError, Timestamp, Turn, Viewer, msg,
 };
 
 use crate::view::IntervaloView;
@@ -244,13 +244,16 @@ impl Rules for Intervalo {
 
     fn new(setup: &Setup<'_>, _rng: &mut GameRng) -> Result<Self, SetupError> {
         let n = setup.options.int("cells").unwrap_or(64);
-        let n = usize::try_from(n)
-            .ok()
-            .filter(|n| (2..=MAX_CELLS).contains(n))
-            .ok_or_else(|| SetupError::Contradiction(format!("-cells must be 2 to {MAX_CELLS}, not {n}")))?;
+        let n = usize::try_from(n).ok().filter(|n| (2..=MAX_CELLS).contains(n)).ok_or_else(|| {
+            SetupError::contradiction(msg!(
+                "intervalo-error-cells",
+                max = MAX_CELLS.to_string(),
+                given = n.to_string()
+            ))
+        })?;
         let [first, second] = setup.players else {
             return Err(SetupError::PlayerCount {
-                game: INFO.title(Lang::En),
+                game: INFO.kind,
                 min: 2,
                 max: 2,
                 given: setup.players.len(),
@@ -279,18 +282,21 @@ impl Rules for Intervalo {
     fn parse_move(&self, _seat: Seat, text: &str) -> Result<usize, MoveError> {
         let t = text.trim();
         if t.is_empty() {
-            return Err(MoveError::malformed("a move is a cell number, like 17"));
+            return Err(MoveError::malformed(msg!("intervalo-error-empty")));
         }
         if t.len() > 9 || !t.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(MoveError::malformed(format!("{t:?} is not a cell number: write a number like 17")));
+            return Err(MoveError::malformed(msg!("intervalo-error-not-a-number", text = format!("{t:?}"))));
         }
-        let n: usize = t.parse().map_err(|_| MoveError::malformed(format!("{t:?} is not a cell number")))?;
+        let n: usize = t
+            .parse()
+            .map_err(|_| MoveError::malformed(msg!("intervalo-error-not-a-cell", text = format!("{t:?}"))))?;
         // A number is a cell number: one off the strip breaks a rule of
         // this game, it is not a mistake of writing.
         if n == 0 || n > self.cells.len() {
-            return Err(MoveError::illegal(format!(
-                "there is no cell {n}: the cells are numbered 1 to {}",
-                self.cells.len()
+            return Err(MoveError::illegal(msg!(
+                "intervalo-error-no-cell",
+                cell = n.to_string(),
+                cells = self.cells.len().to_string()
             )));
         }
         Ok(n - 1)
@@ -309,21 +315,19 @@ impl Rules for Intervalo {
             return Err(MoveError::GameOver);
         }
         if seat > 1 {
-            return Err(MoveError::malformed("no such seat"));
+            return Err(MoveError::malformed(msg!("move-error-no-seat")));
         }
         if self.pending[seat].is_some() {
-            return Err(MoveError::NotYourTurn(
-                ": you have already chosen this turn, and a choice cannot be changed".into(),
-            ));
+            return Err(MoveError::NotYourTurn(msg!("intervalo-error-chosen")));
         }
         match self.cells.get(*mv) {
-            None => Err(MoveError::illegal(format!(
-                "there is no cell {}: the cells are numbered 1 to {}",
-                mv + 1,
-                self.cells.len()
+            None => Err(MoveError::illegal(msg!(
+                "intervalo-error-no-cell",
+                cell = (mv + 1).to_string(),
+                cells = self.cells.len().to_string()
             ))),
             Some(Cell::Empty) => Ok(()),
-            Some(_) => Err(MoveError::illegal(format!("cell {} is not empty", mv + 1))),
+            Some(_) => Err(MoveError::illegal(msg!("intervalo-error-taken", cell = (mv + 1).to_string()))),
         }
     }
 

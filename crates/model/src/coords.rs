@@ -8,6 +8,8 @@
 
 use std::fmt;
 
+use tabula_i18n::{Message, msg};
+
 /// A point of a grid: column `x` (0 = `a`), row `y` (0 = row 1, the bottom).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Point {
@@ -56,56 +58,60 @@ pub fn parse_column(letters: &str) -> Option<u64> {
 }
 
 /// Parse one point: `c5`, `AB12` or `(-3,12)`.
-pub fn parse_point(text: &str) -> Result<Point, String> {
+pub fn parse_point(text: &str) -> Result<Point, Message> {
     let t = text.trim();
     if let Some(inner) = t.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
-        let (xs, ys) = inner.split_once(',').ok_or_else(|| format!("{t:?} is not a point: write (x,y)"))?;
-        let parse = |s: &str| -> Result<i64, String> {
+        let (xs, ys) =
+            inner.split_once(',').ok_or_else(|| msg!("point-error-xy", text = format!("{t:?}")))?;
+        let parse = |s: &str| -> Result<i64, Message> {
             let s = s.trim();
+            let whole = || msg!("point-error-whole", text = format!("{t:?}"));
             if s.is_empty() || s.len() > 10 {
-                return Err(format!("{t:?} is not a point: coordinates are whole numbers"));
+                return Err(whole());
             }
-            s.parse::<i64>().map_err(|_| format!("{t:?} is not a point: coordinates are whole numbers"))
+            s.parse::<i64>().map_err(|_| whole())
         };
         return Ok(Point { x: parse(xs)?, y: parse(ys)? });
     }
     let split = t.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(t.len());
     let (letters, digits) = t.split_at(split);
-    let bad = || format!("{t:?} is not a point: write a column letter and a row number, like c5");
+    let bad = || msg!("point-error-letter-number", text = format!("{t:?}"));
     let x = parse_column(letters).ok_or_else(bad)?;
     if digits.is_empty() || digits.len() > 9 || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(bad());
     }
     let row: i64 = digits.parse().map_err(|_| bad())?;
     if row < 1 {
-        return Err(format!("{t:?} is not a point: rows start at 1"));
+        return Err(msg!("point-error-row", text = format!("{t:?}")));
     }
     Ok(Point { x: x as i64, y: row - 1 })
 }
 
 /// Parse a comma-separated list of points (`a1,b2,(3,-4)`), at most `max`.
-pub fn parse_points(text: &str, max: usize) -> Result<Vec<Point>, String> {
+pub fn parse_points(text: &str, max: usize) -> Result<Vec<Point>, Message> {
     let mut out = Vec::new();
     let mut rest = text.trim();
     while !rest.is_empty() {
         let end = if rest.starts_with('(') {
-            rest.find(')').map(|i| i + 1).ok_or_else(|| format!("{rest:?}: missing ')'"))?
+            rest.find(')')
+                .map(|i| i + 1)
+                .ok_or_else(|| msg!("point-error-paren", text = format!("{rest:?}")))?
         } else {
             rest.find(',').unwrap_or(rest.len())
         };
         let (item, tail) = rest.split_at(end);
         out.push(parse_point(item)?);
         if out.len() > max {
-            return Err(format!("too many points: at most {max}"));
+            return Err(msg!("point-error-too-many", max = max.to_string()));
         }
         rest = tail.trim_start();
         if let Some(t) = rest.strip_prefix(',') {
             rest = t.trim_start();
             if rest.is_empty() {
-                return Err("a point is missing after the last comma".into());
+                return Err(msg!("point-error-trailing-comma"));
             }
         } else if !rest.is_empty() {
-            return Err(format!("{rest:?}: points are separated by commas"));
+            return Err(msg!("point-error-commas", text = format!("{rest:?}")));
         }
     }
     Ok(out)

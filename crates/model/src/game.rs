@@ -1,9 +1,12 @@
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
+use tabula_i18n::msg;
+
+use crate::error::game_title;
 
 use crate::{
-    Applied, Ctx, DynState, GameKind, Lang, LogEntry, MoveError, Options, Outcome, ReplayError, Seat, Setup,
+    Applied, Ctx, DynState, GameKind, LogEntry, MoveError, Options, Outcome, ReplayError, Seat, Setup,
     SetupError, Timestamp, Turn, Viewer, rng_for,
 };
 
@@ -446,11 +449,11 @@ impl Game {
         match &event.action {
             EventAction::Clock => {
                 if event.seat.is_some() {
-                    return Err(MoveError::malformed("clock events have no player"));
+                    return Err(MoveError::malformed(msg!("move-error-clock-seat")));
                 }
                 match self.state.next_clock() {
                     Some(due) if due <= event.at && !self.is_over() => {}
-                    _ => return Err(MoveError::illegal("no clock event is due")),
+                    _ => return Err(MoveError::illegal(msg!("move-error-no-clock"))),
                 }
                 let applied = self.state.clock(&mut ctx);
                 self.record_applied(index, event.at, applied, false);
@@ -460,12 +463,12 @@ impl Game {
                     return Err(MoveError::GameOver);
                 }
                 if self.seat_of(user).is_some() {
-                    return Err(MoveError::illegal(format!("{user} is already in this game")));
+                    return Err(MoveError::illegal(msg!("move-error-already-in", user = user)));
                 }
                 let mut state = self.state.clone_box();
                 let seat = state.join(user)?;
                 if event.seat.is_some_and(|s| s != seat) {
-                    return Err(MoveError::malformed("join event names the wrong seat"));
+                    return Err(MoveError::malformed(msg!("move-error-join-seat")));
                 }
                 let applied = state.apply(seat, text, &mut ctx)?;
                 self.state = state;
@@ -498,9 +501,9 @@ impl Game {
                 );
             }
             action => {
-                let seat = event.seat.ok_or_else(|| MoveError::malformed("event without a player"))?;
+                let seat = event.seat.ok_or_else(|| MoveError::malformed(msg!("move-error-no-player")))?;
                 if seat >= self.players.len() {
-                    return Err(MoveError::malformed("no such seat"));
+                    return Err(MoveError::malformed(msg!("move-error-no-seat")));
                 }
                 if self.is_over() {
                     return Err(MoveError::GameOver);
@@ -510,13 +513,10 @@ impl Game {
                         if let Turn::Player(p) = self.to_move()
                             && p != seat
                         {
-                            return Err(MoveError::NotYourTurn(format!(
-                                "; it is {}'s turn",
-                                self.players[p]
-                            )));
+                            return Err(MoveError::not_your_turn(&self.players[p]));
                         }
                         if !self.state.is_active(seat) {
-                            return Err(MoveError::illegal("you are no longer in this game"));
+                            return Err(MoveError::illegal(msg!("move-error-not-in-game")));
                         }
                         let applied = self.state.apply(seat, text, &mut ctx)?;
                         self.proposal = None;
@@ -524,7 +524,7 @@ impl Game {
                     }
                     EventAction::Resign { .. } => {
                         if !self.state.is_active(seat) {
-                            return Err(MoveError::illegal("you are no longer in this game"));
+                            return Err(MoveError::illegal(msg!("move-error-not-in-game")));
                         }
                         let mut applied = self.state.resign(seat, &mut ctx);
                         // The reason goes on the resignation's own line, once: the lines
@@ -547,15 +547,15 @@ impl Game {
                     EventAction::Accept => self.accept(index, event.at, seat)?,
                     EventAction::Reject => {
                         if self.proposal.is_none() {
-                            return Err(MoveError::illegal("nothing has been proposed"));
+                            return Err(MoveError::illegal(msg!("move-error-nothing-proposed")));
                         }
                         if !self.state.is_active(seat) {
-                            return Err(MoveError::illegal("you are no longer in this game"));
+                            return Err(MoveError::illegal(msg!("move-error-not-in-game")));
                         }
                         let p = self
                             .proposal
                             .take()
-                            .ok_or_else(|| MoveError::illegal("nothing has been proposed"))?;
+                            .ok_or_else(|| MoveError::illegal(msg!("move-error-nothing-proposed")))?;
                         let name = &self.players[seat];
                         let what = proposal_word(p.kind);
                         self.log(
@@ -580,17 +580,17 @@ impl Game {
         kind: ProposalKind,
     ) -> Result<(), MoveError> {
         if !self.state.is_active(seat) {
-            return Err(MoveError::illegal("you are no longer in this game"));
+            return Err(MoveError::illegal(msg!("move-error-not-in-game")));
         }
         if let Some(p) = &self.proposal {
-            return Err(MoveError::illegal(format!(
-                "{} has already proposed {}: accept or reject it first",
-                self.players[p.by],
-                proposal_noun(p.kind)
+            return Err(MoveError::illegal(msg!(
+                "move-error-already-proposed",
+                user = &self.players[p.by],
+                proposal = proposal_word(p.kind)
             )));
         }
         if kind == ProposalKind::Undo && self.last_undoable().is_none() {
-            return Err(MoveError::illegal("there is no move to undo"));
+            return Err(MoveError::illegal(msg!("move-error-nothing-to-undo")));
         }
         let name = &self.players[seat];
         let line = LogEntry::public(Some(seat), format!("{name} proposes {}", proposal_noun(kind)));
@@ -602,17 +602,18 @@ impl Game {
 
     fn accept(&mut self, index: usize, at: Timestamp, seat: Seat) -> Result<(), MoveError> {
         if self.proposal.is_none() {
-            return Err(MoveError::illegal("nothing has been proposed"));
+            return Err(MoveError::illegal(msg!("move-error-nothing-proposed")));
         }
         // Only players still in the game decide (see settle_proposal).
         if !self.state.is_active(seat) {
-            return Err(MoveError::illegal("you are no longer in this game"));
+            return Err(MoveError::illegal(msg!("move-error-not-in-game")));
         }
-        let p = self.proposal.as_mut().ok_or_else(|| MoveError::illegal("nothing has been proposed"))?;
+        let p =
+            self.proposal.as_mut().ok_or_else(|| MoveError::illegal(msg!("move-error-nothing-proposed")))?;
         if p.accepted.contains(&seat) {
-            return Err(MoveError::illegal(format!(
-                "you have already accepted the {}",
-                proposal_word(p.kind)
+            return Err(MoveError::illegal(msg!(
+                "move-error-already-accepted",
+                proposal = proposal_word(p.kind)
             )));
         }
         p.accepted.insert(seat);
@@ -753,11 +754,7 @@ impl Game {
 /// new games are checked; replays of stored games do not pass here.
 pub fn check_seed(kind: &dyn GameKind, options: &Options) -> Result<(), SetupError> {
     if options.int("seed").is_some() && kind.hides_information(options) {
-        return Err(SetupError::Contradiction(format!(
-            "-seed cannot be used here: {} with these options hides moves from its players, \
-             and anyone who knows the seed could work out its random draws; leave -seed out",
-            kind.info().title(Lang::En)
-        )));
+        return Err(SetupError::contradiction(msg!("setup-error-seed", game = game_title(kind.info().kind))));
     }
     Ok(())
 }

@@ -70,6 +70,26 @@ impl GameInfo {
         self.text(lang, "move-help").unwrap_or_default()
     }
 
+    /// What option `o` does, in `lang`: message `KIND-option-NAME` of the
+    /// game's catalogue, or `option-NAME` for the options every game has
+    /// (the English text of [`OptionSpec::help`] for one without).
+    pub fn option_help(&self, o: &OptionSpec, lang: Lang) -> &'static str {
+        tabula_i18n::fixed_text(lang, &format!("{}-option-{}", self.kind, o.name))
+            .or_else(|| tabula_i18n::fixed_text(lang, &format!("option-{}", o.name)))
+            .unwrap_or(o.help)
+    }
+
+    /// What a text option accepts, in `lang`: message
+    /// `KIND-option-NAME-accepts` (the English of [`OptionKind::Text`]'s
+    /// `accepts` for one without). `None` for an option that is not text.
+    pub fn option_accepts(&self, o: &OptionSpec, lang: Lang) -> Option<&'static str> {
+        let OptionKind::Text { accepts, .. } = o.kind else { return None };
+        Some(
+            tabula_i18n::fixed_text(lang, &format!("{}-option-{}-accepts", self.kind, o.name))
+                .unwrap_or(accepts),
+        )
+    }
+
     /// Message `KIND-PART` of the game's catalogue. A game's texts take no
     /// arguments, so each is formatted once and kept.
     fn text(&self, lang: Lang, part: &str) -> Option<&'static str> {

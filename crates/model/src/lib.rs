@@ -83,6 +83,10 @@ pub use score::Score;
 pub use seats::{Seats, SeatsIter};
 /// The language a text is wanted in (a game's title and rules: [`GameInfo::rules`]).
 pub use tabula_i18n::Lang;
+/// A text for people as a catalogue message, and the macro that makes one:
+/// what a game's refusals and contradictions say, put into words later in
+/// the reader's language.
+pub use tabula_i18n::{Arg, Message, msg};
 
 use serde::{Deserialize, Serialize};
 

@@ -4,7 +4,9 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::Lang;
+use tabula_i18n::{Arg, Message, msg};
+
+use crate::error::game_title;
 use crate::info::{GameInfo, OptionKind, OptionSpec};
 
 /// The value of one option.
@@ -33,26 +35,41 @@ impl fmt::Display for OptionValue {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum OptionError {
     /// No such option for this game.
-    #[error("unknown option -{name} for {game} (options: {known})")]
+    #[error("{}", self.message())]
     Unknown {
         /// The option as written.
         name: String,
-        /// The game's title.
+        /// The game's command word (its title is the catalogue's `KIND-title`).
         game: &'static str,
         /// The accepted options, for the message.
         known: String,
     },
     /// A value that does not parse or is out of range.
-    #[error("-{name}: {problem}")]
+    #[error("{}", self.message())]
     BadValue {
         /// The option.
         name: String,
         /// What is wrong.
-        problem: String,
+        problem: Message,
     },
     /// The same option given twice.
-    #[error("-{0} is given twice")]
+    #[error("{}", self.message())]
     Repeated(String),
+}
+
+impl OptionError {
+    /// What the error says, to put into its reader's language.
+    pub fn message(&self) -> Message {
+        match self {
+            OptionError::Unknown { name, game, known } => {
+                msg!("option-error-unknown", name = name, game = game_title(game), known = known)
+            }
+            OptionError::BadValue { name, problem } => {
+                msg!("option-error-bad-value", name = name, problem = problem.clone())
+            }
+            OptionError::Repeated(name) => msg!("option-error-repeated", name = name),
+        }
+    }
 }
 
 /// Resolved options of one game: every option of the game with a value (its
@@ -82,13 +99,13 @@ impl Options {
             let name_lc = name.to_ascii_lowercase();
             let spec = info.option(&name_lc).ok_or_else(|| OptionError::Unknown {
                 name: name.to_string(),
-                game: info.title(Lang::En),
+                game: info.kind,
                 known: info.all_options().map(|o| format!("-{}", o.name)).collect::<Vec<_>>().join(" "),
             })?;
             if values.contains_key(spec.name) {
                 return Err(OptionError::Repeated(spec.name.to_string()));
             }
-            let parsed = parse_value(spec, value)?;
+            let parsed = parse_value(info.kind, spec, value)?;
             given.push(canonical(spec, &parsed));
             values.insert(spec.name.to_string(), parsed);
         }
@@ -101,7 +118,7 @@ impl Options {
                     values.insert(spec.name.to_string(), OptionValue::Flag(false));
                 }
                 (_, Some(default)) => {
-                    let v = parse_value(spec, Some(default)).expect("option defaults are valid");
+                    let v = parse_value(info.kind, spec, Some(default)).expect("option defaults are valid");
                     values.insert(spec.name.to_string(), v);
                 }
                 (_, None) => {}
@@ -182,64 +199,95 @@ pub fn format_duration(secs: i64) -> String {
     format!("{secs}s")
 }
 
-fn bad(spec: &OptionSpec, problem: impl Into<String>) -> OptionError {
+fn bad(spec: &OptionSpec, problem: Message) -> OptionError {
     OptionError::BadValue { name: spec.name.to_string(), problem: problem.into() }
 }
 
-fn parse_value(spec: &OptionSpec, value: Option<&str>) -> Result<OptionValue, OptionError> {
+/// What a text option accepts, in the language its message is put into
+/// (see [`GameInfo::option_accepts`]).
+fn accepts_arg(kind: &str, spec: &OptionSpec, english: &str) -> Arg {
+    let id = format!("{kind}-option-{}-accepts", spec.name);
+    if tabula_i18n::has_message(&id) { Arg::fixed(id) } else { Arg::Text(english.to_string()) }
+}
+
+fn parse_value(kind: &str, spec: &OptionSpec, value: Option<&str>) -> Result<OptionValue, OptionError> {
     match spec.kind {
         OptionKind::Flag => match value {
             None => Ok(OptionValue::Flag(true)),
             Some(v) => match v.to_ascii_lowercase().as_str() {
                 "1" | "yes" | "true" | "on" => Ok(OptionValue::Flag(true)),
                 "0" | "no" | "false" | "off" => Ok(OptionValue::Flag(false)),
-                _ => Err(bad(spec, format!("is a flag: write -{} alone", spec.name))),
+                _ => Err(bad(spec, msg!("option-error-flag", name = spec.name))),
             },
         },
         OptionKind::Int { min, max } => {
-            let v = value.ok_or_else(|| bad(spec, format!("needs a number: -{}=N", spec.name)))?;
-            let n: i64 = v.trim().parse().map_err(|_| bad(spec, format!("{v:?} is not a whole number")))?;
+            let v = value.ok_or_else(|| bad(spec, msg!("option-error-needs-number", name = spec.name)))?;
+            let n: i64 = v
+                .trim()
+                .parse()
+                .map_err(|_| bad(spec, msg!("option-error-not-number", value = format!("{v:?}"))))?;
             if n < min || n > max {
-                return Err(bad(spec, format!("must be between {min} and {max}, not {n}")));
+                return Err(bad(
+                    spec,
+                    msg!(
+                        "option-error-range",
+                        min = min.to_string(),
+                        max = max.to_string(),
+                        value = n.to_string()
+                    ),
+                ));
             }
             Ok(OptionValue::Int(n))
         }
         OptionKind::Text { min_len, max_len, accepts } => {
-            let v = value.ok_or_else(|| bad(spec, format!("needs a value: -{}=TEXT", spec.name)))?;
+            let v = value.ok_or_else(|| bad(spec, msg!("option-error-needs-text", name = spec.name)))?;
             let len = v.chars().count();
             if len < min_len || len > max_len {
                 return Err(bad(
                     spec,
-                    format!("must be {min_len} to {max_len} characters ({accepts}), not {len}"),
+                    msg!(
+                        "option-error-text-length",
+                        min = min_len,
+                        max = max_len,
+                        accepts = accepts_arg(kind, spec, accepts),
+                        length = len
+                    ),
                 ));
             }
             if v.chars().any(|c| c.is_control() || c.is_whitespace()) {
-                return Err(bad(spec, format!("must be {accepts}")));
+                return Err(bad(
+                    spec,
+                    msg!("option-error-text-letters", accepts = accepts_arg(kind, spec, accepts)),
+                ));
             }
             Ok(OptionValue::Text(v.to_string()))
         }
         OptionKind::Duration { min_secs, max_secs, unit } => {
-            let v = value.ok_or_else(|| bad(spec, format!("needs a duration: -{}=1h", spec.name)))?;
+            let v = value.ok_or_else(|| bad(spec, msg!("option-error-needs-duration", name = spec.name)))?;
             let secs = parse_duration(v, unit)
-                .ok_or_else(|| bad(spec, format!("{v:?} is not a duration (use 30s, 15m, 1h, 7d or 2w)")))?;
+                .ok_or_else(|| bad(spec, msg!("option-error-not-duration", value = format!("{v:?}"))))?;
             if secs < min_secs || secs > max_secs {
                 return Err(bad(
                     spec,
-                    format!(
-                        "must be between {} and {}, not {}",
-                        format_duration(min_secs),
-                        format_duration(max_secs),
-                        format_duration(secs)
+                    msg!(
+                        "option-error-range",
+                        min = format_duration(min_secs),
+                        max = format_duration(max_secs),
+                        value = format_duration(secs)
                     ),
                 ));
             }
             Ok(OptionValue::Int(secs))
         }
         OptionKind::Choice { choices } => {
-            let v = value.ok_or_else(|| bad(spec, format!("needs one of {}", choices.join(", "))))?;
+            let v = value
+                .ok_or_else(|| bad(spec, msg!("option-error-needs-choice", choices = choices.join(", "))))?;
             let lc = v.to_ascii_lowercase();
             if !choices.contains(&lc.as_str()) {
-                return Err(bad(spec, format!("must be one of {}, not {v:?}", choices.join(", "))));
+                return Err(bad(
+                    spec,
+                    msg!("option-error-choice", choices = choices.join(", "), value = format!("{v:?}")),
+                ));
             }
             Ok(OptionValue::Text(lc))
         }

@@ -4,8 +4,8 @@ use std::marker::PhantomData;
 use serde::Serialize;
 
 use crate::{
-    ClickMap, GameInfo, GameRng, Lang, MoveError, Options, Outcome, Picture, Seat, SetupError, Timestamp,
-    Turn, Viewer,
+    ClickMap, GameInfo, GameRng, MoveError, Options, Outcome, Picture, Seat, SetupError, Timestamp, Turn,
+    Viewer,
 };
 
 /// What a game is set up from.
@@ -230,9 +230,9 @@ pub trait Rules: Clone + Send + Sync + 'static {
 
     /// For open games: add a player. Refused where the game is not open.
     fn join(&mut self, _user: &str) -> Result<Seat, MoveError> {
-        Err(MoveError::illegal(format!(
-            "{} games cannot be joined once started",
-            Self::info().title(Lang::En)
+        Err(MoveError::illegal(tabula_i18n::msg!(
+            "move-error-no-join",
+            game = crate::error::game_title(Self::info().kind)
         )))
     }
 
@@ -371,7 +371,7 @@ impl<R: Rules> GameKind for Kind<R> {
         let n = setup.players.len();
         if n < info.min_players || n > info.max_players {
             return Err(SetupError::PlayerCount {
-                game: info.title(Lang::En),
+                game: info.kind,
                 min: info.min_players,
                 max: info.max_players,
                 given: n,

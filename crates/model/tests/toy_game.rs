@@ -68,7 +68,7 @@ impl Rules for Pile {
     }
     fn check_move(&self, seat: Seat, mv: &u32) -> Result<(), MoveError> {
         match self.to_move() {
-            Turn::Simultaneous(set) if !set.contains(seat) => Err(MoveError::NotYourTurn(String::new())),
+            Turn::Simultaneous(set) if !set.contains(seat) => Err(MoveError::not_your_turn("")),
             Turn::Simultaneous(_) => Ok(()),
             _ if !(1..=3).contains(mv) || *mv > self.pile => Err(MoveError::illegal("take 1 to 3")),
             _ => Ok(()),
@@ -290,7 +290,7 @@ mod replaceable {
         }
         fn check_move(&self, seat: Seat, _: &u32) -> Result<(), MoveError> {
             if self.bids.iter().all(Option::is_some) && seat != 0 {
-                return Err(MoveError::NotYourTurn(String::new()));
+                return Err(MoveError::not_your_turn(""));
             }
             Ok(())
         }

@@ -21,6 +21,7 @@ use regex_automata::dfa::{Automaton, OverlappingState, StartKind, dense};
 use regex_automata::nfa::thompson;
 use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, MatchKind};
+use tabula_model::{Message, msg};
 
 /// The longest goal, in characters.
 pub const MAX_GOAL_CHARS: usize = 64;
@@ -55,20 +56,22 @@ impl PartialEq for Goal {
 impl Goal {
     /// Validate a goal for a game with these letters, `-goal_length` and
     /// `-regex_goals`. Errors name the rule of the game that is broken.
-    pub fn parse(text: &str, alphabet: &str, goal_length: usize, pattern: bool) -> Result<Goal, String> {
+    pub fn parse(text: &str, alphabet: &str, goal_length: usize, pattern: bool) -> Result<Goal, Message> {
         if text.chars().count() > MAX_GOAL_CHARS {
-            return Err(format!("a goal may have at most {MAX_GOAL_CHARS} characters"));
+            return Err(msg!("rewrite-error-goal-long", max = MAX_GOAL_CHARS.to_string()));
         }
         if pattern {
             check_pattern_syntax(text, alphabet, goal_length)?;
         } else {
             if let Some(c) = text.chars().find(|c| !alphabet.contains(*c)) {
-                return Err(format!("-alphabet: {c:?} is not one of the letters {alphabet}"));
+                return Err(msg!("rewrite-error-letter", letter = format!("{c:?}"), alphabet = alphabet));
             }
             let n = text.chars().count();
             if n != goal_length {
-                return Err(format!(
-                    "rule 1: a goal has exactly {goal_length} letters (-goal_length), not {n}"
+                return Err(msg!(
+                    "rewrite-error-goal-length",
+                    length = goal_length.to_string(),
+                    given = n.to_string()
                 ));
             }
         }
@@ -134,9 +137,9 @@ impl Goal {
     }
 }
 
-fn check_pattern_syntax(text: &str, alphabet: &str, goal_length: usize) -> Result<(), String> {
+fn check_pattern_syntax(text: &str, alphabet: &str, goal_length: usize) -> Result<(), Message> {
     if text.contains("(?") && text.split("(?").skip(1).any(|rest| !rest.starts_with(':')) {
-        return Err("only (?: ) groups are allowed after (?".into());
+        return Err(msg!("rewrite-error-pattern-group"));
     }
     let mut letters = 0;
     let mut in_braces = false;
@@ -151,19 +154,24 @@ fn check_pattern_syntax(text: &str, alphabet: &str, goal_length: usize) -> Resul
             ':' if prev == Some('?') => {}
             '.' | '[' | ']' | '^' | '-' | '(' | ')' | '?' | '|' | '*' | '+' | '$' => {}
             c if c.is_ascii_alphabetic() => {
-                return Err(format!("-alphabet: {c:?} is not one of the letters {alphabet}"));
+                return Err(msg!("rewrite-error-letter", letter = format!("{c:?}"), alphabet = alphabet));
             }
             c => {
-                return Err(format!(
-                    "{c:?} is not allowed in a goal pattern (use the letters {alphabet} and . [ ] ^ - ( ) (?: ) | * + ? {{m,n}} $)"
+                return Err(msg!(
+                    "rewrite-error-pattern-char",
+                    letter = format!("{c:?}"),
+                    alphabet = alphabet
                 ));
             }
         }
         prev = Some(c);
     }
     if letters < goal_length {
-        return Err(format!(
-            "rule 1: a goal pattern has at least {goal_length} letters (-goal_length), not counting metacharacters; {text:?} has {letters}"
+        return Err(msg!(
+            "rewrite-error-pattern-letters",
+            length = goal_length.to_string(),
+            text = format!("{text:?}"),
+            given = letters.to_string()
         ));
     }
     let hir = regex_syntax::ParserBuilder::new()
@@ -173,13 +181,17 @@ fn check_pattern_syntax(text: &str, alphabet: &str, goal_length: usize) -> Resul
         .build()
         .parse(text)
         .map_err(|e| {
-            format!("{text:?} is not a valid regular expression: {}", error_summary(&e.to_string()))
+            msg!(
+                "rewrite-error-pattern-invalid",
+                text = format!("{text:?}"),
+                problem = error_summary(&e.to_string())
+            )
         })?;
     if hir.properties().minimum_len() == Some(0) {
-        return Err("rule 1: a goal must not match the empty string".into());
+        return Err(msg!("rewrite-error-pattern-empty"));
     }
     if hir.properties().minimum_len().is_none() {
-        return Err("rule 1: a goal must be able to match something".into());
+        return Err(msg!("rewrite-error-pattern-nothing"));
     }
     Ok(())
 }
@@ -188,8 +200,10 @@ fn error_summary(text: &str) -> String {
     text.lines().rfind(|l| !l.trim().is_empty()).unwrap_or(text).trim().to_string()
 }
 
-fn compile(text: &str) -> Result<Compiled, String> {
-    let too_complex = |e: &dyn std::fmt::Display| format!("the goal {text:?} is too complex: {e}");
+fn compile(text: &str) -> Result<Compiled, Message> {
+    let too_complex = |e: &dyn std::fmt::Display| {
+        msg!("rewrite-error-goal-complex", text = format!("{text:?}"), problem = e.to_string())
+    };
     let regex = regex::bytes::RegexBuilder::new(text)
         .unicode(false)
         .size_limit(GOAL_SIZE_LIMIT)
@@ -243,11 +257,11 @@ mod tests {
     #[test]
     fn plain_goal_validation_names_the_rule() {
         assert_eq!(
-            Goal::parse("aagt", "atcg", 3, false).unwrap_err(),
+            Goal::parse("aagt", "atcg", 3, false).unwrap_err().to_string(),
             "rule 1: a goal has exactly 3 letters (-goal_length), not 4"
         );
         assert_eq!(
-            Goal::parse("axg", "atcg", 3, false).unwrap_err(),
+            Goal::parse("axg", "atcg", 3, false).unwrap_err().to_string(),
             "-alphabet: 'x' is not one of the letters atcg"
         );
     }
@@ -271,7 +285,7 @@ mod tests {
 
     #[test]
     fn pattern_validation() {
-        let err = |t: &str| Goal::parse(t, "atcg", 3, true).unwrap_err();
+        let err = |t: &str| Goal::parse(t, "atcg", 3, true).unwrap_err().to_string();
         assert!(err("a.g").contains("at least 3 letters"), "{}", err("a.g"));
         assert!(err("(?:aag)?").contains("empty string"));
         assert!(err("aag|").contains("empty string"));

@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use rand::Rng;
 use tabula_model::{
-    Applied, Ctx, Dynamics, GameInfo, GameRng, LogEntry, MoveError, OptionError, OptionKind, OptionSpec,
-    Outcome, Rules, Score, Seat, Setup, SetupError, Timestamp, Turn, Viewer,
+    Applied, Ctx, Dynamics, GameInfo, GameRng, LogEntry, Message, MoveError, OptionError, OptionKind,
+    OptionSpec, Outcome, Rules, Score, Seat, Setup, SetupError, Timestamp, Turn, Viewer, msg,
 };
 
 use crate::engine::{Rule, RuleSet};
@@ -218,41 +218,39 @@ impl Rewrite {
     fn check_rule(&self, seat: Seat, lhs: &str, rhs: &str) -> Result<(), MoveError> {
         let alphabet = &self.config.alphabet;
         if lhs.is_empty() {
-            return Err(MoveError::illegal("rule 3: the left side must not be empty"));
+            return Err(MoveError::illegal(msg!("rewrite-error-lhs-empty")));
         }
         for side in [lhs, rhs] {
             if let Some(c) = side.chars().find(|c| !alphabet.contains(*c)) {
-                return Err(MoveError::illegal(format!(
-                    "-alphabet: {c:?} is not one of the letters {alphabet}"
+                return Err(MoveError::illegal(msg!(
+                    "rewrite-error-letter",
+                    letter = format!("{c:?}"),
+                    alphabet = alphabet
                 )));
             }
         }
         if lhs.len() > MAX_LHS {
-            return Err(MoveError::illegal(format!(
-                "the left side may have at most {MAX_LHS} letters, not {}",
-                lhs.len()
+            return Err(MoveError::illegal(msg!(
+                "rewrite-error-lhs-long",
+                max = MAX_LHS.to_string(),
+                given = lhs.len().to_string()
             )));
         }
         if lhs == self.table() {
-            return Err(MoveError::illegal(format!(
-                "rule 3: the left side must not be the table string itself ({lhs})"
-            )));
+            return Err(MoveError::illegal(msg!("rewrite-error-lhs-table", lhs = lhs)));
         }
         if rhs.len() > self.config.max_rhs {
-            return Err(MoveError::illegal(format!(
-                "-max_rhs: the right side may have at most {} letters, not {}",
-                self.config.max_rhs,
-                rhs.len()
+            return Err(MoveError::illegal(msg!(
+                "rewrite-error-rhs-long",
+                max = self.config.max_rhs.to_string(),
+                given = rhs.len().to_string()
             )));
         }
         if let Some(goal) = &self.goals[seat]
             && goal.forbids(rhs)
         {
             let how = if goal.is_pattern() { "match" } else { "contain" };
-            return Err(MoveError::illegal(format!(
-                "rule 3: the right side must not {how} your own goal ({})",
-                goal.text()
-            )));
+            return Err(MoveError::illegal(msg!("rewrite-error-rhs-goal", how = how, goal = goal.text())));
         }
         Ok(())
     }
@@ -489,12 +487,16 @@ impl Rules for Rewrite {
         let int = |name: &str| o.int(name).map(|v| v.max(0) as usize).unwrap_or(0);
         let alphabet = o.text("alphabet").unwrap_or("atcg").to_string();
         let bad =
-            |problem: String| SetupError::Option(OptionError::BadValue { name: "alphabet".into(), problem });
+            |problem: Message| SetupError::Option(OptionError::BadValue { name: "alphabet".into(), problem });
         if let Some(c) = alphabet.chars().find(|c| !c.is_ascii_lowercase()) {
-            return Err(bad(format!("{c:?} is not a lowercase letter a-z")));
+            return Err(bad(msg!("rewrite-error-alphabet-letter", letter = format!("{c:?}"))));
         }
         if let Some((i, c)) = alphabet.char_indices().find(|&(i, c)| alphabet[..i].contains(c)) {
-            return Err(bad(format!("{c:?} is given twice (at position {})", i + 1)));
+            return Err(bad(msg!(
+                "rewrite-error-alphabet-twice",
+                letter = format!("{c:?}"),
+                position = (i + 1).to_string()
+            )));
         }
         let config = Config {
             rounds: int("rounds"),
@@ -505,9 +507,10 @@ impl Rules for Rewrite {
             alphabet,
         };
         if config.max_length < config.alphabet.len() {
-            return Err(SetupError::Contradiction(format!(
-                "-max_length={} is shorter than the starting string {} (-alphabet)",
-                config.max_length, config.alphabet
+            return Err(SetupError::contradiction(msg!(
+                "rewrite-error-max-length",
+                max = config.max_length.to_string(),
+                alphabet = config.alphabet.as_str()
             )));
         }
         let n = setup.players.len();
@@ -546,7 +549,7 @@ impl Rules for Rewrite {
         {
             let goal = rest.trim();
             if goal.is_empty() {
-                return Err(MoveError::malformed("write the goal after the word goal: goal aag"));
+                return Err(MoveError::malformed(msg!("rewrite-error-goal-word")));
             }
             return Ok(RewriteMove::Goal(goal.to_string()));
         }
@@ -555,13 +558,14 @@ impl Rules for Rewrite {
         if let Some((lhs, rhs)) = text.split_once("=>").or_else(|| text.split_once("->")) {
             let (lhs, rhs) = (lhs.trim(), rhs.trim());
             if lhs.contains(char::is_whitespace) || rhs.contains(char::is_whitespace) {
-                return Err(MoveError::malformed(format!("{text:?}: a rule has no spaces inside its sides")));
+                return Err(MoveError::malformed(msg!(
+                    "rewrite-error-rule-spaces",
+                    text = format!("{text:?}")
+                )));
             }
             return Ok(RewriteMove::Rule { lhs: lhs.to_string(), rhs: rhs.to_string() });
         }
-        Err(MoveError::malformed(format!(
-            "{text:?} is not a move: write goal aag to choose your goal, or a rule like tcg=>ag"
-        )))
+        Err(MoveError::malformed(msg!("rewrite-error-not-a-move", text = format!("{text:?}"))))
     }
 
     fn format_move(&self, mv: &RewriteMove) -> String {
@@ -573,19 +577,19 @@ impl Rules for Rewrite {
 
     fn check_move(&self, seat: Seat, mv: &RewriteMove) -> Result<(), MoveError> {
         if seat >= self.players.len() {
-            return Err(MoveError::malformed("no such seat"));
+            return Err(MoveError::malformed(msg!("move-error-no-seat")));
         }
         if !self.active[seat] {
-            return Err(MoveError::illegal("you are no longer in this game"));
+            return Err(MoveError::illegal(msg!("move-error-not-in-game")));
         }
         match (self.phase, mv) {
             (Phase::Over, _) => Err(MoveError::GameOver),
             (Phase::Goals, RewriteMove::Goal(g)) => self.parse_goal(g).map(|_| ()),
-            (Phase::Goals, RewriteMove::Rule { .. }) => Err(MoveError::illegal(
-                "rule 1: first choose your secret goal (goal aag); rules are written once every goal is in",
-            )),
+            (Phase::Goals, RewriteMove::Rule { .. }) => {
+                Err(MoveError::illegal(msg!("rewrite-error-goal-first")))
+            }
             (Phase::Rules(_), RewriteMove::Goal(_)) => {
-                Err(MoveError::illegal("rule 1: the goals are fixed once every goal is in"))
+                Err(MoveError::illegal(msg!("rewrite-error-goals-fixed")))
             }
             (Phase::Rules(_), RewriteMove::Rule { lhs, rhs }) => self.check_rule(seat, lhs, rhs),
         }

@@ -7,8 +7,8 @@ use rand::Rng;
 use tabula_life::{Life, Owner, Threads, Topology, Universe};
 use tabula_model::coords::{Point, parse_point, parse_points};
 use tabula_model::{
-    Applied, Ctx, Dynamics, GameInfo, GameRng, LogEntry, MoveError, OptionKind, OptionSpec, Outcome, Rules,
-    Seat, Setup, SetupError, Timestamp, Turn, Viewer,
+    Applied, Ctx, Dynamics, GameInfo, GameRng, LogEntry, Message, MoveError, OptionKind, OptionSpec, Outcome,
+    Rules, Seat, Setup, SetupError, Timestamp, Turn, Viewer, msg,
 };
 
 use crate::path::{Area, Route, route};
@@ -191,17 +191,20 @@ impl RtLife {
         let mut seen = HashSet::new();
         for &(p, owner) in cells {
             if !game.on_field(p) {
-                return Err(SetupError::Contradiction(format!("{p} is off the field")));
+                return Err(SetupError::contradiction(msg!("rtlife-error-setup-off", point = p.to_string())));
             }
             if !seen.insert(p) {
-                return Err(SetupError::Contradiction(format!("{p} is given twice")));
+                return Err(SetupError::contradiction(msg!(
+                    "rtlife-error-setup-twice",
+                    point = p.to_string()
+                )));
             }
             if let Owner::Player(q) = owner
                 && usize::from(q) >= game.players.len()
             {
-                return Err(SetupError::Contradiction(format!(
-                    "{} is not a player of this game",
-                    owner.symbol()
+                return Err(SetupError::contradiction(msg!(
+                    "rtlife-error-setup-owner",
+                    owner = owner.symbol().to_string()
                 )));
             }
             game.put(p, Some(owner));
@@ -214,7 +217,7 @@ impl RtLife {
 
     fn set_up(setup: &Setup<'_>) -> Result<RtLife, SetupError> {
         let o = setup.options;
-        let contradiction = |m: String| SetupError::Contradiction(m);
+        let contradiction = |m: Message| SetupError::Contradiction(m);
         let edges = match o.text("edges").unwrap_or("dead") {
             "torus" => Edges::Torus,
             "unbounded" => Edges::Unbounded,
@@ -225,14 +228,18 @@ impl RtLife {
         let start_cells = o.int("start_cells").unwrap_or(10).clamp(1, 100) as usize;
         let max_players = o.int("max_players").unwrap_or(26).clamp(1, MAX_PLAYERS as i64) as usize;
         if edges != Edges::Unbounded && ((width * height) as usize) < start_cells {
-            return Err(contradiction(format!(
-                "a {width}x{height} field has no room for -start_cells={start_cells}"
+            return Err(contradiction(msg!(
+                "rtlife-error-no-room",
+                width = width.to_string(),
+                height = height.to_string(),
+                cells = start_cells.to_string()
             )));
         }
         if setup.players.len() > max_players {
-            return Err(contradiction(format!(
-                "-max_players={max_players} but {} players are listed",
-                setup.players.len()
+            return Err(contradiction(msg!(
+                "rtlife-error-max-players",
+                max = max_players.to_string(),
+                given = setup.players.len()
             )));
         }
         let topology = match edges {
@@ -240,7 +247,7 @@ impl RtLife {
             Edges::Torus => Topology::Torus { width: width as u64, height: height as u64 },
             Edges::Unbounded => Topology::Unbounded,
         };
-        let mut field = Universe::new(topology).map_err(|e| contradiction(e.to_string()))?;
+        let mut field = Universe::new(topology).map_err(|e| contradiction(e.to_string().into()))?;
         // Games run side by side on the server: one thread each.
         field.set_threads(Threads::Single);
         Ok(RtLife {
@@ -385,12 +392,18 @@ impl RtLife {
 
     fn off_field(&self, p: Point) -> MoveError {
         match self.edges {
-            Edges::Unbounded => MoveError::illegal(format!(
-                "{p} is too far out: coordinates run from -{PLANE_LIMIT} to {PLANE_LIMIT}"
+            Edges::Unbounded => MoveError::illegal(msg!(
+                "rtlife-error-too-far-out",
+                point = p.to_string(),
+                limit = PLANE_LIMIT.to_string()
             )),
             _ => {
                 let last = Point { x: self.width - 1, y: self.height - 1 };
-                MoveError::illegal(format!("{p} is off the field (a1 to {last})"))
+                MoveError::illegal(msg!(
+                    "rtlife-error-off-field",
+                    point = p.to_string(),
+                    last = last.to_string()
+                ))
             }
         }
     }
@@ -412,12 +425,13 @@ impl RtLife {
         })
     }
 
-    fn describe_owner(&self, owner: Owner) -> String {
+    fn describe_owner(&self, owner: Owner) -> Message {
         match owner {
-            Owner::Player(q) => {
-                format!("{}'s cell", self.players.get(usize::from(q)).map_or("a player", |p| &p.user))
-            }
-            Owner::Neutral => "a neutral cell".into(),
+            Owner::Player(q) => match self.players.get(usize::from(q)) {
+                Some(p) => msg!("rtlife-owner-player", user = &p.user),
+                None => msg!("rtlife-owner-someone"),
+            },
+            Owner::Neutral => msg!("rtlife-owner-neutral"),
         }
     }
 
@@ -426,21 +440,21 @@ impl RtLife {
             return Err(MoveError::GameOver);
         }
         match self.players.get(seat) {
-            None => Err(MoveError::malformed("no such player")),
-            Some(p) if p.gone.is_some() => Err(MoveError::illegal("you are no longer in this game")),
+            None => Err(MoveError::malformed(msg!("move-error-no-player-seat"))),
+            Some(p) if p.gone.is_some() => Err(MoveError::illegal(msg!("move-error-not-in-game"))),
             Some(_) => Ok(()),
         }
     }
 
     fn check_place(&self, seat: Seat, points: &[Point]) -> Result<(), MoveError> {
         if self.players[seat].placed_at.is_some() {
-            return Err(MoveError::illegal("you have placed your cells already: move them with move c5-f8"));
+            return Err(MoveError::illegal(msg!("rtlife-error-placed")));
         }
         if points.len() != self.start_cells {
-            return Err(MoveError::illegal(format!(
-                "place exactly {} cells, not {}",
-                self.start_cells,
-                points.len()
+            return Err(MoveError::illegal(msg!(
+                "rtlife-error-place-count",
+                cells = self.start_cells.to_string(),
+                given = points.len().to_string()
             )));
         }
         let mut set = HashSet::new();
@@ -449,12 +463,13 @@ impl RtLife {
                 return Err(self.off_field(p));
             }
             if !set.insert(p) {
-                return Err(MoveError::illegal(format!("{p} is listed twice")));
+                return Err(MoveError::illegal(msg!("rtlife-error-twice", point = p.to_string())));
             }
             if let Some(owner) = self.at(p) {
-                return Err(MoveError::illegal(format!(
-                    "{p} is not empty: it holds {}",
-                    self.describe_owner(owner)
+                return Err(MoveError::illegal(msg!(
+                    "rtlife-error-taken",
+                    point = p.to_string(),
+                    owner = self.describe_owner(owner)
                 )));
             }
         }
@@ -469,10 +484,10 @@ impl RtLife {
             }
         }
         if let Some(&loose) = points.iter().find(|p| !reached.contains(p)) {
-            return Err(MoveError::illegal(format!(
-                "the cells must all be connected (touching horizontally, vertically or diagonally): \
-                 {loose} is not connected to {}",
-                points[0]
+            return Err(MoveError::illegal(msg!(
+                "rtlife-error-connected",
+                loose = loose.to_string(),
+                first = points[0].to_string()
             )));
         }
         Ok(())
@@ -505,9 +520,9 @@ impl RtLife {
     /// earlier ones left it.
     fn plan_moves(&self, seat: Seat, steps: &[(Point, Point)]) -> Result<u64, MoveError> {
         if self.players[seat].placed_at.is_none() {
-            return Err(MoveError::illegal(format!(
-                "place your {} cells first: place c5,d5,...",
-                self.start_cells
+            return Err(MoveError::illegal(msg!(
+                "rtlife-error-place-first",
+                cells = self.start_cells.to_string()
             )));
         }
         let mine = Owner::player(seat);
@@ -525,42 +540,59 @@ impl RtLife {
             }
             let occupant = |q: Point| changed.get(&q).copied().unwrap_or_else(|| self.at(q));
             match occupant(from) {
-                None => return Err(MoveError::illegal(format!("{from} is empty: there is no cell to move"))),
+                None => {
+                    return Err(MoveError::illegal(msg!("rtlife-error-from-empty", from = from.to_string())));
+                }
                 Some(o) if Some(o) != mine => {
-                    return Err(MoveError::illegal(format!(
-                        "{from} holds {}: you may move only your own cells",
-                        self.describe_owner(o)
+                    return Err(MoveError::illegal(msg!(
+                        "rtlife-error-not-yours",
+                        from = from.to_string(),
+                        owner = self.describe_owner(o)
                     )));
                 }
                 Some(_) => {}
             }
             if from == to {
-                return Err(MoveError::illegal(format!("{from}-{to} does not move the cell")));
+                return Err(MoveError::illegal(msg!(
+                    "rtlife-error-no-move",
+                    from = from.to_string(),
+                    to = to.to_string()
+                )));
             }
             if let Some(o) = occupant(to) {
-                return Err(MoveError::illegal(format!(
-                    "{to} is not empty: it holds {}",
-                    self.describe_owner(o)
+                return Err(MoveError::illegal(msg!(
+                    "rtlife-error-taken",
+                    point = to.to_string(),
+                    owner = self.describe_owner(o)
                 )));
             }
             let left = points - spent;
-            let earlier = if i == 0 { "" } else { " left after the earlier moves" };
+            let earlier = if i == 0 { "first" } else { "later" };
             match route(area, from, to, left, &mut nodes, |q| occupant(q).is_none()) {
                 Route::Cost(cost) => spent += cost,
                 Route::NoPath => {
-                    return Err(MoveError::illegal(format!(
-                        "{from} cannot reach {to}: every path is blocked by other cells"
+                    return Err(MoveError::illegal(msg!(
+                        "rtlife-error-blocked",
+                        from = from.to_string(),
+                        to = to.to_string()
                     )));
                 }
                 Route::OverBudget { at_least } => {
-                    return Err(MoveError::illegal(format!(
-                        "{from}-{to} costs at least {at_least} points; you have {left}{earlier}"
+                    return Err(MoveError::illegal(msg!(
+                        "rtlife-error-cost",
+                        from = from.to_string(),
+                        to = to.to_string(),
+                        cost = at_least.to_string(),
+                        left = left.to_string(),
+                        step = earlier
                     )));
                 }
                 Route::TooFar => {
-                    return Err(MoveError::illegal(format!(
-                        "{from}-{to} is too far to search (the moves of one command may visit {MAX_SEARCH} points): \
-                         move in shorter steps"
+                    return Err(MoveError::illegal(msg!(
+                        "rtlife-error-too-far",
+                        from = from.to_string(),
+                        to = to.to_string(),
+                        max = MAX_SEARCH.to_string()
                     )));
                 }
             }
@@ -771,27 +803,23 @@ impl RtLife {
     /// Split `a-b,c-d` into pairs; `-` and `,` inside `(x,y)` belong to the point.
     fn parse_steps(text: &str) -> Result<Vec<(Point, Point)>, MoveError> {
         if text.trim().is_empty() {
-            return Err(MoveError::malformed("give the moves, like move c5-f8"));
+            return Err(MoveError::malformed(msg!("rtlife-error-no-moves")));
         }
         let mut steps = Vec::new();
         for item in split_outside_parens(text, ',') {
             let item = item.trim();
             if item.is_empty() {
-                return Err(MoveError::malformed("a move is missing between commas: write c5-f8,a1-b2"));
+                return Err(MoveError::malformed(msg!("rtlife-error-commas")));
             }
             let parts = split_outside_parens(item, '-');
             let [from, to] = parts[..] else {
-                return Err(MoveError::malformed(format!(
-                    "{item:?} is not a move: write from-to, like c5-f8"
-                )));
+                return Err(MoveError::malformed(msg!("rtlife-error-from-to", text = format!("{item:?}"))));
             };
             let from = parse_point(from).map_err(MoveError::Malformed)?;
             let to = parse_point(to).map_err(MoveError::Malformed)?;
             steps.push((from, to));
             if steps.len() > MAX_STEPS {
-                return Err(MoveError::malformed(format!(
-                    "too many moves: at most {MAX_STEPS} in one command"
-                )));
+                return Err(MoveError::malformed(msg!("rtlife-error-too-many", max = MAX_STEPS.to_string())));
             }
         }
         Ok(steps)
@@ -842,22 +870,22 @@ impl Rules for RtLife {
         };
         let place = |list: &str| -> Result<RtMove, MoveError> {
             if list.is_empty() {
-                return Err(MoveError::malformed(format!(
-                    "give the {} points to place, like place c5,d5,e5",
-                    self.start_cells
+                return Err(MoveError::malformed(msg!(
+                    "rtlife-error-place-what",
+                    cells = self.start_cells.to_string()
                 )));
             }
             parse_points(list, self.start_cells).map(RtMove::Place).map_err(MoveError::Malformed)
         };
         match verb.as_str() {
-            "" => Err(MoveError::malformed("give a move: place c5,d5,... or move c5-f8")),
+            "" => Err(MoveError::malformed(msg!("rtlife-error-empty"))),
             "place" | "join" => place(rest),
             "move" => Self::parse_steps(rest).map(RtMove::Move),
             _ if split_outside_parens(t, '-').len() > 1 => Self::parse_steps(t).map(RtMove::Move),
             _ if t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '(') && !t.contains(' ') => place(t),
-            _ => Err(MoveError::malformed(format!(
-                "{:?} is not a move: write place c5,d5,... or move c5-f8",
-                t.split_whitespace().next().unwrap_or(t)
+            _ => Err(MoveError::malformed(msg!(
+                "rtlife-error-not-a-move",
+                text = format!("{:?}", t.split_whitespace().next().unwrap_or(t))
             ))),
         }
     }
@@ -984,12 +1012,12 @@ impl Rules for RtLife {
             return Err(MoveError::GameOver);
         }
         if self.players.iter().any(|p| p.user.eq_ignore_ascii_case(user)) {
-            return Err(MoveError::illegal(format!("{user} is already in this game")));
+            return Err(MoveError::illegal(msg!("move-error-already-in", user = user)));
         }
         if self.players.len() >= self.max_players {
-            return Err(MoveError::illegal(format!(
-                "this game is full: it has its {} players",
-                self.max_players
+            return Err(MoveError::illegal(msg!(
+                "rtlife-error-full",
+                players = self.max_players.to_string()
             )));
         }
         self.players.push(Player::new(user, true));

@@ -177,6 +177,6 @@ impl From<tabula_model::MoveError> for CommandError {
             M::NotYourTurn(_) => ErrorCode::NotYourTurn,
             M::GameOver => ErrorCode::GameOver,
         };
-        CommandError::new(code, e.to_string())
+        CommandError::says(code, e.message())
     }
 }

@@ -3,7 +3,7 @@
 
 use tabula_i18n::{msg, t};
 use tabula_model::Lang;
-use tabula_model::{Dynamics, OptionKind, OptionSpec};
+use tabula_model::{Dynamics, GameInfo, OptionKind, OptionSpec};
 
 use crate::command::{Command, GameCommand, SYNTAX, meaning};
 use crate::error::{CommandError, ErrorCode};
@@ -95,23 +95,21 @@ pub fn list(lang: Lang) -> Reply {
     text_reply(t!(lang, "list-subject"), text)
 }
 
-/// What option `o` of the game `kind` does, in `lang`: the catalogue's
-/// `KIND-option-NAME` (`option-NAME` for the options every game has).
-fn option_help(kind: &str, o: &OptionSpec, lang: Lang) -> &'static str {
-    tabula_i18n::fixed_text(lang, &format!("{kind}-option-{}", o.name))
-        .or_else(|| tabula_i18n::fixed_text(lang, &format!("option-{}", o.name)))
-        .unwrap_or(o.help)
-}
-
-fn option_line(kind: &str, o: &OptionSpec, lang: Lang) -> String {
+fn option_line(info: &GameInfo, o: &OptionSpec, lang: Lang) -> String {
     let (syntax, range) = match o.kind {
         OptionKind::Flag => (format!("-{}", o.name), String::new()),
         OptionKind::Int { min, max } => {
             (format!("-{}=N", o.name), t!(lang, "option-range", min = min.to_string(), max = max.to_string()))
         }
-        OptionKind::Text { min_len, max_len, accepts } => (
+        OptionKind::Text { min_len, max_len, .. } => (
             format!("-{}=TEXT", o.name),
-            t!(lang, "option-text-range", accepts = accepts, min = min_len, max = max_len),
+            t!(
+                lang,
+                "option-text-range",
+                accepts = info.option_accepts(o, lang).unwrap_or_default(),
+                min = min_len,
+                max = max_len
+            ),
         ),
         OptionKind::Duration { min_secs, max_secs, .. } => (
             format!("-{}=TIME", o.name),
@@ -134,7 +132,7 @@ fn option_line(kind: &str, o: &OptionSpec, lang: Lang) -> String {
         facts.push(t!(lang, "option-default", value = d.to_string()));
     }
     let facts = if facts.is_empty() { String::new() } else { format!(" ({})", facts.join("; ")) };
-    format!("  {syntax:<22} {}{facts}\n", option_help(kind, o, lang))
+    format!("  {syntax:<22} {}{facts}\n", info.option_help(o, lang))
 }
 
 fn game_help(kind: &'static dyn tabula_model::GameKind, lang: Lang) -> Reply {
@@ -155,7 +153,7 @@ fn game_help(kind: &'static dyn tabula_model::GameKind, lang: Lang) -> Reply {
     text.push_str(&t!(lang, "help-options-heading"));
     text.push_str("\n\n");
     for o in info.all_options() {
-        text.push_str(&option_line(info.kind, o, lang));
+        text.push_str(&option_line(info, o, lang));
     }
     // Queued moves wait for the player's turn: only games played in turn
     // take them (the command refuses the others).

@@ -79,3 +79,91 @@ async fn help_lists_the_language_command() {
     let one = s.execute("help language", &Caller::Anonymous).await.unwrap();
     assert!(one.text.starts_with("language USERID PASSWORD fi|es|en\n"), "{}", one.text);
 }
+
+/// Run `line` locally for a reader of `lang`: the error's code and message.
+async fn refusal(s: &Service, lang: Lang, line: &str) -> (ErrorCode, String) {
+    let context = Context::new(Caller::Anonymous, Origin::Local).in_lang(lang);
+    let e = s.execute(line, context).await.expect_err(line);
+    (e.code, e.message)
+}
+
+#[tokio::test]
+async fn every_game_refuses_a_bad_move_in_its_readers_language() {
+    use ErrorCode::{BadOption, IllegalMove, MalformedMove, NotYourTurn};
+    let dir = tempfile::tempdir().unwrap();
+    let s = service(&dir).await;
+    for game in ["dna", "rewrite", "intervalo", "conway", "rtlife"] {
+        s.execute(&format!("{game} challenge aino ned"), Context::new(Caller::Anonymous, Origin::Local))
+            .await
+            .unwrap();
+    }
+    // Each game's refusal in Finnish and in Spanish, under the protocol's
+    // own code: boards 1 to 5 in the order above.
+    let cases: [(&str, ErrorCode, &str, &str); 7] = [
+        (
+            "dna move 1 aino pw-aino QQQ",
+            MalformedMove,
+            "\"QQQ\" ei ole pätkä: käytä vain kirjaimia A, C, G, T",
+            "\"QQQ\" no es un fragmento: usa solo las letras A, C, G, T",
+        ),
+        (
+            "dna move 1 ned pw-ned AAG",
+            NotYourTurn,
+            "nyt ei ole sinun vuorosi; vuorossa on aino",
+            "no es tu turno; es el turno de aino",
+        ),
+        (
+            "rewrite move 2 aino pw-aino tcg=>ag",
+            IllegalMove,
+            "sääntö 1: valitse ensin salainen tavoitteesi (goal aag); sääntöjä kirjoitetaan, kun kaikki \
+             tavoitteet on valittu",
+            "regla 1: elige primero tu objetivo secreto (goal aag); las reglas se escriben cuando todos los \
+             objetivos están elegidos",
+        ),
+        (
+            "rewrite move 2 aino pw-aino goal aag=>t",
+            IllegalMove,
+            "-alphabet: \"=\" ei ole mikään kirjaimista atcg",
+            "-alphabet: \"=\" no es ninguna de las letras atcg",
+        ),
+        (
+            "intervalo move 3 aino pw-aino 99",
+            IllegalMove,
+            "ruutua 99 ei ole: ruudut on numeroitu 1–64",
+            "no hay casilla 99: las casillas de la tira están numeradas del 1 al 64",
+        ),
+        (
+            "conway move 4 aino pw-aino a1,b1",
+            IllegalMove,
+            "siirrossa 1 saa asettaa enintään 1 nappulan, ei 2",
+            "la jugada 1 puede colocar como mucho 1 ficha, no 2",
+        ),
+        (
+            "rtlife move 5 aino pw-aino frobnicate",
+            MalformedMove,
+            "\"frobnicate\" ei ole siirto: kirjoita place c5,d5,... tai move c5-f8",
+            "\"frobnicate\" no es una jugada: escribe place c5,d5,... o move c5-f8",
+        ),
+    ];
+    for (line, code, finnish, spanish) in cases {
+        assert_eq!(refusal(&s, Lang::Fi, line).await, (code, finnish.to_string()), "{line}");
+        assert_eq!(refusal(&s, Lang::Es, line).await, (code, spanish.to_string()), "{line}");
+        // English as it always was: the catalogue's English is the text the games wrote.
+        let (_, english) = refusal(&s, Lang::En, line).await;
+        assert!(english.is_ascii() && english != finnish, "{line}: {english}");
+    }
+    let english = refusal(&s, Lang::En, "intervalo move 3 aino pw-aino 99").await;
+    assert_eq!(english, (IllegalMove, "there is no cell 99: the cells are numbered 1 to 64".to_string()));
+
+    // A bad option and a contradiction of options, in the reader's language.
+    let line = "dna challenge aino ned -length=1";
+    let (code, finnish) = refusal(&s, Lang::Fi, line).await;
+    assert_eq!(code, BadOption);
+    assert!(finnish.starts_with("-length: pitää olla välillä "), "{finnish}");
+    let (_, spanish) = refusal(&s, Lang::Es, "dna challenge aino ned -min_chunk=5 -max_chunk=4").await;
+    assert_eq!(spanish, "-min_chunk=5 es mayor que -max_chunk=4");
+    let (_, finnish) = refusal(&s, Lang::Fi, "rewrite challenge aino ned -alphabet=aa").await;
+    assert_eq!(finnish, "-alphabet: \"a\" on annettu kahdesti (kohdassa 2)");
+    let (_, spanish) = refusal(&s, Lang::Es, "intervalo challenge aino").await;
+    assert_eq!(spanish, "Intervalo necesita de 2 a 2 jugadores, no 1");
+}

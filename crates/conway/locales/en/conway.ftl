@@ -15,3 +15,21 @@ conway-move-help =
     conway move <board#> <userid> <password> a1         place one piece
     conway move <board#> <userid> <password> pass       place nothing
     conway move <board#> <userid> <password> random     place the allowed number on random empty points
+
+## Options, as `help conway` and the challenge form describe them
+
+conway-option-size = the board is size x size points (columns past z are aa, ab, ..)
+conway-option-place = most pieces a move may place; generations start at this move
+conway-option-max_turns = after this many moves the player with the most pieces wins
+
+## Refusals
+
+conway-error-empty = give points like a1,b2, or pass, or random
+conway-error-too-many = move { $move } may place at most { $allowed ->
+    [one] { NUMBER($allowed, useGrouping: "false") } piece
+   *[other] { NUMBER($allowed, useGrouping: "false") } pieces
+}, not { $given }
+conway-error-off-board = { $point } is off the board (a1 to { $last })
+conway-error-twice = { $point } is listed twice
+conway-error-taken = { $point } is not empty: it holds { $user }'s piece
+conway-error-taken-neutral = { $point } is not empty: it holds a neutral piece

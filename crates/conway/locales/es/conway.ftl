@@ -16,3 +16,21 @@ conway-move-help =
     conway move <tablero#> <usuario> <contraseña> a1         coloca una ficha
     conway move <tablero#> <usuario> <contraseña> pass       no coloca nada
     conway move <tablero#> <usuario> <contraseña> random     coloca el número permitido en puntos vacíos al azar
+
+## Opciones, como las describen `help conway` y el formulario de desafío
+
+conway-option-size = el tablero tiene size x size puntos (las columnas después de la z son aa, ab, ..)
+conway-option-place = máximo de fichas que coloca una jugada; las generaciones emfichan en esta jugada
+conway-option-max_turns = tras este número de jugadas gana el jugador con más fichas
+
+## Rechazos
+
+conway-error-empty = da puntos como a1,b2, o pass, o random
+conway-error-too-many = la jugada { $move } puede colocar como mucho { $allowed ->
+    [one] { NUMBER($allowed, useGrouping: "false") } ficha
+   *[other] { NUMBER($allowed, useGrouping: "false") } fichas
+}, no { $given }
+conway-error-off-board = { $point } está fuera del tablero (de a1 a { $last })
+conway-error-twice = { $point } aparece dos veces
+conway-error-taken = { $point } no está vacío: tiene una ficha de { $user }
+conway-error-taken-neutral = { $point } no está vacío: tiene una ficha neutral

@@ -16,3 +16,21 @@ conway-move-help =
     conway move <lauta#> <käyttäjä> <salasana> a1         aseta yksi nappula
     conway move <lauta#> <käyttäjä> <salasana> pass       älä aseta mitään
     conway move <lauta#> <käyttäjä> <salasana> random     aseta sallittu määrä satunnaisiin tyhjiin pisteisiin
+
+## Asetukset, kuten `help conway` ja haastelomake ne kuvaavat
+
+conway-option-size = lauta on size x size pistettä (z:n jälkeiset sarakkeet ovat aa, ab, ..)
+conway-option-place = enintään näin monta nappulaa siirrossa; sukupolvet alkavat tästä siirrosta
+conway-option-max_turns = näin monen siirron jälkeen voittaa pelaaja, jolla on eniten nappuloita
+
+## Hylkäykset
+
+conway-error-empty = anna pisteet, kuten a1,b2, tai pass tai random
+conway-error-too-many = siirrossa { $move } saa asettaa enintään { $allowed ->
+    [one] { NUMBER($allowed, useGrouping: "false") } nappulan
+   *[other] { NUMBER($allowed, useGrouping: "false") } nappulaa
+}, ei { $given }
+conway-error-off-board = { $point } on laudan ulkopuolella (a1–{ $last })
+conway-error-twice = { $point } on luettelossa kahdesti
+conway-error-taken = { $point } ei ole tyhjä: siinä on pelaajan { $user } nappula
+conway-error-taken-neutral = { $point } ei ole tyhjä: siinä on neutraali nappula

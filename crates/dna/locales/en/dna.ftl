@@ -54,3 +54,56 @@ dna-move-help =
 
     To plan a nomination, the calculator shows what removing a chunk does to a sequence, one line per pass with --trace, or as JSON with --json:
       tabula dna remove --trace TAAGAAGCGCCT AGC
+
+## Options, as `help dna` and the challenge form describe them
+
+dna-option-length = sequence length
+dna-option-chunk = chunk size (3 if no chunk option is given); sets both -min_chunk and -max_chunk
+dna-option-min_chunk = smallest chunk size (at least 2)
+dna-option-max_chunk = largest chunk size
+dna-option-base = number of letters used: the first 2, 3 or 4 of A, C, G, T
+dna-option-manual = players set their own sequences (or `random`), hidden until all are set
+dna-option-non_incremental = no first-round limit on the chunks removed from an opponent
+dna-option-need_not_own = a nominated chunk need not occur in the mover's own sequence
+dna-option-no_reduce_self = a nomination does not reduce the mover's own sequence
+dna-option-reduce_next = a nomination reduces only the next opponent in turn order
+
+## Refusals: options that contradict each other, and moves
+
+dna-error-chunk-contradicts = -chunk={ $chunk } contradicts -{ $name }={ $value }: -chunk sets both the smallest and the largest chunk size
+dna-error-chunk-too-long = { $culprit } is longer than -length={ $length }: a chunk cannot be longer than the sequence
+dna-error-default-chunk = the default chunk size { $size }
+dna-error-min-over-max = -min_chunk={ $min } is larger than -max_chunk={ $max }
+dna-error-chunk-rule = chunks are { $size } letters long (-chunk={ $size })
+dna-error-chunk-rule-range = chunks are { $min } to { $max } letters long (-min_chunk={ $min } -max_chunk={ $max })
+dna-error-not-owned = { $chunk } does not occur in your sequence: a nomination must be a chunk of your own sequence
+dna-error-first-round = { $chunk } would remove { $removed ->
+    [one] { NUMBER($removed, useGrouping: "false") } chunk
+   *[other] { NUMBER($removed, useGrouping: "false") } chunks
+} from { $opponent }: in the first round the { $position ->
+    [1] 1st
+    [2] 2nd
+    [3] 3rd
+   *[other] { $position }th
+} player may remove at most { $limit ->
+    [one] { NUMBER($limit, useGrouping: "false") } chunk
+   *[other] { NUMBER($limit, useGrouping: "false") } chunks
+} from any one opponent
+dna-error-no-op = { $chunk } would remove nothing: a nomination must remove at least one chunk from some sequence
+dna-error-letters = { $text } is not a { $what ->
+    [chunk] chunk
+   *[sequence] sequence
+}: use only the letters { $letters }
+dna-error-chunk-size = { $chunk } is { $size ->
+    [one] { NUMBER($size, useGrouping: "false") } letter
+   *[other] { NUMBER($size, useGrouping: "false") } letters
+} long: { $rule }
+dna-error-sequence-length = a sequence has exactly { $length } letters (-length={ $length }), not { $given }; nominations start once every sequence is set
+dna-error-empty-setup = empty move: write your sequence, or random
+dna-error-empty = empty move: write the chunk to nominate, such as AAG
+dna-error-too-long = a move of { $given } characters is too long: sequences have { $length } letters
+dna-error-random-late = random only sets a sequence during a -manual set-up; now nominate a chunk
+dna-error-setup-first = nominations start once every sequence is set
+dna-error-already-set = you have already set your sequence; it stays hidden until every sequence is set
+dna-error-all-set = every sequence is already set: nominate a chunk
+dna-error-preview-setup = not a nomination: the set-up is still going on

@@ -54,3 +54,51 @@ dna-move-help =
 
     Para planear una nominación, la calculadora muestra qué le hace a una secuencia eliminar un fragmento, una línea por pasada con --trace, o en JSON con --json:
       tabula dna remove --trace TAAGAAGCGCCT AGC
+
+## Opciones, como las describen `help dna` y el formulario de desafío
+
+dna-option-length = longitud de la secuencia
+dna-option-chunk = tamaño del fragmento (3 si no se da ninguna opción de fragmento); fija a la vez -min_chunk y -max_chunk
+dna-option-min_chunk = tamaño mínimo del fragmento (al menos 2)
+dna-option-max_chunk = tamaño máximo del fragmento
+dna-option-base = número de letras usadas: las 2, 3 o 4 primeras de A, C, G, T
+dna-option-manual = los jugadores fijan sus propias secuencias (o `random`), ocultas hasta que todas estén fijadas
+dna-option-non_incremental = sin límite en la primera ronda a los fragmentos eliminados a un rival
+dna-option-need_not_own = un fragmento nominado no tiene por qué estar en la secuencia de quien mueve
+dna-option-no_reduce_self = nominar no reduce la secuencia de quien mueve
+dna-option-reduce_next = nominar reduce solo al siguiente rival en el orden de turno
+
+## Rechazos: opciones que se contradicen, y jugadas
+
+dna-error-chunk-contradicts = -chunk={ $chunk } contradice -{ $name }={ $value }: -chunk fija a la vez el tamaño mínimo y el máximo del fragmento
+dna-error-chunk-too-long = { $culprit } es más largo que -length={ $length }: un fragmento no puede ser más largo que la secuencia
+dna-error-default-chunk = el tamaño de fragmento por defecto { $size }
+dna-error-min-over-max = -min_chunk={ $min } es mayor que -max_chunk={ $max }
+dna-error-chunk-rule = los fragmentos tienen { $size } letras (-chunk={ $size })
+dna-error-chunk-rule-range = los fragmentos tienen de { $min } a { $max } letras (-min_chunk={ $min } -max_chunk={ $max })
+dna-error-not-owned = { $chunk } no está en tu secuencia: lo que se nomina debe ser un fragmento de tu propia secuencia
+dna-error-first-round = { $chunk } eliminaría { $removed ->
+    [one] { NUMBER($removed, useGrouping: "false") } fragmento
+   *[other] { NUMBER($removed, useGrouping: "false") } fragmentos
+} a { $opponent }: en la primera ronda el jugador { $position }.º puede eliminar como mucho { $limit ->
+    [one] { NUMBER($limit, useGrouping: "false") } fragmento
+   *[other] { NUMBER($limit, useGrouping: "false") } fragmentos
+} a cada rival
+dna-error-no-op = { $chunk } no eliminaría nada: lo que se nomina debe eliminar al menos un fragmento de alguna secuencia
+dna-error-letters = { $text } no es { $what ->
+    [chunk] un fragmento
+   *[sequence] una secuencia
+}: usa solo las letras { $letters }
+dna-error-chunk-size = { $chunk } tiene { $size ->
+    [one] { NUMBER($size, useGrouping: "false") } letra
+   *[other] { NUMBER($size, useGrouping: "false") } letras
+}: { $rule }
+dna-error-sequence-length = una secuencia tiene exactamente { $length } letras (-length={ $length }), no { $given }; las nominaciones empiezan cuando todas las secuencias están fijadas
+dna-error-empty-setup = jugada vacía: escribe tu secuencia, o random
+dna-error-empty = jugada vacía: escribe el fragmento que nominas, como AAG
+dna-error-too-long = una jugada de { $given } caracteres es demasiado larga: las secuencias tienen { $length } letras
+dna-error-random-late = random solo fija una secuencia durante una preparación -manual; ahora nomina un fragmento
+dna-error-setup-first = las nominaciones empiezan cuando todas las secuencias están fijadas
+dna-error-already-set = ya has fijado tu secuencia; queda oculta hasta que todas las secuencias estén fijadas
+dna-error-all-set = todas las secuencias ya están fijadas: nomina un fragmento
+dna-error-preview-setup = no es una nominación: la preparación sigue en curso

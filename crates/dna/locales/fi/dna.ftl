@@ -54,3 +54,51 @@ dna-move-help =
 
     Nimeämisen suunnittelussa auttaa laskin, joka näyttää, mitä pätkän poistaminen tekee sekvenssille: asetuksella --trace läpikäynti kerrallaan omalle rivilleen, asetuksella --json JSON-muodossa:
       tabula dna remove --trace TAAGAAGCGCCT AGC
+
+## Asetukset, kuten `help dna` ja haastelomake ne kuvaavat
+
+dna-option-length = sekvenssin pituus
+dna-option-chunk = pätkän koko (3, jos mitään pätkäasetusta ei anneta); asettaa sekä -min_chunk- että -max_chunk-arvon
+dna-option-min_chunk = pienin pätkän koko (vähintään 2)
+dna-option-max_chunk = suurin pätkän koko
+dna-option-base = käytettyjen kirjainten määrä: kirjaimista A, C, G, T ensimmäiset 2, 3 tai 4
+dna-option-manual = pelaajat asettavat omat sekvenssinsä (tai `random`), piilossa kunnes kaikki on asetettu
+dna-option-non_incremental = ensimmäisellä kierroksella ei rajoiteta vastustajalta poistettavia pätkiä
+dna-option-need_not_own = nimetyn pätkän ei tarvitse esiintyä siirtäjän omassa sekvenssissä
+dna-option-no_reduce_self = nimeäminen ei lyhennä siirtäjän omaa sekvenssiä
+dna-option-reduce_next = nimeäminen lyhentää vain seuraavaa vastustajaa vuorojärjestyksessä
+
+## Hylkäykset: ristiriitaiset asetukset ja siirrot
+
+dna-error-chunk-contradicts = -chunk={ $chunk } on ristiriidassa asetuksen -{ $name }={ $value } kanssa: -chunk asettaa sekä pienimmän että suurimman pätkän koon
+dna-error-chunk-too-long = { $culprit } on pidempi kuin -length={ $length }: pätkä ei voi olla sekvenssiä pidempi
+dna-error-default-chunk = oletuskoko { $size } pätkälle
+dna-error-min-over-max = -min_chunk={ $min } on suurempi kuin -max_chunk={ $max }
+dna-error-chunk-rule = pätkät ovat { $size } kirjaimen pituisia (-chunk={ $size })
+dna-error-chunk-rule-range = pätkät ovat { $min }–{ $max } kirjaimen pituisia (-min_chunk={ $min } -max_chunk={ $max })
+dna-error-not-owned = { $chunk } ei esiinny sekvenssissäsi: nimettävän pätkän pitää olla oman sekvenssisi pätkä
+dna-error-first-round = { $chunk } poistaisi pelaajalta { $opponent } { $removed ->
+    [one] { NUMBER($removed, useGrouping: "false") } pätkän
+   *[other] { NUMBER($removed, useGrouping: "false") } pätkää
+}: ensimmäisellä kierroksella { $position }. pelaaja saa poistaa kultakin vastustajalta enintään { $limit ->
+    [one] { NUMBER($limit, useGrouping: "false") } pätkän
+   *[other] { NUMBER($limit, useGrouping: "false") } pätkää
+}
+dna-error-no-op = { $chunk } ei poistaisi mitään: nimeämisen pitää poistaa ainakin yksi pätkä jostakin sekvenssistä
+dna-error-letters = { $text } ei ole { $what ->
+    [chunk] pätkä
+   *[sequence] sekvenssi
+}: käytä vain kirjaimia { $letters }
+dna-error-chunk-size = { $chunk } on { $size ->
+    [one] { NUMBER($size, useGrouping: "false") } kirjaimen
+   *[other] { NUMBER($size, useGrouping: "false") } kirjaimen
+} pituinen: { $rule }
+dna-error-sequence-length = sekvenssissä on tasan { $length } kirjainta (-length={ $length }), ei { $given }; nimeäminen alkaa, kun kaikki sekvenssit on asetettu
+dna-error-empty-setup = tyhjä siirto: kirjoita sekvenssisi tai random
+dna-error-empty = tyhjä siirto: kirjoita nimettävä pätkä, esimerkiksi AAG
+dna-error-too-long = { $given } merkin siirto on liian pitkä: sekvensseissä on { $length } kirjainta
+dna-error-random-late = random asettaa sekvenssin vain -manual-aloituksessa; nimeä nyt pätkä
+dna-error-setup-first = nimeäminen alkaa, kun kaikki sekvenssit on asetettu
+dna-error-already-set = olet jo asettanut sekvenssisi; se pysyy piilossa, kunnes kaikki sekvenssit on asetettu
+dna-error-all-set = kaikki sekvenssit on jo asetettu: nimeä pätkä
+dna-error-preview-setup = ei nimeäminen: aloitus on vielä kesken

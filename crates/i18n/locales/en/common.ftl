@@ -23,3 +23,6 @@ duration-minutes = { $minutes ->
 }
 # Names listed: "a, b and c" ($init is "a, b").
 list-and = { $init } and { $last }
+
+# A text already in words, shown as it is in every language.
+as-is = { $text }

@@ -21,3 +21,6 @@ duration-minutes = { $minutes ->
 }
 # Names listed: "a, b and c" ($init is "a, b").
 list-and = { $init } ja { $last }
+
+# A text already in words, shown as it is in every language.
+as-is = { $text }

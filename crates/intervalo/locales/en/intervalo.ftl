@@ -17,3 +17,17 @@ intervalo-rules =
 intervalo-move-help =
     A cell number: `intervalo move B user pw 17`. The choice stays secret until both players
     have chosen; then both choices and the score are shown to both.
+
+## Options, as `help intervalo` and the challenge form describe them
+
+intervalo-option-cells = number of cells of the strip
+
+## Refusals ($text is the input, quoted)
+
+intervalo-error-empty = a move is a cell number, like 17
+intervalo-error-not-a-number = { $text } is not a cell number: write a number like 17
+intervalo-error-not-a-cell = { $text } is not a cell number
+intervalo-error-no-cell = there is no cell { $cell }: the cells are numbered 1 to { $cells }
+intervalo-error-chosen = it is not your turn: you have already chosen this turn, and a choice cannot be changed
+intervalo-error-taken = cell { $cell } is not empty
+intervalo-error-cells = -cells must be 2 to { $max }, not { $given }

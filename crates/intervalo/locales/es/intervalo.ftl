@@ -19,3 +19,17 @@ intervalo-rules =
 intervalo-move-help =
     El número de una casilla: `intervalo move B usuario contraseña 17`. La elección se mantiene en secreto
     hasta que los dos jugadores han elegido; entonces ambos ven las dos elecciones y el marcador.
+
+## Opciones, como las describen `help intervalo` y el formulario de desafío
+
+intervalo-option-cells = número de casillas de la tira
+
+## Rechazos ($text es lo escrito, entre comillas)
+
+intervalo-error-empty = una jugada es el número de una casilla, como 17
+intervalo-error-not-a-number = { $text } no es el número de una casilla: escribe un número como 17
+intervalo-error-not-a-cell = { $text } no es el número de una casilla
+intervalo-error-no-cell = no hay casilla { $cell }: las casillas de la tira están numeradas del 1 al { $cells }
+intervalo-error-chosen = no es tu turno: ya elegiste casilla en este turno, y la elección no se puede cambiar
+intervalo-error-taken = la casilla { $cell } no está libre: ya tiene una ficha
+intervalo-error-cells = -cells debe ser de 2 a { $max }, no { $given }

@@ -19,3 +19,17 @@ intervalo-rules =
 intervalo-move-help =
     Ruudun numero: `intervalo move B käyttäjä salasana 17`. Valinta pysyy salassa, kunnes molemmat
     pelaajat ovat valinneet; sitten molemmille näytetään kummankin valinta ja pistetilanne.
+
+## Asetukset, kuten `help intervalo` ja haastelomake ne kuvaavat
+
+intervalo-option-cells = nauhan ruutujen määrä
+
+## Hylkäykset ($text on syöte lainausmerkeissä)
+
+intervalo-error-empty = siirto on ruudun numero, kuten 17
+intervalo-error-not-a-number = { $text } ei ole ruudun numero: kirjoita luku, kuten 17
+intervalo-error-not-a-cell = { $text } ei ole ruudun numero
+intervalo-error-no-cell = ruutua { $cell } ei ole: ruudut on numeroitu 1–{ $cells }
+intervalo-error-chosen = nyt ei ole sinun vuorosi: olet jo valinnut tällä vuorolla, eikä valintaa voi muuttaa
+intervalo-error-taken = ruutu { $cell } ei ole tyhjä
+intervalo-error-cells = -cells pitää olla 2–{ $max }, ei { $given }

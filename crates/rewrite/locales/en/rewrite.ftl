@@ -16,3 +16,42 @@ rewrite-move-help =
 
     On a command line, quote a rule: the shell takes > for a redirection, so an unquoted t=>ac (or t->ac) moves t= and writes a file named ac:
     tabula rewrite move 1 ned PASSWORD 'tcg=>ag'
+
+## Options, as `help rewrite` and the challenge form describe them
+
+rewrite-option-alphabet = the letters of the game; the table string starts as each letter once, in order
+rewrite-option-alphabet-accepts = distinct lowercase letters a-z
+rewrite-option-rounds = rounds of rule writing
+rewrite-option-goal_length = letters in a goal (at least this many in a pattern goal)
+rewrite-option-regex_goals = goals are regular expressions (letters, . [ ] ( ) | * + ? {"{"}m,n{"}"} ^ $)
+rewrite-option-max_rhs = most letters on the right side of a rule
+rewrite-option-max_length = the table string never grows past this: a longer pass is cut here
+
+## Refusals: options, goals and rules ($letter and $text are quoted input)
+
+rewrite-error-alphabet-letter = { $letter } is not a lowercase letter a-z
+rewrite-error-alphabet-twice = { $letter } is given twice (at position { $position })
+rewrite-error-max-length = -max_length={ $max } is shorter than the starting string { $alphabet } (-alphabet)
+rewrite-error-goal-word = write the goal after the word goal: goal aag
+rewrite-error-rule-spaces = { $text }: a rule has no spaces inside its sides
+rewrite-error-not-a-move = { $text } is not a move: write goal aag to choose your goal, or a rule like tcg=>ag
+rewrite-error-goal-first = rule 1: first choose your secret goal (goal aag); rules are written once every goal is in
+rewrite-error-goals-fixed = rule 1: the goals are fixed once every goal is in
+rewrite-error-lhs-empty = rule 3: the left side must not be empty
+rewrite-error-letter = -alphabet: { $letter } is not one of the letters { $alphabet }
+rewrite-error-lhs-long = the left side may have at most { $max } letters, not { $given }
+rewrite-error-lhs-table = rule 3: the left side must not be the table string itself ({ $lhs })
+rewrite-error-rhs-long = -max_rhs: the right side may have at most { $max } letters, not { $given }
+rewrite-error-rhs-goal = rule 3: the right side must not { $how ->
+    [match] match
+   *[contain] contain
+} your own goal ({ $goal })
+rewrite-error-goal-long = a goal may have at most { $max } characters
+rewrite-error-goal-length = rule 1: a goal has exactly { $length } letters (-goal_length), not { $given }
+rewrite-error-pattern-group = only (?: ) groups are allowed after (?
+rewrite-error-pattern-char = { $letter } is not allowed in a goal pattern (use the letters { $alphabet } and . [ ] ^ - ( ) (?: ) | * + ? {"{"}m,n{"}"} $)
+rewrite-error-pattern-letters = rule 1: a goal pattern has at least { $length } letters (-goal_length), not counting metacharacters; { $text } has { $given }
+rewrite-error-pattern-invalid = { $text } is not a valid regular expression: { $problem }
+rewrite-error-pattern-empty = rule 1: a goal must not match the empty string
+rewrite-error-pattern-nothing = rule 1: a goal must be able to match something
+rewrite-error-goal-complex = the goal { $text } is too complex: { $problem }

@@ -17,3 +17,42 @@ rewrite-move-help =
 
     En la línea de órdenes, pon la regla entre comillas: el intérprete toma > como una redirección, así que t=>ac (o t->ac) sin comillas juega t= y escribe un archivo llamado ac:
     tabula rewrite move 1 ned CONTRASEÑA 'tcg=>ag'
+
+## Opciones, como las describen `help rewrite` y el formulario de desafío
+
+rewrite-option-alphabet = las letras del juego; la cadena de la mesa empieza con cada letra una vez, en orden
+rewrite-option-alphabet-accepts = letras minúsculas a-z distintas
+rewrite-option-rounds = rondas de escritura de reglas
+rewrite-option-goal_length = letras de un objetivo (al menos tantas en un objetivo con patrón)
+rewrite-option-regex_goals = los objetivos son expresiones regulares (letras, . [ ] ( ) | * + ? {"{"}m,n{"}"} ^ $)
+rewrite-option-max_rhs = máximo de letras en el lado derecho de una regla
+rewrite-option-max_length = la cadena de la mesa nunca crece más allá: una pasada más larga se corta aquí
+
+## Rechazos: opciones, objetivos y reglas ($letter y $text son lo escrito, entre comillas)
+
+rewrite-error-alphabet-letter = { $letter } no es una letra minúscula a-z
+rewrite-error-alphabet-twice = { $letter } aparece dos veces (en la posición { $position })
+rewrite-error-max-length = -max_length={ $max } es más corto que la cadena inicial { $alphabet } (-alphabet)
+rewrite-error-goal-word = escribe el objetivo después de la palabra goal: goal aag
+rewrite-error-rule-spaces = { $text }: una regla no lleva espacios dentro de sus lados
+rewrite-error-not-a-move = { $text } no es una jugada: escribe goal aag para elegir tu objetivo, o una regla como tcg=>ag
+rewrite-error-goal-first = regla 1: elige primero tu objetivo secreto (goal aag); las reglas se escriben cuando todos los objetivos están elegidos
+rewrite-error-goals-fixed = regla 1: los objetivos quedan fijos cuando todos están elegidos
+rewrite-error-lhs-empty = regla 3: el lado izquierdo no puede estar vacío
+rewrite-error-letter = -alphabet: { $letter } no es ninguna de las letras { $alphabet }
+rewrite-error-lhs-long = el lado izquierdo tiene como mucho { $max } letras, no { $given }
+rewrite-error-lhs-table = regla 3: el lado izquierdo no puede ser la propia cadena de la mesa ({ $lhs })
+rewrite-error-rhs-long = -max_rhs: el lado derecho tiene como mucho { $max } letras, no { $given }
+rewrite-error-rhs-goal = regla 3: el lado derecho no puede { $how ->
+    [match] coincidir con
+   *[contain] contener
+} tu propio objetivo ({ $goal })
+rewrite-error-goal-long = un objetivo tiene como mucho { $max } caracteres
+rewrite-error-goal-length = regla 1: un objetivo tiene exactamente { $length } letras (-goal_length), no { $given }
+rewrite-error-pattern-group = después de (? solo se admiten grupos (?: )
+rewrite-error-pattern-char = { $letter } no se admite en un patrón de objetivo (usa las letras { $alphabet } y . [ ] ^ - ( ) (?: ) | * + ? {"{"}m,n{"}"} $)
+rewrite-error-pattern-letters = regla 1: un patrón de objetivo tiene al menos { $length } letras (-goal_length), sin contar los metacaracteres; { $text } tiene { $given }
+rewrite-error-pattern-invalid = { $text } no es una expresión regular válida: { $problem }
+rewrite-error-pattern-empty = regla 1: un objetivo no puede coincidir con la cadena vacía
+rewrite-error-pattern-nothing = regla 1: un objetivo tiene que poder coincidir con algo
+rewrite-error-goal-complex = el objetivo { $text } es demasiado complejo: { $problem }

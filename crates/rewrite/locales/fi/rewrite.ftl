@@ -19,3 +19,42 @@ rewrite-move-help =
 
     Komentorivillä sääntö on kirjoitettava lainausmerkkeihin: komentotulkki tulkitsee merkin > uudelleenohjaukseksi, joten ilman lainausmerkkejä t=>ac (tai t->ac) lähettää siirron t= ja kirjoittaa tiedoston nimeltä ac:
     tabula rewrite move 1 ned SALASANA 'tcg=>ag'
+
+## Asetukset, kuten `help rewrite` ja haastelomake ne kuvaavat
+
+rewrite-option-alphabet = pelin kirjaimet; pöydän merkkijono on aluksi jokainen kirjain kerran, järjestyksessä
+rewrite-option-alphabet-accepts = eri pieniä kirjaimia a-z
+rewrite-option-rounds = sääntöjen kirjoittamisen kierrokset
+rewrite-option-goal_length = kirjaimia tavoitteessa (säännöllisenä lausekkeena annetussa tavoitteessa vähintään näin monta)
+rewrite-option-regex_goals = tavoitteet ovat säännöllisiä lausekkeita (kirjaimet, . [ ] ( ) | * + ? {"{"}m,n{"}"} ^ $)
+rewrite-option-max_rhs = enintään näin monta kirjainta säännön laajenteessa (oikealla puolella)
+rewrite-option-max_length = pöydän merkkijono ei koskaan kasva tätä pidemmäksi: pidempi tulos katkaistaan tähän
+
+## Hylkäykset: asetukset, tavoitteet ja säännöt ($letter ja $text ovat syöte lainausmerkeissä)
+
+rewrite-error-alphabet-letter = { $letter } ei ole pieni kirjain a-z
+rewrite-error-alphabet-twice = { $letter } on annettu kahdesti (kohdassa { $position })
+rewrite-error-max-length = -max_length={ $max } on lyhyempi kuin alkumerkkijono { $alphabet } (-alphabet)
+rewrite-error-goal-word = kirjoita tavoite sanan goal jälkeen: goal aag
+rewrite-error-rule-spaces = { $text }: säännön puolissa ei ole välilyöntejä
+rewrite-error-not-a-move = { $text } ei ole siirto: kirjoita goal aag valitaksesi tavoitteesi, tai sääntö kuten tcg=>ag
+rewrite-error-goal-first = sääntö 1: valitse ensin salainen tavoitteesi (goal aag); sääntöjä kirjoitetaan, kun kaikki tavoitteet on valittu
+rewrite-error-goals-fixed = sääntö 1: tavoitteet ovat lukittuja, kun kaikki tavoitteet on valittu
+rewrite-error-lhs-empty = sääntö 3: säännön vasen puoli ei saa olla tyhjä merkkijono
+rewrite-error-letter = -alphabet: { $letter } ei ole mikään kirjaimista { $alphabet }
+rewrite-error-lhs-long = vasemmalla puolella saa olla enintään { $max } kirjainta, ei { $given }
+rewrite-error-lhs-table = sääntö 3: vasen puoli ei saa olla täsmälleen pöydän merkkijono ({ $lhs })
+rewrite-error-rhs-long = -max_rhs: laajenteessa (oikealla puolella) saa olla enintään { $max } kirjainta, ei { $given }
+rewrite-error-rhs-goal = sääntö 3: laajenne ei saa { $how ->
+    [match] täsmätä omaan tavoitteeseesi
+   *[contain] sisältää omaa tavoitettasi
+} ({ $goal })
+rewrite-error-goal-long = tavoitteessa saa olla enintään { $max } merkkiä
+rewrite-error-goal-length = sääntö 1: tavoite on tasan { $length } kirjaimen merkkijono (-goal_length), ei { $given }
+rewrite-error-pattern-group = merkkien (? jälkeen sallitaan vain (?: )-ryhmät
+rewrite-error-pattern-char = { $letter } ei käy tavoitteen lausekkeessa (käytä kirjaimia { $alphabet } ja merkkejä . [ ] ^ - ( ) (?: ) | * + ? {"{"}m,n{"}"} $)
+rewrite-error-pattern-letters = sääntö 1: tavoitteen lausekkeessa on vähintään { $length } kirjainta (-goal_length) metamerkkejä laskematta; lausekkeessa { $text } on { $given }
+rewrite-error-pattern-invalid = { $text } ei ole kelvollinen säännöllinen lauseke: { $problem }
+rewrite-error-pattern-empty = sääntö 1: tavoite ei saa täsmätä tyhjään merkkijonoon
+rewrite-error-pattern-nothing = sääntö 1: tavoitteen pitää voida täsmätä johonkin
+rewrite-error-goal-complex = tavoite { $text } on liian monimutkainen: { $problem }

@@ -20,3 +20,50 @@ rtlife-move-help =
     rtlife move <board#> <userid> <password> c5-f8,a1-b2     several moves, in order, all or none
     The words place and move may stand before the points (place c5,d5,e5 or move c5-f8).
     On the unbounded plane points may be written (x,y): place (-3,12),(-2,12),...
+
+## Options, as `help rtlife` and the challenge form describe them
+
+rtlife-option-width = columns of a bounded field (columns past z are aa, ab, ..)
+rtlife-option-height = rows of a bounded field
+rtlife-option-edges = dead: nothing lives outside the field; torus: it wraps; unbounded: the infinite plane
+rtlife-option-tick = real time between two ticks (movement points are handed out every tick)
+rtlife-option-gen_ticks = ticks between two generations
+rtlife-option-start_cells = cells a player places on joining, all connected
+rtlife-option-generations = the game ends after this many generations; the highest score wins
+rtlife-option-max_players = most players, those joining later included
+
+## Refusals: set-ups, places and moves
+
+rtlife-error-setup-off = { $point } is off the field
+rtlife-error-setup-twice = { $point } is given twice
+rtlife-error-setup-owner = { $owner } is not a player of this game
+rtlife-error-no-room = a { $width }x{ $height } field has no room for -start_cells={ $cells }
+rtlife-error-max-players = -max_players={ $max } but { NUMBER($given, useGrouping: "false") } players are listed
+rtlife-error-too-far-out = { $point } is too far out: coordinates run from -{ $limit } to { $limit }
+rtlife-error-off-field = { $point } is off the field (a1 to { $last })
+rtlife-owner-player = { $user }'s cell
+rtlife-owner-someone = a player's cell
+rtlife-owner-neutral = a neutral cell
+rtlife-error-placed = you have placed your cells already: move them with move c5-f8
+rtlife-error-place-count = place exactly { $cells } cells, not { $given }
+rtlife-error-twice = { $point } is listed twice
+rtlife-error-taken = { $point } is not empty: it holds { $owner }
+rtlife-error-connected = the cells must all be connected (touching horizontally, vertically or diagonally): { $loose } is not connected to { $first }
+rtlife-error-place-first = place your { $cells } cells first: place c5,d5,...
+rtlife-error-from-empty = { $from } is empty: there is no cell to move
+rtlife-error-not-yours = { $from } holds { $owner }: you may move only your own cells
+rtlife-error-no-move = { $from }-{ $to } does not move the cell
+rtlife-error-blocked = { $from } cannot reach { $to }: every path is blocked by other cells
+rtlife-error-cost = { $from }-{ $to } costs at least { $cost } points; you have { $left }{ $step ->
+    [first] {""}
+   *[later] {" "}left after the earlier moves
+}
+rtlife-error-too-far = { $from }-{ $to } is too far to search (the moves of one command may visit { $max } points): move in shorter steps
+rtlife-error-no-moves = give the moves, like move c5-f8
+rtlife-error-commas = a move is missing between commas: write c5-f8,a1-b2
+rtlife-error-from-to = { $text } is not a move: write from-to, like c5-f8
+rtlife-error-too-many = too many moves: at most { $max } in one command
+rtlife-error-place-what = give the { $cells } points to place, like place c5,d5,e5
+rtlife-error-empty = give a move: place c5,d5,... or move c5-f8
+rtlife-error-not-a-move = { $text } is not a move: write place c5,d5,... or move c5-f8
+rtlife-error-full = this game is full: it has its { $players } players

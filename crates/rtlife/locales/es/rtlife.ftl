@@ -21,3 +21,50 @@ rtlife-move-help =
     rtlife move <tablero#> <usuario> <contraseña> c5-f8,a1-b2     varios movimientos, en orden, todos o ninguno
     Las palabras place y move pueden ir delante de los puntos (place c5,d5,e5 o move c5-f8).
     En el plano ilimitado los puntos pueden escribirse (x,y): place (-3,12),(-2,12),...
+
+## Opciones, como las describen `help rtlife` y el formulario de desafío
+
+rtlife-option-width = columnas de un campo acotado (las columnas después de la z son aa, ab, ..)
+rtlife-option-height = filas de un campo acotado
+rtlife-option-edges = dead: fuera del campo no vive nada; torus: los bordes se unen; unbounded: el plano infinito
+rtlife-option-tick = tiempo real entre dos tics (los puntos de movimiento se reparten en cada tic)
+rtlife-option-gen_ticks = tics entre dos generaciones
+rtlife-option-start_cells = células que coloca un jugador al unirse, todas conectadas
+rtlife-option-generations = la partida termina tras este número de generaciones; gana la puntuación más alta
+rtlife-option-max_players = máximo de jugadores, incluidos los que se unan después
+
+## Rechazos: preparaciones, colocaciones y movimientos
+
+rtlife-error-setup-off = { $point } está fuera del campo
+rtlife-error-setup-twice = { $point } aparece dos veces
+rtlife-error-setup-owner = { $owner } no es un jugador de esta partida
+rtlife-error-no-room = un campo de { $width }x{ $height } no tiene sitio para -start_cells={ $cells }
+rtlife-error-max-players = -max_players={ $max }, pero hay { NUMBER($given, useGrouping: "false") } jugadores en la lista
+rtlife-error-too-far-out = { $point } está demasiado lejos: las coordenadas van de -{ $limit } a { $limit }
+rtlife-error-off-field = { $point } está fuera del campo (de a1 a { $last })
+rtlife-owner-player = una célula de { $user }
+rtlife-owner-someone = una célula de un jugador
+rtlife-owner-neutral = una célula neutral
+rtlife-error-placed = ya has colocado tus células: muévelas con move c5-f8
+rtlife-error-place-count = coloca exactamente { $cells } células, no { $given }
+rtlife-error-twice = { $point } aparece dos veces
+rtlife-error-taken = { $point } no está vacío: tiene { $owner }
+rtlife-error-connected = todas las células deben estar conectadas (tocándose en horizontal, vertical o diagonal): { $loose } no está conectada con { $first }
+rtlife-error-place-first = coloca primero tus { $cells } células: place c5,d5,...
+rtlife-error-from-empty = { $from } está vacío: no hay ninguna célula que mover
+rtlife-error-not-yours = { $from } tiene { $owner }: solo puedes mover tus propias células
+rtlife-error-no-move = { $from }-{ $to } no mueve la célula
+rtlife-error-blocked = { $from } no puede llegar a { $to }: otras células bloquean todos los caminos
+rtlife-error-cost = { $from }-{ $to } cuesta al menos { $cost } puntos; tienes { $left }{ $step ->
+    [first] {""}
+   *[later] {" "}tras los movimientos anteriores
+}
+rtlife-error-too-far = { $from }-{ $to } está demasiado lejos para buscar (los movimientos de un comando pueden visitar { $max } puntos): muévete en pasos más cortos
+rtlife-error-no-moves = da los movimientos, como move c5-f8
+rtlife-error-commas = falta un movimiento entre comas: escribe c5-f8,a1-b2
+rtlife-error-from-to = { $text } no es un movimiento: escribe origen-destino, como c5-f8
+rtlife-error-too-many = demasiados movimientos: como mucho { $max } en un comando
+rtlife-error-place-what = da los { $cells } puntos que colocas, como place c5,d5,e5
+rtlife-error-empty = da una jugada: place c5,d5,... o move c5-f8
+rtlife-error-not-a-move = { $text } no es una jugada: escribe place c5,d5,... o move c5-f8
+rtlife-error-full = la partida está completa: ya tiene sus { $players } jugadores

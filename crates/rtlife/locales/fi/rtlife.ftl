@@ -21,3 +21,50 @@ rtlife-move-help =
     rtlife move <lauta#> <käyttäjä> <salasana> c5-f8,a1-b2     useita siirtoja järjestyksessä, kaikki tai ei yhtään
     Pisteiden edessä voi olla sana place tai move (place c5,d5,e5 tai move c5-f8).
     Rajattomalla tasolla pisteet voi kirjoittaa muodossa (x,y): place (-3,12),(-2,12),...
+
+## Asetukset, kuten `help rtlife` ja haastelomake ne kuvaavat
+
+rtlife-option-width = rajatun kentän sarakkeet (z:n jälkeiset sarakkeet ovat aa, ab, ..)
+rtlife-option-height = rajatun kentän rivit
+rtlife-option-edges = dead: kentän ulkopuolella ei elä mitään; torus: reunat yhtyvät; unbounded: ääretön taso
+rtlife-option-tick = todellinen aika kahden tikin välillä (siirtopisteitä jaetaan joka tikillä)
+rtlife-option-gen_ticks = tikkejä kahden sukupolven välillä
+rtlife-option-start_cells = solut, jotka pelaaja asettaa liittyessään, kaikki toisiinsa kytkeytyneinä
+rtlife-option-generations = peli päättyy näin monen sukupolven jälkeen; suurimmat pisteet voittavat
+rtlife-option-max_players = enimmäismäärä pelaajia, myöhemmin liittyvät mukaan lukien
+
+## Hylkäykset: aloitukset, asettamiset ja siirrot
+
+rtlife-error-setup-off = { $point } on kentän ulkopuolella
+rtlife-error-setup-twice = { $point } on annettu kahdesti
+rtlife-error-setup-owner = { $owner } ei ole tämän pelin pelaaja
+rtlife-error-no-room = { $width }x{ $height }-kenttään ei mahdu -start_cells={ $cells }
+rtlife-error-max-players = -max_players={ $max }, mutta pelaajia on lueteltu { NUMBER($given, useGrouping: "false") }
+rtlife-error-too-far-out = { $point } on liian kaukana: koordinaatit ovat välillä -{ $limit }–{ $limit }
+rtlife-error-off-field = { $point } on kentän ulkopuolella (a1–{ $last })
+rtlife-owner-player = pelaajan { $user } solu
+rtlife-owner-someone = pelaajan solu
+rtlife-owner-neutral = neutraali solu
+rtlife-error-placed = olet jo asettanut solusi: siirrä niitä komennolla move c5-f8
+rtlife-error-place-count = aseta tasan { $cells } solua, ei { $given }
+rtlife-error-twice = { $point } on luettelossa kahdesti
+rtlife-error-taken = { $point } ei ole tyhjä: siinä on { $owner }
+rtlife-error-connected = solujen pitää olla kaikki kytköksissä toisiinsa (koskettaen vaaka-, pysty- tai vinosuunnassa): { $loose } ei ole kytköksissä soluun { $first }
+rtlife-error-place-first = aseta ensin { $cells } soluasi: place c5,d5,...
+rtlife-error-from-empty = { $from } on tyhjä: siinä ei ole siirrettävää solua
+rtlife-error-not-yours = kohdassa { $from } on { $owner }: voit siirtää vain omia solujasi
+rtlife-error-no-move = { $from }-{ $to } ei siirrä solua
+rtlife-error-blocked = { $from } ei pääse kohtaan { $to }: muut solut tukkivat jokaisen reitin
+rtlife-error-cost = { $from }-{ $to } maksaa vähintään { $cost } siirtopistettä; sinulla on { $left }{ $step ->
+    [first] {""}
+   *[later] {" "}jäljellä aiempien siirtojen jälkeen
+}
+rtlife-error-too-far = { $from }-{ $to } on liian kaukana etsittäväksi (yhden komennon siirrot saavat käydä läpi { $max } pistettä): siirrä lyhyemmin askelin
+rtlife-error-no-moves = anna siirrot, kuten move c5-f8
+rtlife-error-commas = pilkkujen välistä puuttuu siirto: kirjoita c5-f8,a1-b2
+rtlife-error-from-to = { $text } ei ole siirto: kirjoita mistä-mihin, kuten c5-f8
+rtlife-error-too-many = liian monta siirtoa: yhdessä komennossa enintään { $max }
+rtlife-error-place-what = anna { $cells } asetettavaa pistettä, kuten place c5,d5,e5
+rtlife-error-empty = anna siirto: place c5,d5,... tai move c5-f8
+rtlife-error-not-a-move = { $text } ei ole siirto: kirjoita place c5,d5,... tai move c5-f8
+rtlife-error-full = peli on täynnä: siinä on jo { $players } pelaajaa

@@ -107,7 +107,7 @@ impl Service {
             ids.push(id);
         }
         let options = Options::parse(info, options)
-            .map_err(|e| CommandError::new(ErrorCode::BadOption, e.to_string()))?;
+            .map_err(|e| CommandError::says(ErrorCode::BadOption, e.message()))?;
         if let Some(me) = &challenger
             && ids.iter().any(|p| p != me && !p.starts_with("bot:"))
         {
@@ -118,7 +118,7 @@ impl Service {
         // options as well as its seed.
         let seed: u64 = options.int("seed").map_or_else(rand::random, |n| n.unsigned_abs());
         let game = Game::create(kind, options.clone(), ids.clone(), seed, now)
-            .map_err(|e| CommandError::new(ErrorCode::BadOption, e.to_string()))?;
+            .map_err(|e| CommandError::says(ErrorCode::BadOption, e.message()))?;
         let status = if accepted.iter().all(|a| *a) { GameStatus::Active } else { GameStatus::Proposed };
         let new = NewGame {
             kind: info.kind.to_string(),

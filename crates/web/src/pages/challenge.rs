@@ -51,9 +51,9 @@ pub(super) fn option_fields(info: &GameInfo, sent: &[(String, String)]) -> Vec<O
                 .unwrap_or_default();
             let mut f = OptionField {
                 name: o.name,
-                label: option_label(o.help),
+                label: option_label(info.option_help(o, lang)),
                 input: "text",
-                help: o.help,
+                help: info.option_help(o, lang),
                 default: o.default,
                 min: None,
                 max: None,
@@ -71,14 +71,14 @@ pub(super) fn option_fields(info: &GameInfo, sent: &[(String, String)]) -> Vec<O
                     f.accepts =
                         t!(lang, "challenge-accepts-range", min = min.to_string(), max = max.to_string());
                 }
-                OptionKind::Text { min_len, max_len, accepts } => {
+                OptionKind::Text { min_len, max_len, .. } => {
                     f.maxlength = Some(max_len);
                     f.accepts = t!(
                         lang,
                         "challenge-accepts-text",
                         min = min_len.to_string(),
                         max = max_len.to_string(),
-                        accepts = accepts
+                        accepts = info.option_accepts(o, lang).unwrap_or_default()
                     );
                 }
                 OptionKind::Duration { min_secs, max_secs, unit } => {
