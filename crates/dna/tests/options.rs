@@ -10,7 +10,7 @@ fn setup_error(options: &[&str]) -> String {
     let options = Options::parse(&INFO, options).expect("each option is valid alone");
     let players = vec!["ned".to_string(), "ted".to_string()];
     match Game::create(&KIND, options, players, 1, 0) {
-        Err(SetupError::Contradiction(message)) => message,
+        Err(SetupError::Contradiction(message)) => message.to_string(),
         other => panic!("expected a contradiction, got {other:?}"),
     }
 }

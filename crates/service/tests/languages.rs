@@ -123,8 +123,8 @@ async fn every_game_refuses_a_bad_move_in_its_readers_language() {
         (
             "rewrite move 2 aino pw-aino goal aag=>t",
             IllegalMove,
-            "-alphabet: \"=\" ei ole mikään kirjaimista atcg",
-            "-alphabet: \"=\" no es ninguna de las letras atcg",
+            "-alphabet: '=' ei ole mikään kirjaimista atcg",
+            "-alphabet: '=' no es ninguna de las letras atcg",
         ),
         (
             "intervalo move 3 aino pw-aino 99",
@@ -139,10 +139,10 @@ async fn every_game_refuses_a_bad_move_in_its_readers_language() {
             "la jugada 1 puede colocar como mucho 1 ficha, no 2",
         ),
         (
-            "rtlife move 5 aino pw-aino frobnicate",
+            "rtlife move 5 aino pw-aino jump c5",
             MalformedMove,
-            "\"frobnicate\" ei ole siirto: kirjoita place c5,d5,... tai move c5-f8",
-            "\"frobnicate\" no es una jugada: escribe place c5,d5,... o move c5-f8",
+            "\"jump\" ei ole siirto: kirjoita place c5,d5,... tai move c5-f8",
+            "\"jump\" no es una jugada: escribe place c5,d5,... o move c5-f8",
         ),
     ];
     for (line, code, finnish, spanish) in cases {
@@ -163,7 +163,7 @@ async fn every_game_refuses_a_bad_move_in_its_readers_language() {
     let (_, spanish) = refusal(&s, Lang::Es, "dna challenge aino ned -min_chunk=5 -max_chunk=4").await;
     assert_eq!(spanish, "-min_chunk=5 es mayor que -max_chunk=4");
     let (_, finnish) = refusal(&s, Lang::Fi, "rewrite challenge aino ned -alphabet=aa").await;
-    assert_eq!(finnish, "-alphabet: \"a\" on annettu kahdesti (kohdassa 2)");
+    assert_eq!(finnish, "-alphabet: 'a' on annettu kahdesti (kohdassa 2)");
     let (_, spanish) = refusal(&s, Lang::Es, "intervalo challenge aino").await;
     assert_eq!(spanish, "Intervalo necesita de 2 a 2 jugadores, no 1");
 }
