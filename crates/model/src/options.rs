@@ -200,7 +200,7 @@ pub fn format_duration(secs: i64) -> String {
 }
 
 fn bad(spec: &OptionSpec, problem: Message) -> OptionError {
-    OptionError::BadValue { name: spec.name.to_string(), problem: problem.into() }
+    OptionError::BadValue { name: spec.name.to_string(), problem }
 }
 
 /// What a text option accepts, in the language its message is put into
