@@ -271,8 +271,9 @@ impl Thread {
 /// The language of the reply to `incoming`: that of the account the
 /// message speaks for (an acting user of one of its commands whose
 /// registered address sent it, else the account named like the sender's
-/// address whose address it is, else any acting user's), English when no
-/// account says.
+/// address whose address it is, else the account that registered the
+/// sender's address, else any acting user's), English when no account
+/// says.
 async fn reader_lang(service: &Service, incoming: &Incoming) -> Result<Lang, MailError> {
     let games = Service::game_words();
     let from = incoming.from.as_deref().map(|f| f.trim().to_ascii_lowercase()).unwrap_or_default();
@@ -297,6 +298,13 @@ async fn reader_lang(service: &Service, incoming: &Incoming) -> Result<Lang, Mai
         if n < users.len() {
             any = any.or(row.lang());
         }
+    }
+    // A message that acts for nobody (`help`, `list`, `show`) from an
+    // address whose local part is not its account's id.
+    if !from.is_empty()
+        && let Some(lang) = service.language_at_address(&from).await?
+    {
+        return Ok(lang);
     }
     Ok(any.unwrap_or_default())
 }

@@ -117,3 +117,39 @@ async fn a_bad_language_by_mail_is_refused_in_the_readers_language() {
     );
     assert_eq!(g.world.service.language("aino").await.unwrap(), Some(tabula_model::Lang::Es));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn help_from_a_registered_address_comes_in_its_account_s_language() {
+    let mut g = Gateway::start().await;
+    // The address's local part is not the account's id.
+    g.world.run("signup kim pw-kim k.smith@example.org").await;
+    g.world.run("language kim pw-kim fi").await;
+    g.world.run("signup lola pw-lola lola.garcia@example.org other@example.org").await;
+    g.world.run("language lola pw-lola es").await;
+    g.deliver().await;
+    let ask = async |g: &mut Gateway, from: &str, subject: &str| {
+        let raw = mail_with("", &format!("Someone <{from}>"), subject, None, "");
+        g.send_raw(from, raw).await;
+        let got = g.deliver().await;
+        assert_eq!(got.len(), 1, "{got:#?}");
+        assert!(got[0].to.eq_ignore_ascii_case(from), "{got:#?}");
+        got[0].subject.clone()
+    };
+
+    // `help`, `list` and `show` act for nobody: the sender's account says.
+    let subject = ask(&mut g, "k.smith@example.org", "help").await;
+    assert_eq!(subject, "Tabulan ohje");
+    // The address in any case, and any of the account's addresses.
+    let subject = ask(&mut g, "K.Smith@Example.ORG", "list").await;
+    assert_eq!(subject, "Tabulan pelit");
+    let subject = ask(&mut g, "other@example.org", "help").await;
+    assert_eq!(subject, "Ayuda de Tabula");
+    // An address nobody registered: English.
+    let subject = ask(&mut g, "kim@example.org", "help").await;
+    assert_eq!(subject, "Tabula help");
+    // A closed account speaks for nobody.
+    g.world.run("signoff kim pw-kim").await;
+    g.deliver().await;
+    let subject = ask(&mut g, "k.smith@example.org", "help").await;
+    assert_eq!(subject, "Tabula help");
+}

@@ -168,6 +168,29 @@ async fn users_are_created_once_updated_and_listed() {
 }
 
 #[tokio::test]
+async fn accounts_are_found_by_a_registered_address_in_any_case() {
+    for b in backends().await {
+        let s = &b.store;
+        let mut kim = user("kim");
+        kim.emails = vec!["k.smith@example.org".into(), "Kim@Work.example".into()];
+        s.create_user(&kim).await.unwrap();
+        let mut lee = user("lee");
+        lee.emails = vec!["kim@work.example".into()];
+        s.create_user(&lee).await.unwrap();
+        let mut cy = user("cy");
+        cy.emails = vec!["k.smith@example.org".into()];
+        cy.signed_off = true;
+        s.create_user(&cy).await.unwrap();
+        let ids =
+            |rows: Vec<tabula_service::store::UserRow>| rows.into_iter().map(|u| u.id).collect::<Vec<_>>();
+        assert_eq!(ids(s.users_at_address("K.Smith@example.ORG").await.unwrap()), ["kim"], "{}", b.name);
+        assert_eq!(ids(s.users_at_address("kim@work.example").await.unwrap()), ["kim", "lee"], "{}", b.name);
+        assert!(s.users_at_address("smith@example.org").await.unwrap().is_empty(), "{}", b.name);
+        assert!(s.users_at_address("%").await.unwrap().is_empty(), "{}", b.name);
+    }
+}
+
+#[tokio::test]
 async fn appends_are_checked_against_the_version_with_their_side_effects() {
     for b in backends().await {
         let s = &b.store;

@@ -138,6 +138,23 @@ impl Service {
         Ok(self.store.user(user).await?.filter(|u| !u.signed_off).and_then(|u| u.lang()))
     }
 
+    /// The language of the open account whose registered mail address
+    /// `address` is (in any case), for mail that names no account (`help`,
+    /// `list`, `show`): `None` when no account registered it, when that
+    /// account has chosen no language, or when the accounts sharing the
+    /// address chose different ones.
+    ///
+    /// # Errors
+    /// Storage failures.
+    pub async fn language_at_address(&self, address: &str) -> Result<Option<tabula_model::Lang>, StoreError> {
+        let langs: Vec<Option<tabula_model::Lang>> =
+            self.store.users_at_address(address).await?.iter().map(|u| u.lang()).collect();
+        Ok(match langs.split_first() {
+            Some((first, rest)) if rest.iter().all(|l| l == first) => *first,
+            _ => None,
+        })
+    }
+
     /// Set the language `auth`'s account reads Tabula in: the command
     /// `language USERID PASSWORD fi|es|en`, for front ends that build the
     /// command from a form (the password word may be `-` for the caller's

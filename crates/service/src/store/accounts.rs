@@ -45,6 +45,22 @@ impl Store {
         Ok(self.rows_warm("SELECT * FROM users WHERE id = ?1", values![id]).await?.pop())
     }
 
+    /// The open accounts that registered the mail `address` (in any case),
+    /// by id. Every account is read: for the few messages that name no
+    /// account of their sender (`help`, `list`, `show`).
+    pub async fn users_at_address(&self, address: &str) -> StoreResult<Vec<UserRow>> {
+        let has_address = match self.db {
+            Db::Sqlite(_) => {
+                "EXISTS (SELECT 1 FROM json_each(users.emails) WHERE lower(json_each.value) = lower(?1))"
+            }
+            Db::Postgres(_) => {
+                "EXISTS (SELECT 1 FROM jsonb_array_elements_text(users.emails::jsonb) e WHERE lower(e) = lower(?1))"
+            }
+        };
+        let sql = format!("SELECT * FROM users WHERE signed_off = 0 AND {has_address} ORDER BY id");
+        self.rows(sql, values![address.trim()]).await
+    }
+
     /// Replace a user's mutable fields.
     pub async fn update_user(&self, user: &UserRow) -> StoreResult<()> {
         self.update_user_with(user, &[], user.created).await
