@@ -3,10 +3,11 @@
 // browser sees Intervalo's in Spanish, while an English player of the same
 // board sees it in English; the errors the pages make, the dates and the
 // page script's own words follow; a visitor's switch (?lang=) is
-// remembered.
+// remembered; a signed-in user's own setting holds whatever the browser
+// sends, on every device.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { launch, newPage, uniqueUser, signUp, challenge, screenshot } from "./lib.mjs";
+import { launch, newPage, uniqueUser, signUp, challenge, screenshot, token, command } from "./lib.mjs";
 
 /** The text of the game's rules, as the page shows them. */
 async function rules(page) {
@@ -101,6 +102,82 @@ test("a visitor's switch of language is remembered", async () => {
     assert.equal(await page.locator("h1").textContent(), "Turnaukset");
     await page.goto("/tournaments?lang=en");
     assert.equal(await page.locator("h1").textContent(), "Tournaments");
+  } finally {
+    await browser.close();
+  }
+});
+
+/** Log in through the form. */
+async function logIn(page, user, password) {
+  await page.goto("/login");
+  await page.fill('input[name="user"]', user);
+  await page.fill('input[name="password"]', password);
+  await Promise.all([page.waitForURL((u) => !u.pathname.startsWith("/login")), page.click('button[type="submit"].primary')]);
+  await page.locator(".who", { hasText: user }).waitFor();
+}
+
+test("a user's own language holds whatever their browser sends", async () => {
+  const browser = await launch();
+  try {
+    const aila = uniqueUser("aila"), ned = uniqueUser("ned");
+    const first = await newPage(browser, { language: "en-GB,en;q=0.9" });
+    await signUp(first, aila, "pw-aila-1");
+    await signUp(await newPage(browser), ned, "pw-ned-1");
+    const ailaToken = await token(aila, "pw-aila-1");
+    const ok = (answer) => assert.equal(answer.ok, true, JSON.stringify(answer));
+    ok(await command(`language ${aila} pw-aila-1 fi`));
+    // A DNA board where aila is to move once both sequences are in.
+    const made = await command(`dna challenge -manual -length=6 ${aila} ${ned}`, ailaToken);
+    ok(made);
+    const board = made.game.id;
+    ok(await command(`dna move ${board} ${aila} pw-aila-1 AAACCC`));
+    ok(await command(`dna move ${board} ${ned} pw-ned-1 AAAGGG`));
+
+    // Another device, a browser asking for English: Finnish pages.
+    const en = await newPage(browser, { language: "en-US,en;q=0.9" });
+    await logIn(en, aila, "pw-aila-1");
+    assert.equal(await en.getAttribute("html", "lang"), "fi");
+    await en.goto("/challenge");
+    assert.equal(await en.locator("h1").textContent(), "Aloita peli");
+    await en.goto(`/games/${board}`);
+    assert.match(await en.locator("h1").textContent(), /^DNA lauta \d+$/);
+    await en.locator("#live:not([hidden])").waitFor();
+    // The status, live too, in her language and addressed to her.
+    assert.deepEqual(await en.locator("#status p").allTextContents(), ["On sinun vuorosi."]);
+    assert.match(await en.locator("#text-board").textContent(), new RegExp(`^Vuorossa on ${aila}\\.`));
+
+    // The account page's setting: Spanish from now on.
+    await en.goto("/account");
+    assert.equal(await en.locator("#set-language input[value='fi']").isChecked(), true);
+    await en.check("#set-language input[value='es']");
+    await Promise.all([en.waitForURL(/\/account\?done=language$/), en.click("#set-language button[type='submit']")]);
+    assert.equal(await en.getAttribute("html", "lang"), "es");
+    assert.equal(await en.locator("#done").textContent(), "Tu idioma está guardado.");
+    await en.goto("/challenge");
+    assert.equal(await en.locator("h1").textContent(), "Empieza una partida");
+    await en.goto(`/games/${board}`);
+    await en.locator("#live:not([hidden])").waitFor();
+    assert.deepEqual(await en.locator("#status p").allTextContents(), ["Es tu turno."]);
+    // The first browser, still logged in, follows the setting too.
+    await first.goto("/challenge");
+    assert.equal(await first.locator("h1").textContent(), "Empieza una partida");
+
+    // The footer's switch changes the setting, so every device follows.
+    await first.click("footer .languages a[hreflang='fi']");
+    await first.waitForURL(/\?lang=fi$/);
+    assert.equal(await first.locator("h1").textContent(), "Aloita peli");
+    await en.goto("/tournaments");
+    assert.equal(await en.getAttribute("html", "lang"), "fi");
+
+    // A visitor still follows their browser.
+    const visitor = await newPage(browser, { language: "en-US,en;q=0.9" });
+    await visitor.goto("/challenge");
+    assert.equal(await visitor.locator("h1").textContent(), "Start a game");
+    const finn = await newPage(browser, { language: "fi-FI,fi;q=0.9" });
+    await finn.goto("/challenge");
+    assert.equal(await finn.locator("h1").textContent(), "Aloita peli");
+    assert.deepEqual(en.scriptErrors, []);
+    assert.deepEqual(first.scriptErrors, []);
   } finally {
     await browser.close();
   }

@@ -58,17 +58,44 @@ pub fn outcome_line(game: &Game, outcome: &Outcome, lang: Lang) -> String {
     }
 }
 
+/// One status line of a board and, for the line saying whose turn it is,
+/// whose: a front end shows that line its own way to the player it names
+/// ("It is your turn.") without reading the sentence, in any language.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StatusLine {
+    /// The line as the reply writes it.
+    pub text: String,
+    /// The one player this line says is to move, if it says so.
+    pub turn_of: Option<String>,
+}
+
+impl From<String> for StatusLine {
+    fn from(text: String) -> Self {
+        StatusLine { text, turn_of: None }
+    }
+}
+
 /// The status lines of a board, in `lang`.
 pub fn status_lines(game: &Game, status: GameStatus, waiting_for: &[String], lang: Lang) -> Vec<String> {
-    let mut lines = Vec::new();
+    status_lines_with_turn(game, status, waiting_for, lang).into_iter().map(|l| l.text).collect()
+}
+
+/// [`status_lines`] with what each says (see [`StatusLine`]).
+pub fn status_lines_with_turn(
+    game: &Game,
+    status: GameStatus,
+    waiting_for: &[String],
+    lang: Lang,
+) -> Vec<StatusLine> {
+    let mut lines: Vec<StatusLine> = Vec::new();
     let list = |names: &[String]| tabula_i18n::and_list(lang, names);
     match status {
         GameStatus::Proposed => {
-            lines.push(t!(lang, "status-challenge-waits", users = list(waiting_for)));
+            lines.push(t!(lang, "status-challenge-waits", users = list(waiting_for)).into());
             return lines;
         }
         GameStatus::Cancelled => {
-            lines.push(t!(lang, "status-challenge-rejected"));
+            lines.push(t!(lang, "status-challenge-rejected").into());
             return lines;
         }
         _ => {}
@@ -76,14 +103,20 @@ pub fn status_lines(game: &Game, status: GameStatus, waiting_for: &[String], lan
     match game.to_move() {
         Turn::Over => {
             if let Some(o) = game.outcome() {
-                lines.push(outcome_line(game, &o, lang));
+                lines.push(outcome_line(game, &o, lang).into());
             }
         }
-        Turn::Player(p) => lines.push(t!(lang, "status-turn", user = game.players()[p].as_str())),
-        Turn::Simultaneous(_) => {
-            lines.push(t!(lang, "status-simultaneous", users = list(&to_move_users(game))))
+        Turn::Player(p) => {
+            let user = game.players()[p].as_str();
+            lines.push(StatusLine {
+                text: t!(lang, "status-turn", user = user),
+                turn_of: Some(user.to_string()),
+            });
         }
-        Turn::Clock => lines.push(t!(lang, "status-clock")),
+        Turn::Simultaneous(_) => {
+            lines.push(t!(lang, "status-simultaneous", users = list(&to_move_users(game))).into())
+        }
+        Turn::Clock => lines.push(t!(lang, "status-clock").into()),
     }
     if let Some(p) = game.proposal() {
         let others: Vec<String> = (0..game.players().len())
@@ -91,14 +124,15 @@ pub fn status_lines(game: &Game, status: GameStatus, waiting_for: &[String], lan
             .map(|s| game.players()[s].clone())
             .collect();
         let by = game.players()[p.by].as_str();
-        lines.push(match p.kind {
+        let line = match p.kind {
             tabula_model::ProposalKind::Draw => {
                 t!(lang, "status-proposes-draw", user = by, others = list(&others))
             }
             tabula_model::ProposalKind::Undo => {
                 t!(lang, "status-proposes-undo", user = by, others = list(&others))
             }
-        });
+        };
+        lines.push(line.into());
     }
     lines
 }

@@ -521,7 +521,7 @@ struct AtQuery {
     path = "/api/v1/games/{id}",
     tag = "games",
     summary = "A game as the caller may see it",
-    description = "A player (by bearer token or web login) sees their own secrets; anyone else sees an observer's view. With `at`, the position after that many moves, as an observer saw it then.",
+    description = "A player (by bearer token or web login) sees their own secrets; anyone else sees an observer's view. With `at`, the position after that many moves, as an observer saw it then. The texts people read (`subject`, `text`) are in the caller's language: their account's setting, else the browser's `Accept-Language`; English otherwise.",
     security((), ("bearer" = []), ("session" = [])),
     params(("id" = i64, Path, description = "Board number.", minimum = 1), AtQuery),
     responses(
@@ -544,7 +544,12 @@ async fn game(
     let user = api_user(&web.service, &headers, &client.origin(), true).await?;
     // A past position is replayed from the start: counted per client.
     let _turn = at.map(|_| web.heavy.enter(client)).transpose()?;
-    let snapshot = web.service.snapshot(board, user.as_deref(), at).await?;
+    // In the caller's language, as the game's page is (its script reads
+    // past positions here).
+    if let Some(u) = &user {
+        crate::lang::follow_setting(&web.service, u).await?;
+    }
+    let snapshot = web.service.snapshot(board, user.as_deref(), at, crate::lang::current()).await?;
     if let (Some(n), Some(g)) = (at, &snapshot.reply.game)
         && n > g.moves
     {
@@ -634,7 +639,7 @@ async fn history(
 ) -> Result<Json<History>, ApiError> {
     let board = board_id(&id)?;
     let user = api_user(&web.service, &headers, &client.origin(), true).await?;
-    let snapshot = web.service.snapshot(board, user.as_deref(), None).await?;
+    let snapshot = web.service.snapshot(board, user.as_deref(), None, Lang::En).await?;
     let history = snapshot.reply.game.map(|g| g.history).unwrap_or_default();
     let chat = web.service.chats(board).await?;
     Ok(Json(History { board, history, chat, ok: True }))

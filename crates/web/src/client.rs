@@ -153,6 +153,12 @@ impl ClientAddress {
     pub fn origin(self) -> Origin {
         Origin::Address(self.0)
     }
+
+    /// The client of a request not yet taken apart (as an extractor of the
+    /// whole request sees it).
+    pub fn of<B>(request: &axum::http::Request<B>) -> Self {
+        request.extensions().get::<ClientAddress>().copied().unwrap_or(IN_PROCESS)
+    }
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {

@@ -6,7 +6,11 @@
 //! set to the game's version, and `state`: what the listener may do now
 //! (`Service::board_state`), and for a known listener `waiting`: how many
 //! games wait for them (their move, a challenge or an offer to answer),
-//! as the pages' navigation counts them. The listener is the owner of the bearer token
+//! as the pages' navigation counts them, and `status_lines`: the lines that
+//! open the board's text as the game's page shows them to the listener
+//! (the line saying whose turn it is says "It is your turn." to that
+//! player). The texts are in the listener's language: their own setting,
+//! else the request's (see [`crate::lang`]). The listener is the owner of the bearer token
 //! (header, or `?token=` since browsers' `EventSource` cannot set headers),
 //! else the logged-in browser's user, else an observer: a view is only ever
 //! made for the identity the request proves, so nobody's stream carries
@@ -28,6 +32,7 @@ use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::Stream;
 use serde::Deserialize;
+use tabula_model::Lang;
 use tabula_service::GameUpdate;
 use tokio::sync::broadcast::error::RecvError;
 
@@ -61,6 +66,9 @@ struct Listener {
     web: Web,
     board: i64,
     user: Option<String>,
+    /// The language of the texts sent: the request's, kept for the events
+    /// made after the handler returned.
+    lang: Lang,
     updates: tokio::sync::broadcast::Receiver<GameUpdate>,
     /// Events ready to go, oldest first.
     pending: VecDeque<Event>,
@@ -109,11 +117,17 @@ pub async fn game_events(
     };
     // Subscribe before reading the board, so no change falls between the two.
     let updates = web.service.updates();
-    let (first, last_sent) = snapshot_event(&web, board, user.as_deref()).await?;
+    // The page's language: the listener's own setting, else the browser's.
+    if let Some(u) = &user {
+        crate::lang::follow_setting(&web.service, u).await?;
+    }
+    let lang = crate::lang::current();
+    let (first, last_sent) = snapshot_event(&web, board, user.as_deref(), lang).await?;
     let mut listener = Listener {
         web,
         board,
         user,
+        lang,
         updates,
         pending: VecDeque::from([first]),
         chat_sent: q.chat.unwrap_or(0),
@@ -125,10 +139,18 @@ pub async fn game_events(
 }
 
 /// The listener's snapshot as an event, and the digest of its data.
-async fn snapshot_event(web: &Web, board: i64, user: Option<&str>) -> Result<(Event, u64), ApiError> {
-    let snapshot = web.service.snapshot(board, user, None).await?;
+async fn snapshot_event(
+    web: &Web,
+    board: i64,
+    user: Option<&str>,
+    lang: Lang,
+) -> Result<(Event, u64), ApiError> {
+    let snapshot = web.service.snapshot(board, user, None, lang).await?;
     let version = snapshot.reply.game.as_ref().map_or(0, |g| g.version);
     let mut data = snapshot_json(&snapshot)?;
+    // The status lines as the page shows them to the listener ("It is
+    // your turn." to the player on move), for the page script.
+    data["status_lines"] = crate::pages::status_lines(&snapshot.status, user, lang).into();
     // What the listener may do now, so that a page shows the controls
     // that fit without reloading.
     let state = web.service.board_state(board, user).await?;
@@ -177,7 +199,7 @@ async fn next_event(mut l: Listener) -> Option<(Result<Event, Infallible>, Liste
             Ok(_) | Err(RecvError::Lagged(_)) => {}
             Err(RecvError::Closed) => return None,
         }
-        match snapshot_event(&l.web, l.board, l.user.as_deref()).await {
+        match snapshot_event(&l.web, l.board, l.user.as_deref(), l.lang).await {
             Ok((event, digest)) => {
                 if digest != l.last_sent {
                     l.last_sent = digest;

@@ -1,7 +1,8 @@
 //! The language each response speaks. In order: a `?lang=` in the address
-//! (the visitor's switch, remembered in a cookie), the signed-in user's own
+//! (the footer's switch, remembered in a cookie), the signed-in user's own
 //! setting, the remembered switch, the browser's `Accept-Language`; else
-//! English.
+//! English. For a signed-in user the switch changes their setting (see
+//! the pages' visitor), so their choice holds on every device.
 //!
 //! The language is chosen once per request, by [`choose`], and is then the
 //! request's for every text made while answering it, error pages made far
@@ -16,6 +17,7 @@ use axum::http::{HeaderMap, HeaderValue, Uri, header};
 use axum::middleware::Next;
 use axum::response::Response;
 use tabula_model::Lang;
+use tabula_service::{CommandError, Service};
 
 use crate::auth;
 
@@ -27,8 +29,8 @@ const LANG_COOKIE_SECS: i64 = 365 * 24 * 3600;
 /// What one request knows of its language.
 struct Chosen {
     lang: Cell<Lang>,
-    /// The address named it: nothing overrides that.
-    asked: bool,
+    /// The language the address named: nothing overrides that.
+    named: Option<Lang>,
 }
 
 tokio::task_local! {
@@ -40,14 +42,50 @@ pub fn current() -> Lang {
     REQUEST.try_with(|c| c.lang.get()).unwrap_or_default()
 }
 
+/// The language the request's address named (`?lang=`), if any.
+pub fn named() -> Option<Lang> {
+    REQUEST.try_with(|c| c.named).ok().flatten()
+}
+
 /// The signed-in user's own setting, for the rest of the request (unless
 /// the address itself named a language).
 pub fn use_setting(lang: Lang) {
     let _ = REQUEST.try_with(|c| {
-        if !c.asked {
+        if c.named.is_none() {
             c.lang.set(lang);
         }
     });
+}
+
+/// The rest of the request in `user`'s own language, if they chose one:
+/// for the reads a page's script makes for its signed-in user, which must
+/// speak the page's language.
+///
+/// # Errors
+/// Storage failures.
+pub async fn follow_setting(service: &Service, user: &str) -> Result<(), CommandError> {
+    if let Some(lang) = service.language(user).await? {
+        use_setting(lang);
+    }
+    Ok(())
+}
+
+/// Whether the request is a navigation the reader made on this site (a
+/// link of its pages followed, or an address typed), not one another site
+/// made their browser send: only those may change a setting on a `GET`.
+/// The browser's `Sec-Fetch-Site` says; a browser too old to send it is
+/// believed when its `Referer` (which this site's policy sends only to
+/// itself) names this site.
+pub fn own_navigation(headers: &HeaderMap) -> bool {
+    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    if let Some(site) = text("sec-fetch-site") {
+        return matches!(site, "same-origin" | "none");
+    }
+    let host = text(header::HOST.as_str());
+    let referer_host = text(header::REFERER.as_str())
+        .and_then(|r| r.split_once("://"))
+        .map(|(_, rest)| rest.split(['/', '?', '#']).next().unwrap_or(""));
+    host.is_some_and(|h| referer_host.is_some_and(|r| r.eq_ignore_ascii_case(h)))
 }
 
 /// The language a `lang` query parameter names, if any.
@@ -74,7 +112,7 @@ pub async fn choose(request: Request, next: Next) -> Response {
     let named = asked(request.uri());
     let lang = named.unwrap_or_else(|| of_visitor(request.headers()));
     let https = auth::is_https(request.headers());
-    let chosen = Chosen { lang: Cell::new(lang), asked: named.is_some() };
+    let chosen = Chosen { lang: Cell::new(lang), named };
     let (mut response, lang) = REQUEST
         .scope(chosen, async move {
             let response = next.run(request).await;
@@ -114,5 +152,28 @@ mod tests {
         assert_eq!(of_visitor(&h), Lang::Es);
         h.insert(header::COOKIE, HeaderValue::from_static("tabula_lang=xx"));
         assert_eq!(of_visitor(&h), Lang::Fi);
+    }
+
+    #[test]
+    fn only_the_reader_s_own_navigation_changes_a_setting() {
+        let mut h = HeaderMap::new();
+        assert!(!own_navigation(&h));
+        h.insert(header::HOST, HeaderValue::from_static("tabula.example"));
+        h.insert(header::REFERER, HeaderValue::from_static("https://tabula.example/games/3"));
+        assert!(own_navigation(&h));
+        h.insert(header::REFERER, HeaderValue::from_static("https://evil.example/tabula.example"));
+        assert!(!own_navigation(&h));
+        h.insert(header::REFERER, HeaderValue::from_static("https://tabula.example.evil.example/"));
+        assert!(!own_navigation(&h));
+        // The browser's own word comes first.
+        h.insert("sec-fetch-site", HeaderValue::from_static("cross-site"));
+        h.insert(header::REFERER, HeaderValue::from_static("https://tabula.example/"));
+        assert!(!own_navigation(&h));
+        h.insert("sec-fetch-site", HeaderValue::from_static("same-origin"));
+        assert!(own_navigation(&h));
+        h.insert("sec-fetch-site", HeaderValue::from_static("none"));
+        assert!(own_navigation(&h));
+        h.insert("sec-fetch-site", HeaderValue::from_static("same-site"));
+        assert!(!own_navigation(&h));
     }
 }

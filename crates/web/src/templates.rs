@@ -109,7 +109,6 @@ const SCRIPT_TEXTS: &[(&str, &str, &[&str])] = &[
     ("reconnecting", "js-reconnecting", &[]),
     ("to-move", "js-to-move", &[]),
     ("your-turn", "game-your-turn", &[]),
-    ("your-turn-line", "game-your-turn-line", &[]),
     ("offer-draw", "js-offer-draw", &["user"]),
     ("offer-undo", "js-offer-undo", &["user"]),
     ("taken-back", "js-taken-back", &[]),
@@ -132,16 +131,13 @@ fn script_texts() -> Value {
 
 fn script_text_map() -> BTreeMap<&'static str, String> {
     let lang = rendering();
-    let mut texts: BTreeMap<&'static str, String> = SCRIPT_TEXTS
+    SCRIPT_TEXTS
         .iter()
         .map(|(name, id, params)| {
             let args = params.iter().fold(Args::new(), |a, p| a.with(p, format!("{{{p}}}")));
             (*name, tabula_i18n::text(lang, id, &args))
         })
-        .collect();
-    // The service's line the script recognises (not one it shows).
-    texts.insert("turn-of", crate::pages::turn_line("{user}"));
-    texts
+        .collect()
 }
 
 /// Render template `name` with `ctx`, in the request's language.
@@ -220,7 +216,7 @@ mod tests {
         assert!(
             texts["position-after"].contains("{position}") && texts["position-after"].contains("{total}")
         );
-        assert_eq!(texts.len(), SCRIPT_TEXTS.len() + 1);
+        assert_eq!(texts.len(), SCRIPT_TEXTS.len());
         // The page's copy is JSON that cannot end its script element.
         let json = script_texts().to_string();
         assert!(!json.contains('<') && !json.contains('&'), "{json}");

@@ -27,6 +27,7 @@ use tabula_service::store::TournamentRow;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::Web;
+use crate::client::ClientAddress;
 use crate::error::{ApiError, PageError};
 use crate::lang::current;
 use crate::openapi::{ErrorBody, True};
@@ -426,8 +427,12 @@ fn page_error(e: ApiError) -> PageError {
 }
 
 /// `/tournaments`.
-async fn list_page(State(web): State<Web>, headers: HeaderMap) -> Result<Response, PageError> {
-    let login = visitor(&web, &headers).await?;
+async fn list_page(
+    State(web): State<Web>,
+    client: ClientAddress,
+    headers: HeaderMap,
+) -> Result<Response, PageError> {
+    let login = visitor(&web, client, &headers).await?;
     let tournaments = list(&web, MAX_TOURNAMENTS).await.map_err(page_error)?;
     let html =
         render("tournaments.html", context! { base => base(&web, login.as_ref()).await?, tournaments })?;
@@ -636,10 +641,11 @@ fn game_lines(report: &TournamentReport, limit: usize) -> Vec<GameLine> {
 /// `/tournaments/{id}`.
 async fn tournament_page(
     State(web): State<Web>,
+    client: ClientAddress,
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response, PageError> {
-    let login = visitor(&web, &headers).await?;
+    let login = visitor(&web, client, &headers).await?;
     let id = tournament_id(&id).map_err(page_error)?;
     let r = results(&web, id).await.map_err(page_error)?;
     let rep = &r.report;

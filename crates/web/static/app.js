@@ -423,6 +423,8 @@
 
   // ------------------------------------------------------------ showing a snapshot
 
+  // The status lines that open a board's text: a past position's, read
+  // from the API, which are shown as an observer saw them.
   function statusLines(text) {
     var lines = [];
     var all = text.split("\n");
@@ -436,9 +438,10 @@
     setUpPicture(true);
     var st = document.getElementById("status");
     st.textContent = "";
-    statusLines(snapshot.text).forEach(function (line) {
+    // The live stream's are addressed to the listener by the server.
+    (snapshot.status_lines || statusLines(snapshot.text)).forEach(function (line) {
       var p = document.createElement("p");
-      p.textContent = me && line === tr("turn-of", { user: me }) ? tr("your-turn-line") : line;
+      p.textContent = line;
       st.appendChild(p);
     });
     var tb = document.getElementById("text-board");

@@ -280,8 +280,15 @@ async fn observe(side: &mut Side, s: &Scenario, reader: &Option<String>) -> Vec<
     let b = side.board;
     let site = &side.site;
     let mut out: Vec<(String, String)> = Vec::new();
-    let moves =
-        site.service.snapshot(b, None, None).await.expect("a snapshot").reply.game.expect("a game").moves;
+    let moves = site
+        .service
+        .snapshot(b, None, None, tabula_model::Lang::En)
+        .await
+        .expect("a snapshot")
+        .reply
+        .game
+        .expect("a game")
+        .moves;
 
     // Commands, as the command line and the API's command endpoint run them.
     let mut lines = vec![format!("{k} show {b}"), format!("{k} history {b}"), format!("{k} standings")];
@@ -380,7 +387,7 @@ async fn stream_messages(side: &mut Side) -> Vec<(String, String)> {
     let version = side
         .site
         .service
-        .snapshot(side.board, None, None)
+        .snapshot(side.board, None, None, tabula_model::Lang::En)
         .await
         .expect("a snapshot")
         .reply

@@ -73,13 +73,14 @@ impl Service {
     }
 
     /// A board as `user` may see it (an observer's view if `None` or not a
-    /// player), optionally as it was after `at` moves. `user` must be an
-    /// identity the front end has authenticated.
+    /// player), optionally as it was after `at` moves, its texts in `lang`.
+    /// `user` must be an identity the front end has authenticated.
     pub async fn snapshot(
         &self,
         board: i64,
         user: Option<&str>,
         at: Option<usize>,
+        lang: Lang,
     ) -> Result<Snapshot, CommandError> {
         let loaded = self.load(board).await?;
         let Loaded { game, stored, .. } = loaded;
@@ -89,9 +90,11 @@ impl Service {
         // Rewrite string is copied into the view): off the async workers.
         self.heavy(move || {
             let game = replayed(game, past)?;
-            let reply = board_text_reply(&game, &stored, viewer, now, Lang::En);
+            let reply = board_text_reply(&game, &stored, viewer, now, lang);
+            let status =
+                reply::status_lines_with_turn(&game, stored.summary.status, &waiting_for(&stored), lang);
             let picture = game.picture(viewer, now);
-            Ok(Snapshot { reply, svg: picture.svg, click: picture.click })
+            Ok(Snapshot { reply, svg: picture.svg, click: picture.click, status })
         })
         .await
     }

@@ -331,7 +331,8 @@ pub struct GameUpdate {
     pub version: i64,
 }
 
-/// A board as one reader sees it: the reply text and report, and the SVG picture.
+/// A board as one reader sees it: the reply text and report (in the
+/// reader's language), and the SVG picture.
 #[derive(Clone, Debug, Serialize)]
 pub struct Snapshot {
     /// Heading, text and the game report.
@@ -340,6 +341,9 @@ pub struct Snapshot {
     pub svg: String,
     /// The picture's click layout, for games whose moves name board points.
     pub click: Option<tabula_model::ClickMap>,
+    /// The status lines that open `reply.text`, with whose turn the line
+    /// saying so names: a page addresses that line to the player on move.
+    pub status: Vec<crate::reply::StatusLine>,
 }
 
 /// The service.

@@ -11,7 +11,8 @@ use axum::response::{IntoResponse, Redirect, Response};
 use minijinja::context;
 use serde::Deserialize;
 use serde_json::Value;
-use tabula_i18n::t;
+use tabula_i18n::{msg, t};
+use tabula_model::Lang;
 use tabula_service::auth::Login;
 use tabula_service::{Caller, Command, CommandError, Context, Credentials, ErrorCode};
 
@@ -75,11 +76,12 @@ fn account_form(
 /// `/login?next=PATH`.
 pub(super) async fn login_page(
     State(web): State<Web>,
+    client: ClientAddress,
     headers: HeaderMap,
     q: Result<Query<NextQuery>, QueryRejection>,
 ) -> Result<Response, PageError> {
     let next = safe_next(query(q)?.next.as_deref());
-    if visitor(&web, &headers).await?.is_some() {
+    if visitor(&web, client, &headers).await?.is_some() {
         return Ok(Redirect::to(&next).into_response());
     }
     account_form("login.html", &headers, StatusCode::OK, &next, "", "", None)
@@ -88,11 +90,12 @@ pub(super) async fn login_page(
 /// `/signup?next=PATH`.
 pub(super) async fn signup_page(
     State(web): State<Web>,
+    client: ClientAddress,
     headers: HeaderMap,
     q: Result<Query<NextQuery>, QueryRejection>,
 ) -> Result<Response, PageError> {
     let next = safe_next(query(q)?.next.as_deref());
-    if visitor(&web, &headers).await?.is_some() {
+    if visitor(&web, client, &headers).await?.is_some() {
         return Ok(Redirect::to(&next).into_response());
     }
     account_form("signup.html", &headers, StatusCode::OK, &next, "", "", None)
@@ -205,10 +208,11 @@ pub(super) struct DoneQuery {
 /// `/account`: the account's settings and API tokens.
 pub(super) async fn account_page(
     State(web): State<Web>,
+    client: ClientAddress,
     headers: HeaderMap,
     q: Result<Query<DoneQuery>, QueryRejection>,
 ) -> Result<Response, PageError> {
-    let Some(login) = visitor(&web, &headers).await? else {
+    let Some(login) = visitor(&web, client, &headers).await? else {
         return Ok(Redirect::to("/login?next=/account").into_response());
     };
     let done = query(q)?.done.and_then(|d| confirmation(&d));
@@ -236,6 +240,7 @@ fn confirmation(setting: &str) -> Option<String> {
         "vacation" => t!(lang, "account-done-vacation"),
         "limit" => t!(lang, "account-done-limit"),
         "policy" => t!(lang, "account-done-policy"),
+        "language" => t!(lang, "account-done-language"),
         _ => return None,
     })
 }
@@ -276,6 +281,9 @@ async fn account_view(
             vacation_until => account.vacation_until.filter(|&t| t > now),
             limit => account.game_limit,
             ask => account.challenge_policy == "ask",
+            // The page is in the account's language, or in the browser's
+            // while the account has chosen none.
+            language => account.lang().unwrap_or_else(current).code(),
         },
     )?;
     Ok(page(status, html))
@@ -327,7 +335,7 @@ pub(super) async fn revoke_form(
 #[derive(Deserialize)]
 pub(super) struct SettingsForm {
     /// Which setting: `password`, `emails`, `notify`, `vacation`, `limit`,
-    /// `policy` or `close`.
+    /// `policy`, `language` or `close`.
     #[serde(default)]
     setting: String,
     /// The current password (password, addresses, closing).
@@ -383,6 +391,15 @@ fn settings_command(login: &Login, f: &SettingsForm) -> Result<Command, CommandE
         "vacation" => Command::Vacation { auth: session, days: on_off(&f.value)? },
         "limit" => Command::Limit { auth: session, limit: on_off(&f.value)? },
         "policy" => Command::Policy { auth: session, ask: f.value == "ask" },
+        "language" => match Lang::ALL.into_iter().find(|l| l.code() == f.value.trim()) {
+            Some(lang) => Command::Language { auth: session, lang },
+            None => {
+                let given: String = f.value.chars().take(40).collect();
+                let e =
+                    CommandError::says(ErrorCode::BadValue, msg!("error-language-unknown", given = given));
+                return Err(e.localized(current()));
+            }
+        },
         "close" => {
             if f.confirm != "yes" {
                 return Err(bad_value(t!(current(), "account-tick-to-close")));

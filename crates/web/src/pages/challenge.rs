@@ -115,10 +115,11 @@ pub(super) struct WithQuery {
 /// `/challenge?with=USER`: the games to challenge someone to.
 pub(super) async fn challenge_list(
     State(web): State<Web>,
+    client: ClientAddress,
     headers: HeaderMap,
     q: Result<Query<WithQuery>, QueryRejection>,
 ) -> Result<Response, PageError> {
-    let login = visitor(&web, &headers).await?;
+    let login = visitor(&web, client, &headers).await?;
     let with = query(q)?.with.unwrap_or_default();
     let players = match &login {
         Some(l) if !with.is_empty() => format!("{} {with}", l.user),
@@ -137,11 +138,12 @@ pub(super) struct ChallengeQuery {
 /// `/challenge/{kind}`: the challenge form, made from the game's option table.
 pub(super) async fn challenge_page(
     State(web): State<Web>,
+    client: ClientAddress,
     headers: HeaderMap,
     Path(kind): Path<String>,
     q: Result<Query<ChallengeQuery>, QueryRejection>,
 ) -> Result<Response, PageError> {
-    let login = visitor(&web, &headers).await?;
+    let login = visitor(&web, client, &headers).await?;
     let info = find_kind(&kind)?;
     let q = query(q)?;
     let players = match (q.players, &login) {
@@ -276,7 +278,7 @@ pub(super) async fn rematch_form(
 ) -> Result<Response, PageError> {
     let board = board_number(&id)?;
     let login = signed.login;
-    let snapshot = web.service.snapshot(board, Some(&login.user), None).await?;
+    let snapshot = web.service.snapshot(board, Some(&login.user), None, current()).await?;
     let Some(game) = snapshot.reply.game else {
         return Err(PageError::not_found(t!(current(), "game-no-board", board = board.to_string())));
     };

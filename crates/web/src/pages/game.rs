@@ -18,6 +18,7 @@ use tabula_model::GameInfo;
 use tabula_model::Lang;
 use tabula_service::auth::Login;
 use tabula_service::command::MoveAction;
+use tabula_service::reply::StatusLine;
 use tabula_service::store::GameStatus;
 use tabula_service::{BoardState, Caller, Command, CommandError, Context, Credentials, GameCommand};
 
@@ -74,21 +75,15 @@ pub(super) struct Refused {
     chat: bool,
 }
 
-/// The line of a board reply saying whose turn it is, as the service
-/// writes it: the page (and its script) show "It is your turn." instead to
-/// the player it names.
-pub(crate) fn turn_line(user: &str) -> String {
-    "It is {user}'s turn.".replace("{user}", user)
-}
-
-/// The status lines of a board reply (its first paragraph), addressed to
-/// `me`: "It is your turn." rather than their name.
-fn status_lines(text: &str, me: Option<&str>, lang: Lang) -> Vec<String> {
-    text.lines()
-        .take_while(|l| !l.trim().is_empty())
-        .map(|l| match me {
-            Some(m) if l == turn_line(m) => t!(lang, "game-your-turn-line"),
-            _ => l.to_string(),
+/// The status lines of a board, addressed to `me`: the line saying whose
+/// turn it is says "It is your turn." to the player it names (the page's,
+/// and the live stream's for the page script).
+pub(crate) fn status_lines(status: &[StatusLine], me: Option<&str>, lang: Lang) -> Vec<String> {
+    status
+        .iter()
+        .map(|l| match (me, &l.turn_of) {
+            (Some(m), Some(user)) if m == user => t!(lang, "game-your-turn-line"),
+            _ => l.text.clone(),
         })
         .collect()
 }
@@ -113,7 +108,7 @@ pub(super) async fn game_page(
     Path(id): Path<String>,
     q: Result<Query<AtQuery>, QueryRejection>,
 ) -> Result<Response, PageError> {
-    let login = visitor(&web, &headers).await?;
+    let login = visitor(&web, client, &headers).await?;
     let board = board_number(&id)?;
     let at = match query(q)?.at.as_deref().map(str::trim) {
         None | Some("") => None,
@@ -142,14 +137,14 @@ async fn game_view(
 ) -> Result<Response, PageError> {
     let me = login.map(|l| l.user.as_str());
     let lang = current();
-    let current = web.service.snapshot(board, me, None).await?;
+    let current = web.service.snapshot(board, me, None, lang).await?;
     let Some(game) = current.reply.game.as_ref() else {
         return Err(PageError::not_found(t!(lang, "game-no-board", board = board.to_string())));
     };
     // A past position (replay) is shown as an observer saw it then.
     let at = at.filter(|&n| n < game.moves);
     let shown = match at {
-        Some(_) => web.service.snapshot(board, me, at).await?,
+        Some(_) => web.service.snapshot(board, me, at, lang).await?,
         None => current.clone(),
     };
     let shown_game = shown.reply.game.as_ref().unwrap_or(game);
@@ -214,7 +209,8 @@ async fn game_view(
             rules => info.rules(lang),
             move_help => web_move_help(info, lang),
             subject => shown.reply.subject.clone(),
-            status_lines => status_lines(&shown.reply.text, me, lang),
+            // A past position is an observer's: not addressed to anyone.
+            status_lines => status_lines(&shown.status, me.filter(|_| at.is_none()), lang),
             text_board => shown.reply.text.clone(),
             svg => shown.svg.clone(),
             click => click_json,
@@ -455,12 +451,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn status_lines_are_the_first_paragraph_addressed_to_the_reader() {
-        let text = "It is ned's turn.\n\nMoves:\n 1. x\n";
-        assert_eq!(status_lines(text, None, Lang::En), vec!["It is ned's turn."]);
-        assert_eq!(status_lines(text, Some("ned"), Lang::En), vec!["It is your turn."]);
-        assert_eq!(status_lines(text, Some("ann"), Lang::En), vec!["It is ned's turn."]);
-        assert_eq!(status_lines(text, Some("ned"), Lang::Fi), vec!["On sinun vuorosi."]);
+    fn status_lines_are_addressed_to_the_player_on_move() {
+        let lines = |text: &str| {
+            vec![
+                StatusLine { text: text.to_string(), turn_of: Some("ned".into()) },
+                StatusLine::from("ann proposes a draw.".to_string()),
+            ]
+        };
+        let en = lines("It is ned's turn.");
+        assert_eq!(status_lines(&en, None, Lang::En), vec!["It is ned's turn.", "ann proposes a draw."]);
+        assert_eq!(
+            status_lines(&en, Some("ned"), Lang::En),
+            vec!["It is your turn.", "ann proposes a draw."]
+        );
+        assert_eq!(
+            status_lines(&en, Some("ann"), Lang::En),
+            vec!["It is ned's turn.", "ann proposes a draw."]
+        );
+        // Whatever the language says: the line is known by what it says.
+        let fi = lines("Vuorossa on ned.");
+        assert_eq!(status_lines(&fi, Some("ned"), Lang::Fi)[0], "On sinun vuorosi.");
+        assert_eq!(status_lines(&fi, Some("ann"), Lang::Fi)[0], "Vuorossa on ned.");
     }
 
     #[test]

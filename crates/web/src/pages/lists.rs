@@ -14,6 +14,7 @@ use tabula_service::{Waiting, WaitingGame};
 use super::{base, frame, page, query, title_of, visitor};
 use crate::Web;
 use crate::api::{GamesQuery, game_filter, public_user};
+use crate::client::ClientAddress;
 use crate::error::PageError;
 use crate::lang::current;
 use crate::templates::render;
@@ -95,10 +96,11 @@ pub(super) struct ListQuery {
 /// user's games waiting for them.
 pub(super) async fn games_page(
     State(web): State<Web>,
+    client: ClientAddress,
     headers: HeaderMap,
     q: Result<Query<ListQuery>, QueryRejection>,
 ) -> Result<Response, PageError> {
-    let login = visitor(&web, &headers).await?;
+    let login = visitor(&web, client, &headers).await?;
     let q = query(q)?;
     let state = q.state.clone().unwrap_or_else(|| "all".into());
     let filter = GamesQuery {
@@ -140,10 +142,11 @@ pub(super) async fn games_page(
 /// `/users/{id}`: a user's games.
 pub(super) async fn user_page(
     State(web): State<Web>,
+    client: ClientAddress,
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response, PageError> {
-    let login = visitor(&web, &headers).await?;
+    let login = visitor(&web, client, &headers).await?;
     let (profile, games) =
         public_user(&web, &id, LIST_GAMES).await.map_err(|e| PageError::new(e.status, e.message))?;
     let me = login.as_ref().map(|l| l.user.as_str());
@@ -167,10 +170,11 @@ const LADDER_ROWS: usize = 500;
 /// `/ladder/{kind}`: a game's ladder (Glicko-2 ratings of people and bots).
 pub(super) async fn ladder_page(
     State(web): State<Web>,
+    client: ClientAddress,
     headers: HeaderMap,
     Path(kind): Path<String>,
 ) -> Result<Response, PageError> {
-    let login = visitor(&web, &headers).await?;
+    let login = visitor(&web, client, &headers).await?;
     let info = tabula_games::find(&kind)
         .ok_or_else(|| PageError::not_found(t!(current(), "no-game", kind = format!("{kind:?}"))))?
         .info();

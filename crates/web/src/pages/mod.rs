@@ -17,7 +17,7 @@ mod challenge;
 mod game;
 mod lists;
 
-pub(crate) use game::turn_line;
+pub(crate) use game::status_lines;
 
 use axum::Router;
 use axum::body::Bytes;
@@ -30,9 +30,11 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tabula_i18n::t;
 use tabula_service::auth::Login;
+use tabula_service::{Caller, Context, Credentials};
 
 use crate::Web;
 use crate::auth;
+use crate::client::ClientAddress;
 use crate::error::PageError;
 use crate::lang::current;
 use crate::templates::{APP_CSS, APP_JS, ICON_SVG};
@@ -132,9 +134,35 @@ fn title_of(kind: &str) -> String {
     tabula_games::find(kind).map_or_else(|| t!(lang, "unknown-game"), |k| k.info().title(lang).to_string())
 }
 
-/// The logged-in user of a request, if any.
-pub(crate) async fn visitor(web: &Web, headers: &HeaderMap) -> Result<Option<Login>, PageError> {
-    auth::session_login(&web.service, headers).await.map_err(|e| PageError::new(e.status, e.message))
+/// The logged-in user of a request, if any, and the language of the page
+/// they see: every page finds its reader here, so the page's language is
+/// settled here, once. A visitor's is the request's own (the address's,
+/// the remembered switch's, the browser's); a signed-in user's is their
+/// setting, whatever their browser sends, and the footer's switch (a
+/// `?lang=` address they followed on this site) changes the setting, so
+/// that the choice holds on every device.
+pub(crate) async fn visitor(
+    web: &Web,
+    client: ClientAddress,
+    headers: &HeaderMap,
+) -> Result<Option<Login>, PageError> {
+    let login =
+        auth::session_login(&web.service, headers).await.map_err(|e| PageError::new(e.status, e.message))?;
+    let Some(login) = login else { return Ok(None) };
+    match crate::lang::named() {
+        // A link from another site shows its page in the language it
+        // names, and changes nothing.
+        Some(named) if crate::lang::own_navigation(headers) => {
+            if web.service.language(&login.user).await? != Some(named) {
+                let auth = Credentials { user: login.user.clone(), password: "-".into() };
+                let context = Context::new(Caller::User(login.user.clone()), client.origin()).in_lang(named);
+                web.service.set_language(auth, named, context).await?;
+            }
+        }
+        Some(_) => {}
+        None => crate::lang::follow_setting(&web.service, &login.user).await?,
+    }
+    Ok(Some(login))
 }
 
 /// An HTML page, never cached (it shows one user's view).
@@ -237,6 +265,7 @@ impl<T: DeserializeOwned> FromRequest<Web> for Signed<T> {
 
     async fn from_request(request: Request, web: &Web) -> Result<Self, Response> {
         let headers = request.headers().clone();
+        let client = ClientAddress::of(&request);
         let path = request.uri().path().to_string();
         let json = wants_json(&headers);
         let refuse = |status: StatusCode, message: String| -> Response {
@@ -246,7 +275,7 @@ impl<T: DeserializeOwned> FromRequest<Web> for Signed<T> {
                 PageError::new(status, message).into_response()
             }
         };
-        let Some(login) = visitor(web, &headers).await.map_err(IntoResponse::into_response)? else {
+        let Some(login) = visitor(web, client, &headers).await.map_err(IntoResponse::into_response)? else {
             if json {
                 return Err(refuse(StatusCode::UNAUTHORIZED, t!(current(), "log-in-first")));
             }
