@@ -13,7 +13,7 @@ use tabula_service::command::{self, Command, GameCommand, Reading};
 use tabula_service::store::OutboxMessage;
 use tabula_service::{Answer, Caller, CommandError, Context, ErrorCode, Origin, Reply, Service};
 
-use crate::message::{Incoming, read_message};
+use crate::message::{Ignored, Incoming, read_message};
 use crate::{MailConfig, MailError, relay};
 
 /// How long a claim on an incoming message protects it from a second
@@ -103,8 +103,18 @@ pub async fn handle_message(
 ) -> Result<Option<OutgoingMail>, MailError> {
     let incoming = read_message(raw, config)?;
     if let Some(reason) = &incoming.ignored {
-        tracing::info!(from = ?incoming.from, %reason, "mail not answered");
-        return Ok(None);
+        // Mail without a command from a stranger is left alone (spam, a
+        // misdirected note); from a player's registered address it is
+        // answered, once an hour's error budget allows, with how to write
+        // a command.
+        let from_player = match (reason, incoming.from.as_deref()) {
+            (Ignored::NoCommand, Some(from)) => service.address_registered(from).await?,
+            _ => false,
+        };
+        if !from_player {
+            tracing::info!(from = ?incoming.from, %reason, "mail not answered");
+            return Ok(None);
+        }
     }
     let Some(to) = incoming.reply_to.clone() else { return Ok(None) };
     // Mail servers deliver again after a timeout or a crash: the commands of

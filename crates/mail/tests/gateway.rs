@@ -177,13 +177,21 @@ async fn loops_bounces_and_lists_are_never_answered_and_run_nothing() {
         "22-bounce-dsn.eml",
         "23-postmaster.eml",
         "24-mailing-list.eml",
-        "28-no-command.eml",
         "29-reply-to-error.eml",
         "36-from-gateway.eml",
     ] {
         let got = handle_message(&world.service, &corpus(file), &config()).await.expect(file);
         assert!(got.is_none(), "{file} was answered: {got:?}");
     }
+    // Without a command but from a player's registered address: the player
+    // is told how to write one, never left to think a move was made.
+    let got = handle_message(&world.service, &corpus("28-no-command.eml"), &config()).await.unwrap();
+    let got = got.expect("a player's mail without a command is answered");
+    assert!(got.body.starts_with("No command was found in your message."), "{}", got.body);
+    let stranger =
+        String::from_utf8(corpus("28-no-command.eml")).unwrap().replace("ted@example.org", "zed@example.org");
+    let got = handle_message(&world.service, stranger.as_bytes(), &config()).await.unwrap();
+    assert!(got.is_none(), "a stranger's mail without a command was answered: {got:?}");
     assert_eq!(world.version(1).await, version, "the vacation mail's move was not made");
     assert_eq!(
         world.service.mailroom().outbox(10).await.unwrap().len(),

@@ -125,22 +125,31 @@ async fn an_address_gets_a_limited_number_of_error_replies_an_hour() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mistyped_and_unknown_commands_are_answered_naming_the_word() {
     let (mut g, _) = table().await;
-    for (subject, body, word) in [
-        ("dna mvoe 1 ted pw-ted GTG", "", "unknown command \"mvoe\": did you mean \"move\"?"),
-        ("sigunp ted pw-ted", "", "unknown command \"sigunp\": did you mean \"signup\"?"),
-        ("chess move 3 ted pw-ted e4", "", "\"chess\""),
+    for (from, subject, body, word) in [
+        ("ted", "dna mvoe 1 ted pw-ted GTG", "", "unknown command \"mvoe\": did you mean \"move\"?"),
+        ("ted", "sigunp ted pw-ted", "", "unknown command \"sigunp\": did you mean \"signup\"?"),
+        ("ted", "chess move 3 ted pw-ted e4", "", "\"chess\""),
         // The reply's own words stay, although the line held them too.
-        ("resign all my games", "", "unknown command \"resign\": the games are dna"),
+        ("ted", "resign all my games", "", "unknown command \"resign\": the games are dna"),
         // The password where the user id goes comes back lower-cased in
         // the error ("there is no user ..."): masked all the same.
-        ("dna move 1 PW-TED ted GTG", "", "there is no user ********"),
-        ("Hello", "Hi Tabula,\nplease dna mvoe 1 ted pw-ted GTG\n", ""),
+        ("ted", "dna move 1 PW-TED ted GTG", "", "there is no user ********"),
+        // No command that Tabula can find: a player's registered address
+        // is told so, in any case of its letters; a stranger is not
+        // answered (spam-like).
+        (
+            "TED",
+            "Hello",
+            "Hi Tabula,\nplease dna mvoe 1 ted pw-ted GTG\n",
+            "No command was found in your message",
+        ),
+        ("stranger", "Hello", "Hi Tabula,\nplease dna mvoe 1 ted pw-ted GTG\n", ""),
     ] {
-        let raw = mail_with("", "ted@example.org", subject, None, body);
-        g.send_raw("ted@example.org", raw).await;
+        let from = format!("{from}@example.org");
+        let raw = mail_with("", &from, subject, None, body);
+        g.send_raw(&from, raw).await;
         let got = g.deliver().await;
         if word.is_empty() {
-            // Neither a command nor an attempt at one, and no answer to Tabula's mail: spam-like, not answered.
             assert!(got.is_empty(), "{got:#?}");
             continue;
         }

@@ -84,7 +84,7 @@ fn a_finnish_and_an_english_terminal_play_rewrite() {
     let (code, _, err) = run_in(&t, fi, "rewrite mvoe 1 aino pw-aino tcg=>ag");
     assert_eq!(
         (code, err.as_str()),
-        (Some(1), "tabula: tuntematon komento \"mvoe\": `help` luettelee komennot\n")
+        (Some(1), "tabula: tuntematon komento \"mvoe\": tarkoititko \"move\"? `help` luettelee komennot\n")
     );
     let (code, _, err) = run_in(&t, fi, "rewrite move 1 aino");
     assert_eq!(code, Some(2));

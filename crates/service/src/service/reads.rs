@@ -155,6 +155,16 @@ impl Service {
         })
     }
 
+    /// Whether an open account registered the mail `address` (in any
+    /// case): mail from it is a player's, answered even when it holds no
+    /// command, so that a player never takes silence for a move made.
+    ///
+    /// # Errors
+    /// Storage failures.
+    pub async fn address_registered(&self, address: &str) -> Result<bool, StoreError> {
+        Ok(!self.store.users_at_address(address).await?.is_empty())
+    }
+
     /// Set the language `auth`'s account reads Tabula in: the command
     /// `language USERID PASSWORD fi|es|en`, for front ends that build the
     /// command from a form (the password word may be `-` for the caller's
