@@ -32,7 +32,7 @@ impl Store {
             u.signed_off,
             &u.language
         ];
-        let mut statements = vec![(sql, values)];
+        let mut statements = vec![(sql.into(), values)];
         statements.extend(side_effects(effects, None, at)?);
         match self.write(statements).await {
             Err(e) if is_taken(&e) => Err(StoreError::Exists),
@@ -86,10 +86,12 @@ impl Store {
             &u.language,
             &u.id
         ];
+        let mut statements = vec![(sql.into(), values)];
+        statements.extend(side_effects(effects, None, at)?);
         // Nothing else happens for an account that is not there.
-        match self.write_after((sql, values), side_effects(effects, None, at)?).await? {
-            false => Err(StoreError::NotFound),
-            true => Ok(()),
+        match self.write_guarded(statements).await {
+            Err(StoreError::Conflict) => Err(StoreError::NotFound),
+            r => r,
         }
     }
 

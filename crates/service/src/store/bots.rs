@@ -47,9 +47,9 @@ impl Store {
         let change = if on {
             let sql =
                 "INSERT INTO bot_accounts (user_id, since) VALUES (?1, ?2) ON CONFLICT (user_id) DO NOTHING";
-            (sql, values![user, now])
+            (sql.into(), values![user, now])
         } else {
-            ("DELETE FROM bot_accounts WHERE user_id = ?1", values![user])
+            ("DELETE FROM bot_accounts WHERE user_id = ?1".into(), values![user])
         };
         self.write_with(change, effects, None, now).await
     }
@@ -64,7 +64,7 @@ impl Store {
     ) -> StoreResult<()> {
         let sql = "INSERT INTO bot_accounts (user_id, since, command) VALUES (?1, ?2, ?3) \
                    ON CONFLICT (user_id) DO UPDATE SET command = ?3";
-        self.execute(sql, values![user, now, command.map(str::to_owned)]).await.map(drop)
+        self.execute(sql, values![user, now, command]).await.map(drop)
     }
 
     /// The bot account `user`, if it is one.

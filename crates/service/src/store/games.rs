@@ -46,7 +46,14 @@ impl Store {
     /// [`Store::create_game`] with the side effects `effects` makes for the
     /// new board's number (its mail) in the same transaction.
     pub async fn create_game_with(&self, game: &NewGame, effects: NewGameEffects) -> StoreResult<i64> {
-        on_db!(self, db => db.create_game(game, &effects).await)
+        let (store, g) = (self.clone(), game.clone());
+        let then = move |id| {
+            let mut statements: Vec<_> = new_seats(id, &g).into_iter().collect();
+            statements.extend(side_effects(&effects(id), Some(id), g.created)?);
+            statements.extend(store.announce(id));
+            Ok(statements)
+        };
+        self.write_new(new_game(game), Box::new(then)).await
     }
 
     /// A game's record and summary.
@@ -74,7 +81,18 @@ impl Store {
         summary: &GameSummary,
         effects: &[SideEffect],
     ) -> StoreResult<()> {
-        on_db!(self, db => db.append(expected_version, events, summary, effects).await)
+        let started = std::time::Instant::now();
+        let mut statements = append(expected_version, events, summary, effects)?;
+        statements.extend(self.announce(summary.id));
+        self.write_guarded(statements).await?;
+        if let Db::Postgres(_) = self.db {
+            // SQLite's writer reports its batches as it syncs them; here
+            // each append is a transaction of its own.
+            let metrics = &*crate::metrics::METRICS;
+            metrics.commit_batch_size.observe(1.0);
+            metrics.commit_batch_seconds.observe(started.elapsed().as_secs_f64());
+        }
+        Ok(())
     }
 
     /// Set a challenged player's acceptance, and the status.
@@ -89,8 +107,10 @@ impl Store {
     ) -> StoreResult<()> {
         let seat_row = "UPDATE game_players SET accepted = ?1 WHERE game_id = ?2 AND seat = ?3";
         let game_row = "UPDATE games SET status = ?1 WHERE id = ?2";
-        let mut statements =
-            vec![(seat_row, values![accepted, id, seat as i64]), (game_row, values![status.as_str(), id])];
+        let mut statements = vec![
+            (seat_row.into(), values![accepted, id, seat as i64]),
+            (game_row.into(), values![status.as_str(), id]),
+        ];
         statements.extend(side_effects(effects, Some(id), at)?);
         statements.extend(self.announce(id));
         self.write(statements).await.map(drop)
@@ -147,7 +167,7 @@ impl Store {
              WHERE status = 'finished' AND (CAST(?1 AS TEXT) IS NULL OR kind = ?1) ORDER BY updated, id",
             summary!()
         );
-        let rows: Vec<Finished> = self.rows(sql, values![kind.map(str::to_owned)]).await?;
+        let rows: Vec<Finished> = self.rows(sql, values![kind]).await?;
         Ok(rows.into_iter().map(|r| GameSummary { seat_results: r.seat_results, ..r.summary }).collect())
     }
 
@@ -165,7 +185,7 @@ impl Store {
         } else {
             "DELETE FROM subscriptions WHERE game_id = ?1 AND user_id = ?2"
         };
-        self.write_with((sql, values![game, user]), effects, Some(game), at).await
+        self.write_with((sql.into(), values![game, user]), effects, Some(game), at).await
     }
 
     /// A game's subscribers.
@@ -184,7 +204,7 @@ impl Store {
         effects: &[SideEffect],
     ) -> StoreResult<()> {
         let sql = "INSERT INTO queued_moves (game_id, user_id, move, created) VALUES (?1, ?2, ?3, ?4)";
-        self.write_with((sql, values![game, user, text, at]), effects, Some(game), at).await
+        self.write_with((sql.into(), values![game, user, text, at]), effects, Some(game), at).await
     }
 
     /// A game's queued moves, oldest first.
@@ -204,7 +224,7 @@ impl Store {
     ) -> StoreResult<()> {
         let sql = "INSERT INTO pending_moves (game_id, user_id, move, created) VALUES (?1, ?2, ?3, ?4) \
                    ON CONFLICT (game_id, user_id) DO UPDATE SET move = excluded.move, created = excluded.created";
-        self.write_with((sql, values![game, user, text, at]), effects, Some(game), at).await
+        self.write_with((sql.into(), values![game, user, text, at]), effects, Some(game), at).await
     }
 
     /// The submitted move of a user.
@@ -275,13 +295,64 @@ pub(super) fn new_game(g: &NewGame) -> Statement {
         json(&g.to_move),
         g.next_clock
     ];
-    (sql, values)
+    (sql.into(), values)
 }
 
-/// The update of a game's summary an append starts with, checked against
-/// the version the append was validated on: it changes no row if the game
-/// moved on since.
-pub(super) fn update_summary(expected_version: i64, events: usize, s: &GameSummary) -> Statement {
+/// The statement storing the seats of the new game `g`, board `id`.
+pub(super) fn new_seats(id: i64, g: &NewGame) -> Option<Statement> {
+    let seats = g.players.iter().enumerate();
+    let rows = seats
+        .map(|(seat, user)| values![id, seat as i64, user, g.accepted.get(seat).copied().unwrap_or(true)]);
+    insert_rows("INSERT INTO game_players (game_id, seat, user_id, accepted)", rows, "")
+}
+
+/// The statements of an append: first the update of the game's summary,
+/// checked against the version the append was validated on (it changes no
+/// row if the game moved on since), then the events, the seats (a join
+/// adds one, a result changes them) and the side effects.
+pub(super) fn append(
+    expected_version: i64,
+    events: &[Event],
+    s: &GameSummary,
+    effects: &[SideEffect],
+) -> StoreResult<Vec<Statement>> {
+    let mut statements = vec![update_summary(expected_version, events.len(), s)];
+    let events = events
+        .iter()
+        .zip(expected_version..)
+        .map(|(e, seq)| values![s.id, seq, e.at, e.seat.map(|x| x as i64), json(&e.action)]);
+    statements.extend(insert_rows("INSERT INTO events (game_id, seq, at, seat, action)", events, ""));
+    let seats = s.players.iter().enumerate().map(|(seat, user)| {
+        values![s.id, seat as i64, user, true, s.seat_results.get(seat).copied().flatten().map(result_word)]
+    });
+    statements.extend(insert_rows(
+        "INSERT INTO game_players (game_id, seat, user_id, accepted, result)",
+        seats,
+        " ON CONFLICT (game_id, seat) DO UPDATE SET result = excluded.result \
+         WHERE game_players.result IS DISTINCT FROM excluded.result",
+    ));
+    statements.extend(side_effects(effects, Some(s.id), s.updated)?);
+    Ok(statements)
+}
+
+/// One statement adding `rows` (the values of each, all as many) to a
+/// table: `insert` (`INSERT INTO table (columns)`), their `VALUES`, then
+/// `tail`; none for no rows. One statement, not one per row: each
+/// statement is a round trip to PostgreSQL.
+fn insert_rows(insert: &str, rows: impl Iterator<Item = Vec<Value>>, tail: &str) -> Option<Statement> {
+    let (mut sql, mut values) = (format!("{insert} VALUES "), Vec::new());
+    for row in rows {
+        let marks: Vec<String> =
+            (values.len() + 1..=values.len() + row.len()).map(|n| format!("?{n}")).collect();
+        let comma = if values.is_empty() { "" } else { ", " };
+        sql += &format!("{comma}({})", marks.join(", "));
+        values.extend(row);
+    }
+    (!values.is_empty()).then(|| ((sql + tail).into(), values))
+}
+
+/// The update of a game's summary an append starts with.
+fn update_summary(expected_version: i64, events: usize, s: &GameSummary) -> Statement {
     let sql = "UPDATE games SET version = ?1, status = ?2, moves = ?3, to_move = ?4, updated = ?5, \
                result = ?6, next_clock = ?7, players = ?8 WHERE id = ?9 AND version = ?10";
     let version = expected_version + events as i64;
@@ -298,7 +369,7 @@ pub(super) fn update_summary(expected_version: i64, events: usize, s: &GameSumma
         s.id,
         expected_version
     ];
-    (sql, values)
+    (sql.into(), values)
 }
 
 /// The statements of `effects`, side effects of a change made at `at` to
@@ -313,17 +384,18 @@ pub(super) fn side_effects(
     for effect in effects {
         let statement = match effect {
             SideEffect::Outbox(m) => mail::insert_outbox(m, at),
-            SideEffect::DeleteQueued(id) => ("DELETE FROM queued_moves WHERE id = ?1", values![*id]),
+            SideEffect::DeleteQueued(id) => ("DELETE FROM queued_moves WHERE id = ?1".into(), values![*id]),
             SideEffect::DeletePending { user } => {
-                ("DELETE FROM pending_moves WHERE game_id = ?1 AND user_id = ?2", values![game()?, user])
+                let sql = "DELETE FROM pending_moves WHERE game_id = ?1 AND user_id = ?2";
+                (sql.into(), values![game()?, user])
             }
             SideEffect::Held { message, due } => mail::replace_held_outbox(message, at, *due),
             SideEffect::Handled(key) => mail::finish_incoming(key, at),
             SideEffect::Chat { user, text } => insert_chat(game()?, user, at, text),
             SideEffect::EndLogins { user } => {
                 let revoke = "UPDATE tokens SET revoked = ?1 WHERE user_id = ?2 AND revoked IS NULL";
-                statements.push((revoke, values![at, user]));
-                ("DELETE FROM sessions WHERE user_id = ?1", values![user])
+                statements.push((revoke.into(), values![at, user]));
+                ("DELETE FROM sessions WHERE user_id = ?1".into(), values![user])
             }
         };
         statements.push(statement);
@@ -333,5 +405,6 @@ pub(super) fn side_effects(
 
 /// Add a line to a game's chat.
 fn insert_chat(game: i64, user: &str, at: Timestamp, text: &str) -> Statement {
-    ("INSERT INTO chats (game_id, user_id, at, text) VALUES (?1, ?2, ?3, ?4)", values![game, user, at, text])
+    let sql = "INSERT INTO chats (game_id, user_id, at, text) VALUES (?1, ?2, ?3, ?4)";
+    (sql.into(), values![game, user, at, text])
 }

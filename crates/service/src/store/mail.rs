@@ -66,7 +66,7 @@ impl Mailroom<'_> {
     ) -> StoreResult<u64> {
         let sql = "UPDATE outbox SET next_attempt = ?1 WHERE id = ?2 AND next_attempt = ?3 \
                    AND sent_at IS NULL AND gave_up_at IS NULL";
-        let moves = ids.iter().map(|&id| (sql, values![until, id, held_until])).collect();
+        let moves = ids.iter().map(|&id| (sql.into(), values![until, id, held_until])).collect();
         Ok(self.0.write(moves).await?.iter().sum())
     }
 
@@ -144,8 +144,10 @@ impl Mailroom<'_> {
         let new = "INSERT INTO incoming_mail (key, claimed) VALUES (?1, ?2) ON CONFLICT (key) DO NOTHING";
         let stale =
             "UPDATE incoming_mail SET claimed = ?2 WHERE key = ?1 AND done_at IS NULL AND claimed < ?3";
-        let claimed =
-            self.0.write(vec![(new, values![key, now]), (stale, values![key, now, stale_before])]).await?;
+        let claimed = self
+            .0
+            .write(vec![(new.into(), values![key, now]), (stale.into(), values![key, now, stale_before])])
+            .await?;
         Ok(claimed.contains(&1))
     }
 
@@ -184,7 +186,7 @@ impl Mailroom<'_> {
 pub(super) fn insert_outbox(m: &OutboxMessage, at: Timestamp) -> Statement {
     let sql = "INSERT INTO outbox (key, created, recipient, subject, body, game_id, next_attempt) \
                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?2) ON CONFLICT (key) DO NOTHING";
-    (sql, values![&m.key, at, &m.recipient, &m.subject, &m.body, m.game_id])
+    (sql.into(), values![&m.key, at, &m.recipient, &m.subject, &m.body, m.game_id])
 }
 
 /// Queue `m` in the outbox, made at `at` and first due at `due`, or replace
@@ -197,17 +199,17 @@ pub(super) fn replace_held_outbox(m: &OutboxMessage, at: Timestamp, due: Timesta
                game_id = excluded.game_id, next_attempt = excluded.next_attempt \
                WHERE outbox.sent_at IS NULL AND outbox.gave_up_at IS NULL AND outbox.attempts = 0 \
                AND outbox.next_attempt > ?2";
-    (sql, values![&m.key, at, &m.recipient, &m.subject, &m.body, m.game_id, due])
+    (sql.into(), values![&m.key, at, &m.recipient, &m.subject, &m.body, m.game_id, due])
 }
 
 /// Mark a claimed incoming message handled (once: a later mark keeps the first time).
 pub(super) fn finish_incoming(key: &str, at: Timestamp) -> Statement {
-    ("UPDATE incoming_mail SET done_at = ?1 WHERE key = ?2 AND done_at IS NULL", values![at, key])
+    ("UPDATE incoming_mail SET done_at = ?1 WHERE key = ?2 AND done_at IS NULL".into(), values![at, key])
 }
 
 /// Make the notifications held back by the incoming message `key` due at `at`.
 fn release_held_notes(key: &str, at: Timestamp) -> Statement {
     let sql = "UPDATE outbox SET next_attempt = ?1 WHERE substr(key, 1, length(?2)) = ?2 \
                AND sent_at IS NULL AND gave_up_at IS NULL AND attempts = 0 AND next_attempt > ?1";
-    (sql, values![at, held_note_prefix(key)])
+    (sql.into(), values![at, held_note_prefix(key)])
 }

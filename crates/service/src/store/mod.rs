@@ -21,6 +21,7 @@ mod schedule;
 mod sqlite;
 mod tournaments;
 
+use std::borrow::Cow;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -136,6 +137,7 @@ value_from! {
     &String => |v| Value::Text(Some(v.clone()));
     String => |v| Value::Text(Some(v));
     Option<String> => |v| Value::Text(v);
+    Option<&str> => |v| Value::Text(v.map(str::to_owned));
     &Option<String> => |v| Value::Text(v.clone());
 }
 
@@ -146,7 +148,10 @@ trait Row: serde::de::DeserializeOwned + Send + 'static {}
 impl<T: serde::de::DeserializeOwned + Send + 'static> Row for T {}
 
 /// A statement of a write and its values.
-type Statement = (&'static str, Vec<Value>);
+type Statement = (Cow<'static, str>, Vec<Value>);
+
+/// The statements to run once a new row's id is known (see [`Store::write_new`]).
+type Then = Box<dyn Fn(i64) -> StoreResult<Vec<Statement>> + Send + Sync>;
 
 impl Store {
     /// The rows of the read `sql` with `values`.
@@ -186,19 +191,24 @@ impl Store {
 
     /// Run `statements` in one durable transaction; the rows each changed.
     async fn write(&self, statements: Vec<Statement>) -> StoreResult<Vec<u64>> {
-        Ok(on_db!(self, db => db.write(statements, false).await)?.unwrap_or_default())
+        on_db!(self, db => db.write(statements, false).await)
     }
 
-    /// Run `first` and, if it changed a row, `then`, in one durable
-    /// transaction; whether `first` changed a row (nothing is written if not).
-    async fn write_after(&self, first: Statement, then: Vec<Statement>) -> StoreResult<bool> {
-        let statements = std::iter::once(first).chain(then).collect();
-        Ok(on_db!(self, db => db.write(statements, true).await)?.is_some())
+    /// Run `statements` in one durable transaction if the first changes a
+    /// row; `Conflict`, and nothing written, if it does not.
+    async fn write_guarded(&self, statements: Vec<Statement>) -> StoreResult<()> {
+        on_db!(self, db => db.write(statements, true).await).map(drop)
+    }
+
+    /// Run `first`, which returns the id of the row it adds, then the
+    /// statements `then` makes of that id, in one durable transaction; the id.
+    async fn write_new(&self, first: Statement, then: Then) -> StoreResult<i64> {
+        on_db!(self, db => db.write_new(first, then).await)
     }
 
     /// Run the write `sql` with `values`; the rows it changed.
     async fn execute(&self, sql: &'static str, values: Vec<Value>) -> StoreResult<u64> {
-        Ok(self.write(vec![(sql, values)]).await?.iter().sum())
+        Ok(self.write(vec![(sql.into(), values)]).await?.iter().sum())
     }
 
     /// The rows the write `sql` with `values` returns (`RETURNING`), once durable.
@@ -207,7 +217,10 @@ impl Store {
         sql: impl AsRef<str> + Send + 'static,
         values: Vec<Value>,
     ) -> StoreResult<Vec<T>> {
-        on_db!(self, db => db.write_rows(sql, values).await)
+        match &self.db {
+            Db::Sqlite(db) => db.write_rows(sql, values).await,
+            Db::Postgres(db) => db.rows(sql, values).await,
+        }
     }
 
     /// `Unsupported` unless the database is one several processes share,

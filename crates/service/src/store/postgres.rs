@@ -19,9 +19,9 @@ use sqlx::{Arguments, AssertSqlSafe, Column, Executor, PgConnection, PgPool, Pos
 use sqlx_core::migrate::{Migration, MigrationType, Migrator};
 use sqlx_core::sql_str::SqlStr;
 use sqlx_postgres::{PgArguments, PgConnectOptions, PgListener, PgPoolOptions};
-use tabula_model::{Event, Timestamp};
+use tabula_model::Timestamp;
 
-use super::games::{GAME, GAME_HEAD, new_game, side_effects, update_summary};
+use super::games::{GAME, GAME_HEAD};
 use super::*;
 
 /// Most connections one process keeps open.
@@ -65,7 +65,7 @@ impl PostgresStore {
     /// `board` is at its version now (see [`Store::changes`]).
     pub(super) fn announce(&self, board: i64) -> Statement {
         let sql = "SELECT pg_notify(?1, ?2 || ' ' || id || ' ' || version) FROM games WHERE id = ?3";
-        (sql, values![&self.channel, &self.instance, board])
+        (sql.into(), values![&self.channel, &self.instance, board])
     }
 
     /// The rows of the read `sql` with `values`.
@@ -73,32 +73,33 @@ impl PostgresStore {
         fetch(&self.pool, dollars(sql.as_ref()), bind(values)?).await
     }
 
-    /// `statements` in one transaction; the rows each changed, or `None`
-    /// (nothing written) if the first is `guarded` and changed no row.
-    pub(super) async fn write(
-        &self,
-        statements: Vec<Statement>,
-        guarded: bool,
-    ) -> StoreResult<Option<Vec<u64>>> {
+    /// `statements` in one transaction; the rows each changed, or
+    /// `Conflict` (nothing written) if the first is `guarded` and changes no
+    /// row. The first of an append takes the game's row lock, which makes a
+    /// concurrent append wait, then see the new version and match nothing.
+    pub(super) async fn write(&self, statements: Vec<Statement>, guarded: bool) -> StoreResult<Vec<u64>> {
         let mut tx = self.pool.begin().await?;
         let mut changed = Vec::with_capacity(statements.len());
         for statement in statements {
             changed.push(run(&mut tx, statement).await?);
             if guarded && changed == [0] {
-                return Ok(None);
+                return Err(StoreError::Conflict);
             }
         }
         tx.commit().await?;
-        Ok(Some(changed))
+        Ok(changed)
     }
 
-    /// The rows the write `sql` with `values` returns.
-    pub(super) async fn write_rows<T: Row>(
-        &self,
-        sql: impl AsRef<str> + Send + 'static,
-        values: Vec<Value>,
-    ) -> StoreResult<Vec<T>> {
-        self.rows(sql, values).await
+    /// `first`, which returns a new row's id, and the statements `then`
+    /// makes of it, in one transaction; the id.
+    pub(super) async fn write_new(&self, (sql, values): Statement, then: Then) -> StoreResult<i64> {
+        let mut tx = self.pool.begin().await?;
+        let (id,) = sqlx::query_as_with(dollars(&sql), bind(values)?).fetch_one(&mut *tx).await?;
+        for statement in then(id)? {
+            run(&mut tx, statement).await?;
+        }
+        tx.commit().await?;
+        Ok(id)
     }
 }
 
@@ -232,17 +233,7 @@ impl<'de> Deserializer<'de> for Cell<'_> {
 
 /// Run one statement of a transaction; the rows it changed.
 async fn run(conn: &mut PgConnection, (sql, values): Statement) -> StoreResult<u64> {
-    Ok(sqlx::query_with(dollars(sql), bind(values)?).execute(conn).await?.rows_affected())
-}
-
-/// The values of a statement, in order.
-macro_rules! args {
-    ($($value:expr),* $(,)?) => {{
-        #[allow(unused_mut)]
-        let mut args = PgArguments::default();
-        $(args.add($value).map_err(sqlx::Error::Encode)?;)*
-        args
-    }};
+    Ok(sqlx::query_with(dollars(&sql), bind(values)?).execute(conn).await?.rows_affected())
 }
 
 /// The schema's migrations, recorded in sqlx's table (`_sqlx_migrations`)
@@ -328,25 +319,8 @@ impl PostgresStore {
                    emails, created, notify <> 0 AS notify, vacation_until, game_limit, challenge_policy, \
                    signed_off <> 0 AS signed_off, language FROM users WHERE id = t.user_id) a) AS account \
                    FROM tokens t WHERE t.hash = $1 AND t.revoked IS NULL";
-        let found: Option<Found> = fetch(&self.pool, sql, args![hash]).await?.pop();
+        let found: Option<Found> = fetch(&self.pool, sql, bind(values![hash])?).await?.pop();
         Ok(found.map(|f| (f.owner, f.last_used, f.account)))
-    }
-
-    pub(super) async fn create_game(&self, g: &NewGame, effects: &NewGameEffects) -> StoreResult<i64> {
-        let mut tx = self.pool.begin().await?;
-        let (sql, values) = new_game(g);
-        let (id,): (i64,) = sqlx::query_as_with(dollars(sql), bind(values)?).fetch_one(&mut *tx).await?;
-        let accepted: Vec<i64> =
-            (0..g.players.len()).map(|s| g.accepted.get(s).copied().unwrap_or(true) as i64).collect();
-        let sql = "INSERT INTO game_players (game_id, seat, user_id, accepted) SELECT $1, seat - 1, user_id, accepted \
-                   FROM UNNEST($2::TEXT[], $3::BIGINT[]) WITH ORDINALITY AS s (user_id, accepted, seat)";
-        sqlx::query_with(sql, args![id, &g.players, accepted]).execute(&mut *tx).await?;
-        for statement in side_effects(&effects(id), Some(id), g.created)? {
-            run(&mut tx, statement).await?;
-        }
-        run(&mut tx, self.announce(id)).await?;
-        tx.commit().await?;
-        Ok(id)
     }
 
     pub(super) async fn game(&self, id: i64) -> StoreResult<Option<StoredGame>> {
@@ -355,58 +329,18 @@ impl PostgresStore {
         let mut tx = self.pool.begin().await?;
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
         let [game, seats, events] = GAME.map(dollars);
-        let Some(row) = fetch(&mut *tx, game, args![id]).await?.pop() else { return Ok(None) };
-        let seats = fetch(&mut *tx, seats, args![id]).await?;
-        let events = fetch(&mut *tx, events, args![id]).await?;
+        let Some(row) = fetch(&mut *tx, game, bind(values![id])?).await?.pop() else { return Ok(None) };
+        let seats = fetch(&mut *tx, seats, bind(values![id])?).await?;
+        let events = fetch(&mut *tx, events, bind(values![id])?).await?;
         tx.commit().await?;
         stored_game(row, seats, events).map(Some)
     }
 
     pub(super) async fn game_head(&self, id: i64) -> StoreResult<Option<GameHead>> {
-        let rows = sqlx::query_with(dollars(GAME_HEAD), args![id]).fetch_all(&self.pool).await?;
+        let rows = sqlx::query_with(dollars(GAME_HEAD), bind(values![id])?).fetch_all(&self.pool).await?;
         let Some(first) = rows.first() else { return Ok(None) };
         let readers = rows.iter().map(read_row).collect::<StoreResult<Vec<ReaderRow>>>()?;
         Ok(Some(game_head(read_row(first)?, readers)))
-    }
-
-    pub(super) async fn append(
-        &self,
-        expected_version: i64,
-        events: &[Event],
-        s: &GameSummary,
-        effects: &[SideEffect],
-    ) -> StoreResult<()> {
-        let started = std::time::Instant::now();
-        let mut tx = self.pool.begin().await?;
-        // The row lock this takes makes a concurrent append wait, then see
-        // the new version and match nothing.
-        if run(&mut tx, update_summary(expected_version, events.len(), s)).await? == 0 {
-            return Err(StoreError::Conflict);
-        }
-        // The events and the seats, each in one statement.
-        let seqs: Vec<i64> = (expected_version..expected_version + events.len() as i64).collect();
-        let ats: Vec<i64> = events.iter().map(|e| e.at).collect();
-        let seats: Vec<Option<i64>> = events.iter().map(|e| e.seat.map(|x| x as i64)).collect();
-        let actions: Vec<String> = events.iter().map(|e| json(&e.action)).collect();
-        let sql = "INSERT INTO events (game_id, seq, at, seat, action) \
-                   SELECT $1, * FROM UNNEST($2::BIGINT[], $3::BIGINT[], $4::BIGINT[], $5::TEXT[])";
-        sqlx::query_with(sql, args![s.id, seqs, ats, seats, actions]).execute(&mut *tx).await?;
-        let results: Vec<Option<&str>> = (0..s.players.len())
-            .map(|seat| s.seat_results.get(seat).copied().flatten().map(result_word))
-            .collect();
-        let sql = "INSERT INTO game_players (game_id, seat, user_id, accepted, result) SELECT $1, seat - 1, user_id, 1, result \
-                   FROM UNNEST($2::TEXT[], $3::TEXT[]) WITH ORDINALITY AS s (user_id, result, seat) \
-                   ON CONFLICT (game_id, seat) DO UPDATE SET result = excluded.result";
-        sqlx::query_with(sql, args![s.id, &s.players, results]).execute(&mut *tx).await?;
-        for statement in side_effects(effects, Some(s.id), s.updated)? {
-            run(&mut tx, statement).await?;
-        }
-        run(&mut tx, self.announce(s.id)).await?;
-        tx.commit().await?;
-        let metrics = &*crate::metrics::METRICS;
-        metrics.commit_batch_size.observe(1.0);
-        metrics.commit_batch_seconds.observe(started.elapsed().as_secs_f64());
-        Ok(())
     }
 
     pub(super) async fn claim(&self, work: Work) -> StoreResult<Option<Claim>> {
@@ -415,8 +349,9 @@ impl PostgresStore {
             Work::TimeLimits(board) => LOCK_LIMITS | (board & LOCK_IDS),
         };
         let mut conn = self.pool.acquire().await?;
-        let (got,): (bool,) =
-            sqlx::query_as_with("SELECT pg_try_advisory_lock($1)", args![key]).fetch_one(&mut *conn).await?;
+        let (got,): (bool,) = sqlx::query_as_with("SELECT pg_try_advisory_lock($1)", bind(values![key])?)
+            .fetch_one(&mut *conn)
+            .await?;
         Ok(got.then(|| Claim { lock: Some(AdvisoryLock { conn: Some(conn), key }) }))
     }
 

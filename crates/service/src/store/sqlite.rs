@@ -19,9 +19,9 @@ use super::*;
 mod backup;
 mod writer;
 
-use super::games::{GAME, GAME_HEAD, side_effects};
+use super::games::{GAME, GAME_HEAD};
 pub use backup::{BackupSummary, backup};
-use writer::{Append, Writer, insert_game};
+use writer::Writer;
 
 /// Connections a long-running process (the server, a worker) reads on.
 const READERS: usize = 8;
@@ -130,25 +130,16 @@ impl SqliteStore {
     }
 
     /// `statements` as one write of the group commit; the rows each
-    /// changed, or `None` (nothing written) if the first is `guarded` and
-    /// changed no row.
-    pub(super) async fn write(
-        &self,
-        statements: Vec<Statement>,
-        guarded: bool,
-    ) -> StoreResult<Option<Vec<u64>>> {
-        self.writer
-            .write(move |c| {
-                let mut changed = Vec::with_capacity(statements.len());
-                for statement in &statements {
-                    changed.push(run(c, statement)?);
-                    if guarded && changed == [0] {
-                        return Ok(None);
-                    }
-                }
-                Ok(Some(changed))
-            })
-            .await
+    /// changed, or `Conflict` (nothing written) if the first is `guarded`
+    /// and changes no row.
+    pub(super) async fn write(&self, statements: Vec<Statement>, guarded: bool) -> StoreResult<Vec<u64>> {
+        self.writer.write(move |c| run_all(c, &statements, guarded)).await
+    }
+
+    /// `first`, which returns a new row's id, and the statements `then`
+    /// makes of it as one write of the group commit; the id.
+    pub(super) async fn write_new(&self, first: Statement, then: Then) -> StoreResult<i64> {
+        self.writer.write(move |c| insert(c, &first, &then)).await
     }
 
     /// The rows the write `sql` with `values` returns, as a write of the group commit.
@@ -236,9 +227,25 @@ fn rows<T: DeserializeOwned>(c: &Connection, sql: &str, params: impl Params) -> 
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// Run one statement of a write; the rows it changed.
-fn run(c: &Connection, (sql, values): &Statement) -> StoreResult<u64> {
-    Ok(c.prepare_cached(sql)?.execute(params_from_iter(values))? as u64)
+/// Run `statements` in the transaction of a write; the rows each changed,
+/// or `Conflict` (nothing written) if the first is `guarded` and changes no row.
+fn run_all(c: &Connection, statements: &[Statement], guarded: bool) -> StoreResult<Vec<u64>> {
+    let mut changed = Vec::with_capacity(statements.len());
+    for (sql, values) in statements {
+        changed.push(c.prepare_cached(sql)?.execute(params_from_iter(values))? as u64);
+        if guarded && changed == [0] {
+            return Err(StoreError::Conflict);
+        }
+    }
+    Ok(changed)
+}
+
+/// Run `first`, which returns a new row's id, then the statements `then`
+/// makes of it, in the transaction of a write; the id.
+fn insert(c: &Connection, (sql, values): &Statement, then: &Then) -> StoreResult<i64> {
+    let id = c.prepare_cached(sql)?.query_row(params_from_iter(values), |r| r.get(0))?;
+    run_all(c, &then(id)?, false)?;
+    Ok(id)
 }
 
 impl ToSql for Value {
@@ -266,19 +273,6 @@ impl SqliteStore {
                 };
                 let account = rows::<UserRow>(c, "SELECT * FROM users WHERE id = ?1", [&owner])?.pop();
                 Ok(Some((owner, last_used, account)))
-            })
-            .await
-    }
-
-    pub(super) async fn create_game(&self, g: &NewGame, effects: &NewGameEffects) -> StoreResult<i64> {
-        let (g, effects) = (g.clone(), effects.clone());
-        self.writer
-            .write(move |c| {
-                let id = insert_game(c, &g)?;
-                for statement in side_effects(&effects(id), Some(id), g.created)? {
-                    run(c, &statement)?;
-                }
-                Ok(id)
             })
             .await
     }
@@ -311,21 +305,5 @@ impl SqliteStore {
                 Ok(summary.map(|s| game_head(s, readers)))
             })
             .await
-    }
-
-    pub(super) async fn append(
-        &self,
-        expected_version: i64,
-        events: &[Event],
-        summary: &GameSummary,
-        effects: &[SideEffect],
-    ) -> StoreResult<()> {
-        let append = Append {
-            expected_version,
-            events: events.to_vec(),
-            summary: summary.clone(),
-            effects: effects.to_vec(),
-        };
-        self.writer.append(append).await
     }
 }

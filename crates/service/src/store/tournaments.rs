@@ -110,8 +110,8 @@ impl Store {
         let done = "UPDATE tournament_jobs SET done = TRUE WHERE tournament_id = ?1 AND idx = ?2";
         self.shared()?;
         let statements = vec![
-            (keep, values![job.tournament, job.index, result]),
-            (done, values![job.tournament, job.index]),
+            (keep.into(), values![job.tournament, job.index, result]),
+            (done.into(), values![job.tournament, job.index]),
         ];
         self.write(statements).await.map(drop)
     }

@@ -19,12 +19,10 @@ use std::sync::mpsc;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use rusqlite::{Connection, OpenFlags, params, params_from_iter};
+use rusqlite::{Connection, OpenFlags};
 use tokio::sync::{Mutex, oneshot};
 
-use crate::store::games::{new_game, side_effects, update_summary};
-use crate::store::{GameSummary, NewGame, SideEffect, StoreError, StoreResult, json, result_word};
-use tabula_model::Event;
+use crate::store::{StoreError, StoreResult};
 
 /// Most writes committed in one transaction.
 const MAX_BATCH: usize = 256;
@@ -42,14 +40,6 @@ const CHECKPOINT_WAIT: Duration = Duration::from_millis(20);
 /// Most jobs taken from the queue before the writes among them are
 /// committed: a steady stream of reads must not hold a batch back.
 const MAX_JOBS_PER_ROUND: usize = 4 * MAX_BATCH;
-
-/// One append waiting to be committed.
-pub(super) struct Append {
-    pub expected_version: i64,
-    pub events: Vec<Event>,
-    pub summary: GameSummary,
-    pub effects: Vec<SideEffect>,
-}
 
 type Read = Box<dyn FnOnce(&Connection) + Send>;
 
@@ -159,12 +149,6 @@ impl Writer {
         });
         self.jobs.0.send(Job::Read(job)).map_err(|_| gone())?;
         answer.await.map_err(|_| gone())?
-    }
-
-    /// Commit `append` (with whatever else arrives meanwhile) and return its
-    /// own result once the commit is durable.
-    pub async fn append(&self, append: Append) -> StoreResult<()> {
-        self.write(move |c| write_append(c, &append)).await
     }
 
     /// Run `write` in the next batch's transaction (see [`Write`]) and
@@ -519,52 +503,13 @@ fn write_batch(conn: &mut Connection, writes: &[Write], isolate: bool) -> Option
     })
 }
 
-/// The statements of one append: the version-checked summary update, the
-/// events, the seats and the side effects.
-fn write_append(conn: &Connection, a: &Append) -> StoreResult<()> {
-    let s = &a.summary;
-    if super::run(conn, &update_summary(a.expected_version, a.events.len(), s))? == 0 {
-        return Err(StoreError::Conflict);
-    }
-    let mut insert_event = conn
-        .prepare_cached("INSERT INTO events (game_id, seq, at, seat, action) VALUES (?1, ?2, ?3, ?4, ?5)")?;
-    for (i, e) in a.events.iter().enumerate() {
-        let seq = a.expected_version + i as i64;
-        insert_event.execute(params![s.id, seq, e.at, e.seat.map(|x| x as i64), json(&e.action)])?;
-    }
-    let mut seat_row = conn.prepare_cached(
-        "INSERT INTO game_players (game_id, seat, user_id, accepted, result) VALUES (?1, ?2, ?3, 1, ?4) \
-         ON CONFLICT (game_id, seat) DO UPDATE SET result = excluded.result \
-         WHERE game_players.result IS NOT excluded.result",
-    )?;
-    for (seat, user) in s.players.iter().enumerate() {
-        let result = s.seat_results.get(seat).copied().flatten().map(result_word);
-        seat_row.execute(params![s.id, seat as i64, user, result])?;
-    }
-    for statement in side_effects(&a.effects, Some(s.id), s.updated)? {
-        super::run(conn, &statement)?;
-    }
-    Ok(())
-}
-
-/// Store a new game and its seats; its id.
-pub(super) fn insert_game(conn: &Connection, g: &NewGame) -> StoreResult<i64> {
-    let (sql, values) = new_game(g);
-    let id: i64 = conn.prepare_cached(sql)?.query_row(params_from_iter(&values), |r| r.get(0))?;
-    let mut seat_row = conn.prepare_cached(
-        "INSERT INTO game_players (game_id, seat, user_id, accepted) VALUES (?1, ?2, ?3, ?4)",
-    )?;
-    for (seat, user) in g.players.iter().enumerate() {
-        seat_row.execute(params![id, seat as i64, user, g.accepted.get(seat).copied().unwrap_or(true)])?;
-    }
-    Ok(id)
-}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::sqlite::SqliteStore;
-    use crate::store::{GameStatus, Store};
-    use tabula_model::{EventAction, Options};
+    use crate::store::games::{append, new_game, new_seats};
+    use crate::store::sqlite::{SqliteStore, insert, run_all};
+    use crate::store::{GameStatus, GameSummary, NewGame, Statement, Store};
+    use tabula_model::{Event, EventAction, Options};
 
     const T0: i64 = 1_767_225_600_000;
 
@@ -597,36 +542,40 @@ mod tests {
         Writer::start_with_sync(Connection::open(path).unwrap(), path, sync).unwrap()
     }
 
-    /// `append` as a write of a batch.
-    fn appending(append: Append) -> Write {
-        Box::new(move |conn| Ok(Box::new(write_append(conn, &append)?)))
+    /// Store a new DNA game and its seats in a batch's transaction; its id.
+    fn insert_game(conn: &Connection) -> StoreResult<i64> {
+        let g = dna_game();
+        insert(conn, &new_game(&g), &(Box::new(move |id| Ok(new_seats(id, &g).into_iter().collect())) as _))
     }
 
-    /// Move `version + 1` of the game `id`.
-    fn a_move(id: i64, version: i64) -> Append {
+    /// The statements of an append as a write of a batch.
+    fn appending(statements: Vec<Statement>) -> Write {
+        Box::new(move |conn| Ok(Box::new(run_all(conn, &statements, true)?)))
+    }
+
+    /// Commit the statements of an append and return once it is durable.
+    async fn append_on(writer: &Writer, statements: Vec<Statement>) -> StoreResult<()> {
+        writer.write(move |conn| run_all(conn, &statements, true).map(drop)).await
+    }
+
+    /// The statements of move `version + 1` of the game `id`.
+    fn a_move(id: i64, version: i64) -> Vec<Statement> {
         let seat = (version % 2) as usize;
-        Append {
-            expected_version: version,
-            events: vec![Event {
-                at: T0 + version,
-                seat: Some(seat),
-                action: EventAction::Move("AAG".into()),
-            }],
-            summary: GameSummary {
-                id,
-                kind: "dna".into(),
-                players: vec!["ann".into(), "bob".into()],
-                status: GameStatus::Active,
-                moves: version + 1,
-                to_move: vec![if seat == 0 { "bob" } else { "ann" }.into()],
-                version: version + 1,
-                updated: T0 + version,
-                result: None,
-                seat_results: vec![None, None],
-                next_clock: None,
-            },
-            effects: Vec::new(),
-        }
+        let event = Event { at: T0 + version, seat: Some(seat), action: EventAction::Move("AAG".into()) };
+        let summary = GameSummary {
+            id,
+            kind: "dna".into(),
+            players: vec!["ann".into(), "bob".into()],
+            status: GameStatus::Active,
+            moves: version + 1,
+            to_move: vec![if seat == 0 { "bob" } else { "ann" }.into()],
+            version: version + 1,
+            updated: T0 + version,
+            result: None,
+            seat_results: vec![None, None],
+            next_clock: None,
+        };
+        append(version, &[event], &summary, &[]).unwrap()
     }
 
     /// A sync that reports each start on the first receiver and returns
@@ -671,7 +620,7 @@ mod tests {
         let writer = writer(&path, sync);
         let moving = tokio::spawn({
             let writer = writer.clone();
-            async move { writer.append(a_move(id, 0)).await }
+            async move { append_on(&writer, a_move(id, 0)).await }
         });
         sync_begun(in_sync).await;
         // Committed and visible, but its caller waits for the sync.
@@ -681,7 +630,7 @@ mod tests {
         // (the new game's id) comes back with the answer.
         let creating = tokio::spawn({
             let writer = writer.clone();
-            async move { writer.write(|conn| insert_game(conn, &dna_game())).await }
+            async move { writer.write(insert_game).await }
         });
         let created = answered_once_released(creating, &release, "the game's write").await;
         assert_eq!(created, id + 1);
@@ -704,11 +653,11 @@ mod tests {
             conn.query_row("SELECT count(*) FROM games", [], |r| r.get(0)).unwrap()
         };
         let writes: [Write; 4] = [
-            Box::new(|conn: &Connection| Ok(Box::new(insert_game(conn, &dna_game())?) as Value)),
+            Box::new(|conn: &Connection| Ok(Box::new(insert_game(conn)?) as Value)),
             appending(a_move(b, 0)),
             appending(a_move(a, 0)),
             Box::new(|conn: &Connection| {
-                insert_game(conn, &dna_game())?;
+                insert_game(conn)?;
                 Err(StoreError::Failed("refused after writing".into()))
             }),
         ];
@@ -730,7 +679,7 @@ mod tests {
         // In a batch written once (its appends succeed), a write that fails
         // after writing is undone all the same, and the rest commits.
         let refused = |conn: &Connection| -> StoreResult<Value> {
-            insert_game(conn, &dna_game())?;
+            insert_game(conn)?;
             Err(StoreError::Failed("refused after writing".into()))
         };
         let writes: [Write; 2] = [Box::new(refused), appending(a_move(a, 1))];
@@ -747,18 +696,18 @@ mod tests {
         let (path, store, id) = one_game(dir.path()).await;
         let sync: SyncLog = Box::new(|| Err(SyncError::Sync(std::io::Error::other("the disk went away"))));
         let writer = writer(&path, sync);
-        let first = writer.append(a_move(id, 0)).await;
+        let first = append_on(&writer, a_move(id, 0)).await;
         assert!(
             matches!(&first, Err(StoreError::Failed(m)) if m.contains("the disk went away")),
             "{first:?}"
         );
-        let second = writer.append(a_move(id, 1)).await;
+        let second = append_on(&writer, a_move(id, 1)).await;
         assert!(matches!(&second, Err(StoreError::Failed(m)) if m.contains("restarted")), "{second:?}");
         // The first batch was committed before its sync failed; the second
         // was refused without writing.
         assert_eq!(store.game_version(id).await.unwrap(), Some(1));
         // Once broken, every append is refused, even one that would conflict.
-        let stale = writer.append(a_move(id, 5)).await;
+        let stale = append_on(&writer, a_move(id, 5)).await;
         assert!(matches!(&stale, Err(StoreError::Failed(m)) if m.contains("restarted")), "{stale:?}");
     }
 
@@ -777,8 +726,8 @@ mod tests {
             Ok(())
         });
         let writer = writer(&path, sync);
-        writer.append(a_move(id, 0)).await.expect("answered once the log could be synced");
-        writer.append(a_move(id, 1)).await.expect("later appends are taken");
+        append_on(&writer, a_move(id, 0)).await.expect("answered once the log could be synced");
+        append_on(&writer, a_move(id, 1)).await.expect("later appends are taken");
         assert_eq!(store.game_version(id).await.unwrap(), Some(2));
     }
 
@@ -790,7 +739,7 @@ mod tests {
         let writer = writer(&path, sync);
         let append = |version| {
             let writer = writer.clone();
-            tokio::spawn(async move { writer.append(a_move(id, version)).await })
+            tokio::spawn(async move { append_on(&writer, a_move(id, version)).await })
         };
         let wait_for_sync = || {
             let in_sync = &in_sync;
@@ -843,7 +792,7 @@ mod tests {
         // checkpoints that restart the log, it would hold every one of them.
         let appends = 1_500;
         for version in 0..appends {
-            writer.append(a_move(id, version)).await.unwrap();
+            append_on(&writer, a_move(id, version)).await.unwrap();
         }
         let log = std::fs::metadata(dir.path().join("t.db-wal")).unwrap().len();
         let bound = 3 * CHECKPOINT_FRAMES as u64 * page;
