@@ -75,6 +75,29 @@ pub async fn backup(db: &str, to: &Path) -> StoreResult<BackupSummary> {
     sqlite::backup(Path::new(db), to).await
 }
 
+/// The schema's migrations `NNNN_NAME` of both databases, in order, each
+/// with its SQL for SQLite and for PostgreSQL (`migrations/DB/NNNN_NAME.sql`).
+macro_rules! migrations {
+    ($($name:literal),* $(,)?) => {
+        [$(($name, include_str!(concat!("../../migrations/sqlite/", $name, ".sql")),
+            include_str!(concat!("../../migrations/postgres/", $name, ".sql")))),*]
+    };
+}
+
+/// The schema's migrations: a SQLite database's `user_version` is how many
+/// of them it has; PostgreSQL records them by number (and has some of its own).
+const MIGRATIONS: [(&str, &str, &str); 9] = migrations![
+    "0001_initial",
+    "0002_tokens_sessions",
+    "0003_tournaments",
+    "0004_mail_delivery",
+    "0005_outbox_done",
+    "0006_rate_limits",
+    "0007_bot_accounts",
+    "0008_hosted_claims",
+    "0009_language",
+];
+
 /// The storage of a Tabula installation, on one database: every area's
 /// methods (`accounts`, `games`, `mail`, `tournaments` and `schedule` each
 /// add theirs).
@@ -417,13 +440,9 @@ impl GameStatus {
 
     /// Parse the stored word.
     pub fn parse(s: &str) -> StoreResult<Self> {
-        Ok(match s {
-            "proposed" => GameStatus::Proposed,
-            "active" => GameStatus::Active,
-            "finished" => GameStatus::Finished,
-            "cancelled" => GameStatus::Cancelled,
-            other => return Err(StoreError::Corrupt(format!("game status {other:?}"))),
-        })
+        use serde::de::{IntoDeserializer, value::Error};
+        Self::deserialize(s.into_deserializer())
+            .map_err(|_: Error| StoreError::Corrupt(format!("game status {s:?}")))
     }
 }
 

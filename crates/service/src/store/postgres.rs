@@ -237,27 +237,20 @@ async fn run(conn: &mut PgConnection, (sql, values): Statement) -> StoreResult<u
 }
 
 /// The schema's migrations, recorded in sqlx's table (`_sqlx_migrations`)
-/// by version and checksum, as they always were.
+/// by number and checksum, as they always were.
 fn migrator() -> Migrator {
-    let migration = |version, description: &'static str, sql| {
-        Migration::new(version, description.into(), MigrationType::Simple, SqlStr::from_static(sql), false)
-    };
-    Migrator::with_migrations(vec![
-        migration(1, "initial", include_str!("../../migrations/postgres/0001_initial.sql")),
-        migration(2, "tokens sessions", include_str!("../../migrations/postgres/0002_tokens_sessions.sql")),
-        migration(3, "tournaments", include_str!("../../migrations/postgres/0003_tournaments.sql")),
-        migration(4, "mail delivery", include_str!("../../migrations/postgres/0004_mail_delivery.sql")),
-        migration(5, "outbox done", include_str!("../../migrations/postgres/0005_outbox_done.sql")),
-        migration(6, "rate limits", include_str!("../../migrations/postgres/0006_rate_limits.sql")),
-        migration(7, "bot accounts", include_str!("../../migrations/postgres/0007_bot_accounts.sql")),
-        migration(8, "hosted claims", include_str!("../../migrations/postgres/0008_hosted_claims.sql")),
-        migration(9, "language", include_str!("../../migrations/postgres/0009_language.sql")),
-        migration(
-            1001,
-            "tournament jobs",
-            include_str!("../../migrations/postgres/1001_tournament_jobs.sql"),
-        ),
-    ])
+    // Distributed tournaments need a database several processes share.
+    let jobs = ("1001_tournament_jobs", include_str!("../../migrations/postgres/1001_tournament_jobs.sql"));
+    let all = MIGRATIONS.iter().map(|&(name, _, sql)| (name, sql)).chain([jobs]);
+    Migrator::with_migrations(
+        all.map(|(name, sql)| {
+            let (number, words) = name.split_once('_').expect("migrations are named NNNN_NAME");
+            let number = number.parse().expect("migrations are numbered");
+            let (words, sql) = (words.replace('_', " ").into(), SqlStr::from_static(sql));
+            Migration::new(number, words, MigrationType::Simple, sql, false)
+        })
+        .collect(),
+    )
 }
 
 /// An advisory lock held on one pooled connection until released.

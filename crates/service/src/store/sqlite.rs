@@ -30,20 +30,6 @@ const READERS: usize = 8;
 /// reads it): the summaries, seats and index pages of the games being played.
 const CACHE_KIB: i64 = 16 * 1024;
 
-/// The schema's migrations, in order; a database's `user_version` is how
-/// many of them it has.
-const MIGRATIONS: [&str; 9] = [
-    include_str!("../../migrations/sqlite/0001_initial.sql"),
-    include_str!("../../migrations/sqlite/0002_tokens_sessions.sql"),
-    include_str!("../../migrations/sqlite/0003_tournaments.sql"),
-    include_str!("../../migrations/sqlite/0004_mail_delivery.sql"),
-    include_str!("../../migrations/sqlite/0005_outbox_done.sql"),
-    include_str!("../../migrations/sqlite/0006_rate_limits.sql"),
-    include_str!("../../migrations/sqlite/0007_bot_accounts.sql"),
-    include_str!("../../migrations/sqlite/0008_hosted_claims.sql"),
-    include_str!("../../migrations/sqlite/0009_language.sql"),
-];
-
 /// The SQLite implementation of [`Store`].
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
@@ -168,7 +154,7 @@ fn migrate(conn: &mut Connection) -> StoreResult<()> {
             conn.pragma_update(None, "user_version", done)?;
         }
     }
-    Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql)).collect()).to_latest(conn)?;
+    Migrations::new(MIGRATIONS.iter().map(|(_, sql, _)| M::up(sql)).collect()).to_latest(conn)?;
     Ok(())
 }
 
