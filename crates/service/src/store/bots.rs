@@ -4,7 +4,7 @@
 use super::*;
 
 /// An account marked as a bot.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BotAccountRow {
     /// The account's id.
     pub user_id: String,
@@ -69,20 +69,12 @@ impl Store {
 
     /// The bot account `user`, if it is one.
     pub async fn bot_account(&self, user: &str) -> StoreResult<Option<BotAccountRow>> {
-        self.row(
-            "SELECT user_id, since, command, host, host_until FROM bot_accounts WHERE user_id = ?1",
-            values![user],
-        )
-        .await
+        self.row("SELECT * FROM bot_accounts WHERE user_id = ?1", values![user]).await
     }
 
     /// Every bot account, by id.
     pub async fn bot_accounts(&self) -> StoreResult<Vec<BotAccountRow>> {
-        self.rows(
-            "SELECT user_id, since, command, host, host_until FROM bot_accounts ORDER BY user_id",
-            values![],
-        )
-        .await
+        self.rows("SELECT * FROM bot_accounts ORDER BY user_id", values![]).await
     }
 
     /// Claim the hosted bot `user` for the server `host` until `until`:
