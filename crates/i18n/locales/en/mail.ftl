@@ -2,13 +2,13 @@
 
 mail-error-subject = { $game } error
 mail-no-command =
-    No command was found in your message. Put the command in the subject, or on the first
-    lines of the message, for example:
+    No command was found in your message. Put the command in the subject,
+    or on the first lines of the message, for example:
 
         dna move 12 ned PASSWORD AAG
 
-    Anything after the commands is sent as a comment to the other players of the board.
-    Send `help` for the commands and `list` for the games.
+    Anything after the commands is sent as a comment to the other players of
+    the board. Send `help` for the commands and `list` for the games.
 mail-too-many-commands =
     Your message has { NUMBER($count, useGrouping: "false") } command lines; at most { NUMBER($max, useGrouping: "false") } are run from one message.
     Nothing was run: send them in several messages.

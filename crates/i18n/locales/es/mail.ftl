@@ -2,13 +2,13 @@
 
 mail-error-subject = { $game }: error
 mail-no-command =
-    No se encontró ninguna orden en tu mensaje. Pon la orden en el asunto, o en las primeras
-    líneas del mensaje, por ejemplo:
+    No se encontró ninguna orden en tu mensaje. Pon la orden en el asunto,
+    o en las primeras líneas del mensaje, por ejemplo:
 
         dna move 12 ned PASSWORD AAG
 
-    Todo lo que vaya después de las órdenes se envía como comentario a los demás jugadores del tablero.
-    Envía `help` para ver las órdenes y `list` para ver los juegos.
+    Todo lo que vaya después de las órdenes se envía como comentario a los
+    demás jugadores del tablero. Envía `help` para ver las órdenes y `list` para ver los juegos.
 mail-too-many-commands =
     Tu mensaje tiene { $count } líneas de órdenes; de un mensaje se ejecutan como mucho { $max }.
     No se ejecutó nada: envíalas en varios mensajes.

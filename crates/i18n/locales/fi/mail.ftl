@@ -7,8 +7,8 @@ mail-no-command =
 
         dna move 12 ned PASSWORD AAG
 
-    Kaikki komentojen jälkeen tuleva lähetetään kommenttina laudan muille pelaajille.
-    Lähetä `help`, niin saat komennot, ja `list`, niin saat pelit.
+    Kaikki komentojen jälkeen tuleva lähetetään kommenttina laudan muille
+    pelaajille. Lähetä `help`, niin saat komennot, ja `list`, niin saat pelit.
 mail-too-many-commands =
     Viestissäsi on { $count } komentoriviä; yhdestä viestistä ajetaan enintään { $max }.
     Mitään ei ajettu: lähetä ne useammassa viestissä.

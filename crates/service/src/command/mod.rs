@@ -518,16 +518,20 @@ impl Reading {
         let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
         // The command's own words, never masked, so that a reply can name
         // a mistyped one (`dna mvoe`, `chess move`, `resign all`): one for
-        // an account command (two for `change password|address`), two for
-        // anything else; a password goes after them.
+        // an account command (two for `change password|address`), two
+        // after a game word; after an unknown word, a second word only if
+        // it is a game's verb (`sigunp KimPass kim` may hold a password
+        // anywhere). A password goes after them.
         let first = words.first().map(|w| w.to_ascii_lowercase()).unwrap_or_default();
         let second = words.get(1).map(|w| w.to_ascii_lowercase()).unwrap_or_default();
         let command_words = if first == "change" && account::CHANGE_WORDS.contains(&second.as_str()) {
             2
         } else if ACCOUNT_WORDS.contains(&first.as_str()) {
             1
-        } else {
+        } else if games.contains(&first.as_str()) || GAME_VERBS.contains(&second.as_str()) {
             2
+        } else {
+            1
         };
         let keywords = (0..words.len()).map(|i| i < command_words).collect();
         Reading { command, words, keywords }
@@ -743,8 +747,13 @@ mod tests {
         );
         assert_eq!(
             quoted("dan mvoe 1 ned pw AAG", Some(ErrorCode::UnknownCommand)),
-            "dan mvoe ******** ******** ******** ********"
+            "dan ******** ******** ******** ******** ********"
         );
+        assert_eq!(
+            quoted("chess move 1 ned pw AAG", Some(ErrorCode::UnknownCommand)),
+            "chess move ******** ******** ******** ********"
+        );
+        assert_eq!(quoted("sigunp pw ned", Some(ErrorCode::UnknownCommand)), "sigunp ******** ********");
         let secrets = Reading::new("dna move 1 ned hunter2 AAG", GAMES).secrets(None);
         assert_eq!(mask("hunter2 is wrong (hunter22)", &secrets), "******** is wrong (hunter22)");
         let secrets = vec!["Hunter2".to_string(), "a\"b".to_string()];
