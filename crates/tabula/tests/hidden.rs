@@ -78,7 +78,7 @@ impl World {
         let t = Tabula::new();
         t.signup(users);
         let (server, addr) =
-            net::start_server(BIN, &t.db.display().to_string(), &t.path().join("server.log"));
+            net::start_server(BIN, &t.db.display().to_string(), &t.path().join("server.log"), &[]);
         World { t, server, addr }
     }
 

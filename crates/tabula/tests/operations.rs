@@ -107,7 +107,11 @@ struct Server {
 
 impl Server {
     fn start(db: &Path, log: &Path) -> Server {
-        let (child, addr) = net::start_server(BIN, db.to_str().unwrap(), log);
+        // The load's players send a challenge every CELLS moves; a fast
+        // machine would reach the hourly limit on challenges, which these
+        // tests are not about.
+        let (child, addr) =
+            net::start_server(BIN, db.to_str().unwrap(), log, &["--challenges-per-hour", "0"]);
         Server { child, addr }
     }
 }
@@ -269,9 +273,9 @@ fn metrics_in_the_prometheus_text_format_move_with_a_load() {
     ok(server.addr, v["token"].as_str(), "rtlife challenge -tick=1s -gen_ticks=1 cy");
     let load = Load::start(server.addr, 3);
     wait_for_moves(&load, 200);
+    let (acks, requests) = load.stop();
     // Messages queued a second ago are a second old.
     std::thread::sleep(Duration::from_millis(2100));
-    let (acks, requests) = load.stop();
     let second = scrape(server.addr);
 
     let grew = |name: &str| total(&second, name) - total(&first, name);

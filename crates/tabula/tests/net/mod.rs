@@ -215,15 +215,16 @@ pub fn free_port() -> SocketAddr {
     l.local_addr().expect("its address")
 }
 
-/// `tabula serve` on `db` (a file path or a URL), logging to `log`, ready
-/// to answer when this returns.
-pub fn start_server(bin: &str, db: &str, log: &Path) -> (Child, SocketAddr) {
+/// `tabula serve` on `db` (a file path or a URL) with `extra` flags after
+/// `serve`, logging to `log`, ready to answer when this returns.
+pub fn start_server(bin: &str, db: &str, log: &Path, extra: &[&str]) -> (Child, SocketAddr) {
     let addr = free_port();
     let log_file = std::fs::OpenOptions::new().create(true).append(true).open(log).expect("server log");
     let mut child = Command::new(bin)
         .arg("--db")
         .arg(db)
         .args(["serve", "--listen", &addr.to_string()])
+        .args(extra)
         .env("RUST_LOG", "warn")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
