@@ -23,9 +23,12 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use tabula_i18n::t;
+
 use crate::auth::{api_user, bearer};
 use crate::client::ClientAddress;
 use crate::error::ApiError;
+use crate::lang::current;
 use crate::openapi::{ErrorBody, True};
 use crate::{Web, bot_events, events, openapi, tournaments};
 
@@ -127,14 +130,19 @@ fn reply_response(reply: &Reply) -> Result<Response, ApiError> {
 
 fn internal(e: impl std::fmt::Display) -> ApiError {
     tracing::error!(error = %e, "answer does not serialise");
-    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "internal error")
+    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", t!(current(), "api-internal"))
+}
+
+/// `not_found` for a game no one offers.
+fn no_game(kind: &str) -> ApiError {
+    ApiError::not_found(t!(current(), "api-no-game", kind = format!("{kind:?}")))
 }
 
 /// A board number from a path.
 pub fn board_id(text: &str) -> Result<i64, ApiError> {
     match text.parse::<i64>() {
         Ok(n) if n > 0 => Ok(n),
-        _ => Err(ApiError::bad_request(format!("{text:?} is not a board number"))),
+        _ => Err(ApiError::bad_request(t!(current(), "api-not-a-board", text = format!("{text:?}")))),
     }
 }
 
@@ -143,14 +151,14 @@ fn json_body<T>(body: Result<Json<T>, JsonRejection>, shape: &str) -> Result<T, 
         JsonRejection::BytesRejection(_) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             "payload_too_large",
-            format!("the body is larger than {} bytes", crate::MAX_BODY),
+            t!(current(), "api-body-too-large", bytes = crate::MAX_BODY),
         ),
-        e => ApiError::bad_request(format!("the body must be JSON {shape}: {}", e.body_text())),
+        e => ApiError::bad_request(t!(current(), "api-body-shape", shape = shape, error = e.body_text())),
     })
 }
 
 fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
-    q.map(|Query(q)| q).map_err(|e| ApiError::bad_request(format!("bad query parameters: {}", e.body_text())))
+    q.map(|Query(q)| q).map_err(|e| ApiError::bad_request(t!(current(), "bad-query", error = e.body_text())))
 }
 
 /// A command to run.
@@ -198,8 +206,15 @@ async fn command(
         Some(token) => web.service.token_caller(token, &origin).await?,
         None => Caller::Anonymous,
     };
+    // The answer in the token owner's language, else the request's.
+    if let Caller::Account(account) = &caller
+        && let Some(lang) = account.lang()
+    {
+        crate::lang::use_setting(lang);
+    }
+    let context = Context::new(caller, origin).in_lang(crate::lang::current());
     // The service tells live listeners of any change itself.
-    let reply = web.service.execute(&body.line, Context::new(caller, origin)).await?;
+    let reply = web.service.execute(&body.line, context).await?;
     reply_response(&reply)
 }
 
@@ -296,7 +311,7 @@ pub struct OneKind {
     )
 )]
 async fn kind(Path(kind): Path<String>) -> Result<Json<OneKind>, ApiError> {
-    let k = tabula_games::find(&kind).ok_or_else(|| ApiError::not_found(format!("no game {kind:?}")))?;
+    let k = tabula_games::find(&kind).ok_or_else(|| no_game(&kind))?;
     Ok(Json(OneKind { kind: Kind::of(k.info()), ok: True }))
 }
 
@@ -356,11 +371,10 @@ async fn ladder(
     Path(kind): Path<String>,
     q: Result<Query<LadderQuery>, QueryRejection>,
 ) -> Result<Json<Ladder>, ApiError> {
-    let info =
-        tabula_games::find(&kind).ok_or_else(|| ApiError::not_found(format!("no game {kind:?}")))?.info();
+    let info = tabula_games::find(&kind).ok_or_else(|| no_game(&kind))?.info();
     let limit = query(q)?.limit.unwrap_or(100);
     if !(1..=MAX_LADDER).contains(&limit) {
-        return Err(ApiError::bad_request(format!("limit must be 1 to {MAX_LADDER}")));
+        return Err(ApiError::bad_request(t!(current(), "limit-range", max = MAX_LADDER)));
     }
     let (ladder, total) = ladder_rows(&web, info.kind, limit).await?;
     Ok(Json(Ladder { kind: info.kind, total, ladder, ok: True }))
@@ -420,7 +434,7 @@ pub fn game_filter(q: &GamesQuery) -> Result<GameFilter, ApiError> {
     let kind = match nonempty(&q.kind) {
         Some(k) => Some(
             tabula_games::find(k)
-                .ok_or_else(|| ApiError::bad_request(format!("no game {k:?}")))?
+                .ok_or_else(|| ApiError::bad_request(t!(current(), "api-no-game", kind = format!("{k:?}"))))?
                 .info()
                 .kind
                 .to_string(),
@@ -442,9 +456,8 @@ pub fn game_filter(q: &GamesQuery) -> Result<GameFilter, ApiError> {
                     &[]
                 }
                 Err(_) => {
-                    return Err(ApiError::bad_request(format!(
-                        "{word:?} is not a state: use proposed, active, finished, cancelled, running, over or all"
-                    )));
+                    let word = format!("{word:?}");
+                    return Err(ApiError::bad_request(t!(current(), "api-not-a-state", word = word)));
                 }
             },
         };
@@ -454,7 +467,7 @@ pub fn game_filter(q: &GamesQuery) -> Result<GameFilter, ApiError> {
     statuses.dedup();
     let limit = q.limit.unwrap_or(DEFAULT_LIST);
     if !(1..=MAX_LIST).contains(&limit) {
-        return Err(ApiError::bad_request(format!("limit must be 1 to {MAX_LIST}")));
+        return Err(ApiError::bad_request(t!(current(), "limit-range", max = MAX_LIST)));
     }
     Ok(GameFilter {
         kind,
@@ -544,16 +557,16 @@ async fn game(
     let user = api_user(&web.service, &headers, &client.origin(), true).await?;
     // A past position is replayed from the start: counted per client.
     let _turn = at.map(|_| web.heavy.enter(client)).transpose()?;
-    // In the caller's language, as the game's page is (its script reads
-    // past positions here).
-    if let Some(u) = &user {
-        crate::lang::follow_setting(&web.service, u).await?;
-    }
     let snapshot = web.service.snapshot(board, user.as_deref(), at, crate::lang::current()).await?;
     if let (Some(n), Some(g)) = (at, &snapshot.reply.game)
         && n > g.moves
     {
-        return Err(ApiError::bad_request(format!("board {board} has only {} moves", g.moves)));
+        return Err(ApiError::bad_request(t!(
+            current(),
+            "api-too-few-moves",
+            board = board,
+            moves = g.moves
+        )));
     }
     let body = serde_json::to_vec(&Board::of(&snapshot)).map_err(internal)?;
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
@@ -703,9 +716,9 @@ async fn user(State(web): State<Web>, Path(id): Path<String>) -> Result<Json<Use
 /// `unknown_user`.
 pub async fn public_user(web: &Web, id: &str, limit: i64) -> Result<(Profile, Vec<GameSummary>), ApiError> {
     let unknown = || {
-        ApiError::from(tabula_service::CommandError::new(
+        ApiError::from(tabula_service::CommandError::says(
             tabula_service::ErrorCode::UnknownUser,
-            format!("there is no user {id}"),
+            tabula_i18n::msg!("error-no-user", user = id),
         ))
     };
     let canonical = tabula_service::users::canonical_user_id(id).map_err(|_| unknown())?;
@@ -827,7 +840,7 @@ async fn token_owner(
 ) -> Result<String, ApiError> {
     api_user(&web.service, headers, &client.origin(), allow_session)
         .await?
-        .ok_or_else(|| ApiError::unauthorized("this needs `Authorization: Bearer TOKEN`"))
+        .ok_or_else(|| ApiError::unauthorized(t!(current(), "api-needs-token")))
 }
 
 /// The caller's tokens.
@@ -892,7 +905,9 @@ async fn revoke_token(
     headers: HeaderMap,
 ) -> Result<Json<Revoked>, ApiError> {
     let user = token_owner(&web, client, &headers, false).await?;
-    let id: i64 = id.parse().map_err(|_| ApiError::bad_request(format!("{id:?} is not a token id")))?;
+    let id: i64 = id
+        .parse()
+        .map_err(|_| ApiError::bad_request(t!(current(), "api-not-a-token-id", id = format!("{id:?}"))))?;
     web.service.revoke_token(&user, id).await?;
     Ok(Json(Revoked { revoked: id, ok: True }))
 }

@@ -7,6 +7,7 @@
 //! form posted from another site is refused either way.
 
 use axum::http::{HeaderMap, HeaderValue, header};
+use tabula_i18n::t;
 use tabula_service::auth::Login;
 use tabula_service::{Origin, Service};
 
@@ -48,18 +49,26 @@ pub fn bearer(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
         .and_then(|v| v.split_once(' '))
         .filter(|(scheme, token)| scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty())
         .map(|(_, token)| Some(token.trim()))
-        .ok_or_else(|| ApiError::unauthorized("the Authorization header must be `Bearer TOKEN`"))
+        .ok_or_else(|| ApiError::unauthorized(t!(crate::lang::current(), "api-bad-authorization")))
 }
 
-/// The user a bearer token stands for, shown from `origin`.
+/// The user a bearer token stands for, shown from `origin`; the rest of the
+/// request speaks the owner's language, if they chose one.
 ///
 /// # Errors
 /// `wrong_password` for an unknown or revoked token.
 pub async fn token_user(service: &Service, token: &str, origin: &Origin) -> Result<String, ApiError> {
     match service.token_caller(token, origin).await? {
         tabula_service::Caller::User(user) => Ok(user),
-        tabula_service::Caller::Account(account) => Ok(account.id),
-        tabula_service::Caller::Anonymous => Err(ApiError::unauthorized("invalid or revoked token")),
+        tabula_service::Caller::Account(account) => {
+            if let Some(lang) = account.lang() {
+                crate::lang::use_setting(lang);
+            }
+            Ok(account.id)
+        }
+        tabula_service::Caller::Anonymous => {
+            Err(ApiError::unauthorized(t!(crate::lang::current(), "error-bad-token")))
+        }
     }
 }
 
@@ -75,7 +84,9 @@ pub async fn session_login(service: &Service, headers: &HeaderMap) -> Result<Opt
 }
 
 /// The user an API request is made by: the bearer token's owner, else (for
-/// requests that change nothing) the session's user, else nobody.
+/// requests that change nothing) the session's user, else nobody. The rest
+/// of the request speaks that user's language, if they chose one, as their
+/// pages do.
 ///
 /// Changing requests never take the session cookie, so no other site can
 /// make a logged-in browser change anything through the API.
@@ -91,8 +102,9 @@ pub async fn api_user(
     if let Some(token) = bearer(headers)? {
         return token_user(service, token, origin).await.map(Some);
     }
-    if allow_session {
-        return Ok(session_login(service, headers).await?.map(|l| l.user));
+    if allow_session && let Some(login) = session_login(service, headers).await? {
+        crate::lang::follow_setting(service, &login.user).await?;
+        return Ok(Some(login.user));
     }
     Ok(None)
 }

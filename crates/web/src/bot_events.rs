@@ -25,6 +25,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::Stream;
 use serde::Deserialize;
 use tabula_bots::live::{BotEvent, BotFeed, MAX_FOLLOWED};
+use tabula_i18n::t;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::Web;
@@ -32,6 +33,7 @@ use crate::auth::{api_user, token_user};
 use crate::client::ClientAddress;
 use crate::error::ApiError;
 use crate::events::{KEEP_ALIVE, STORE_POLL};
+use crate::lang::current;
 
 /// Query parameters of a bot's event stream.
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -78,8 +80,7 @@ pub async fn bot_events(
     headers: HeaderMap,
     q: Result<Query<BotEventsQuery>, QueryRejection>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let Query(q) =
-        q.map_err(|e| ApiError::bad_request(format!("bad query parameters: {}", e.body_text())))?;
+    let Query(q) = q.map_err(|e| ApiError::bad_request(t!(current(), "bad-query", error = e.body_text())))?;
     let held = held_boards(q.boards.as_deref())?;
     let origin = client.origin();
     // A token only: a browser's login session is a person's, not a program's.
@@ -88,9 +89,7 @@ pub async fn bot_events(
         None => match q.token.as_deref().filter(|t| !t.is_empty()) {
             Some(token) => token_user(&web.service, token, &origin).await?,
             None => {
-                return Err(ApiError::unauthorized(
-                    "a bot's events need its token: `Authorization: Bearer TOKEN` (or ?token=)",
-                ));
+                return Err(ApiError::unauthorized(t!(current(), "bot-events-need-token")));
             }
         },
     };
@@ -99,14 +98,14 @@ pub async fn bot_events(
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
                 "not_a_bot",
-                format!("{user} is not a bot account: mark it with `bot on {user} PASSWORD` first"),
+                t!(current(), "bot-events-not-a-bot", user = user.as_str()),
             ));
         }
         Some(b) if b.command.is_some() => {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 "hosted_bot",
-                format!("the server runs {user}'s program itself (`tabula bot remove {user}` ends that)"),
+                t!(current(), "bot-events-hosted", user = user.as_str()),
             ));
         }
         Some(_) => {}
@@ -129,7 +128,7 @@ pub async fn bot_events(
 fn held_boards(text: Option<&str>) -> Result<Vec<i64>, ApiError> {
     let words: Vec<&str> = text.unwrap_or("").split(',').map(str::trim).filter(|w| !w.is_empty()).collect();
     if words.len() > MAX_FOLLOWED as usize {
-        return Err(ApiError::bad_request(format!("at most {MAX_FOLLOWED} boards")));
+        return Err(ApiError::bad_request(t!(current(), "bot-events-too-many", max = MAX_FOLLOWED)));
     }
     words.iter().map(|w| crate::api::board_id(w)).collect()
 }

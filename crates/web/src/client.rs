@@ -194,10 +194,8 @@ impl HeavyReads {
         let mut running = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let n = running.entry(client.0).or_default();
         if *n >= HEAVY_PER_CLIENT {
-            return Err(CommandError::too_many(
-                format!(
-                    "{HEAVY_PER_CLIENT} replays are being prepared for your address already: wait for them"
-                ),
+            return Err(CommandError::too_many_says(
+                tabula_i18n::msg!("api-busy-replays", count = HEAVY_PER_CLIENT),
                 1,
             ));
         }

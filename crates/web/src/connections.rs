@@ -34,6 +34,7 @@ use axum::response::{IntoResponse, Response};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
+use tabula_i18n::t;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::time::Sleep;
@@ -323,7 +324,7 @@ pub(crate) async fn read_body(State(timeout): State<ReadTimeout>, request: Reque
         return refuse(
             StatusCode::PAYLOAD_TOO_LARGE,
             "payload_too_large",
-            format!("a request body may be at most {MAX_BODY} bytes"),
+            t!(crate::lang::current(), "api-body-too-large", bytes = MAX_BODY),
         );
     }
     if announced == Some(0)
@@ -339,12 +340,12 @@ pub(crate) async fn read_body(State(timeout): State<ReadTimeout>, request: Reque
         Ok(Err(_)) => refuse(
             StatusCode::PAYLOAD_TOO_LARGE,
             "payload_too_large",
-            format!("a request body may be at most {MAX_BODY} bytes"),
+            t!(crate::lang::current(), "api-body-too-large", bytes = MAX_BODY),
         ),
         Err(_) => refuse(
             StatusCode::REQUEST_TIMEOUT,
             "request_timeout",
-            format!("the request body did not arrive within {} seconds", timeout.0.as_secs()),
+            t!(crate::lang::current(), "api-request-timeout", seconds = timeout.0.as_secs()),
         ),
     }
 }

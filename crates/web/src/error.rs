@@ -70,8 +70,11 @@ impl ApiError {
     }
 }
 
+/// A service error as the request's reader reads it: in the request's
+/// language (see [`crate::lang`]), whichever language the service wrote it in.
 impl From<CommandError> for ApiError {
     fn from(e: CommandError) -> Self {
+        let e = e.localized(crate::lang::current());
         ApiError {
             status: status_of(e.code),
             code: e.code.as_str(),
@@ -119,8 +122,10 @@ impl PageError {
     }
 }
 
+/// A service error in the request's language, as [`ApiError`]'s.
 impl From<CommandError> for PageError {
     fn from(e: CommandError) -> Self {
+        let e = e.localized(crate::lang::current());
         PageError { status: status_of(e.code), message: e.message, retry_after: e.retry_after }
     }
 }

@@ -32,6 +32,7 @@ use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::Stream;
 use serde::Deserialize;
+use tabula_i18n::t;
 use tabula_model::Lang;
 use tabula_service::GameUpdate;
 use tokio::sync::broadcast::error::RecvError;
@@ -106,7 +107,7 @@ pub async fn game_events(
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let board = board_id(&id)?;
     let Query(q) =
-        q.map_err(|e| ApiError::bad_request(format!("bad query parameters: {}", e.body_text())))?;
+        q.map_err(|e| ApiError::bad_request(t!(crate::lang::current(), "bad-query", error = e.body_text())))?;
     let origin = client.origin();
     let user = match api_user(&web.service, &headers, &origin, true).await? {
         Some(u) => Some(u),
@@ -117,10 +118,8 @@ pub async fn game_events(
     };
     // Subscribe before reading the board, so no change falls between the two.
     let updates = web.service.updates();
-    // The page's language: the listener's own setting, else the browser's.
-    if let Some(u) = &user {
-        crate::lang::follow_setting(&web.service, u).await?;
-    }
+    // The page's language: the listener's own setting (followed on finding
+    // them), else the browser's.
     let lang = crate::lang::current();
     let (first, last_sent) = snapshot_event(&web, board, user.as_deref(), lang).await?;
     let mut listener = Listener {

@@ -38,13 +38,15 @@ use std::time::Instant;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
-use axum::http::{HeaderName, HeaderValue, Method, StatusCode, Uri, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use tabula_i18n::t;
 use tabula_service::Service;
 use tokio::sync::watch;
+
+use crate::client::ClientAddress;
 
 pub use error::{ApiError, PageError};
 
@@ -168,17 +170,31 @@ async fn metrics(State(web): State<Web>) -> Response {
     }
 }
 
-async fn not_found(uri: Uri) -> Response {
+async fn not_found(State(web): State<Web>, client: ClientAddress, headers: HeaderMap, uri: Uri) -> Response {
     if uri.path().starts_with("/api/") {
-        ApiError::not_found(format!("no API resource {}", uri.path())).into_response()
-    } else {
-        PageError::not_found(t!(lang::current(), "error-no-page")).into_response()
+        return ApiError::not_found(t!(lang::current(), "api-no-resource", path = uri.path()))
+            .into_response();
     }
+    // A signed-in reader's page speaks their setting, this one too.
+    if let Err(e) = pages::visitor(&web, client, &headers).await {
+        return e.into_response();
+    }
+    PageError::not_found(t!(lang::current(), "error-no-page")).into_response()
 }
 
-async fn method_not_allowed(uri: Uri, method: Method) -> Response {
+async fn method_not_allowed(
+    State(web): State<Web>,
+    client: ClientAddress,
+    headers: HeaderMap,
+    uri: Uri,
+    method: Method,
+) -> Response {
+    let api = uri.path().starts_with("/api/");
+    if !api && let Err(e) = pages::visitor(&web, client, &headers).await {
+        return e.into_response();
+    }
     let message = t!(lang::current(), "error-method", path = uri.path(), method = method.as_str());
-    if uri.path().starts_with("/api/") {
+    if api {
         ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", message).into_response()
     } else {
         PageError::new(StatusCode::METHOD_NOT_ALLOWED, message).into_response()

@@ -216,8 +216,7 @@ pub async fn list(web: &Web, limit: i64) -> Result<Vec<ListRow>, ApiError> {
 }
 
 fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
-    q.map(|Query(q)| q)
-        .map_err(|e| ApiError::bad_request(t!(current(), "tournament-bad-query", error = e.body_text())))
+    q.map(|Query(q)| q).map_err(|e| ApiError::bad_request(t!(current(), "bad-query", error = e.body_text())))
 }
 
 /// The tournament list's query.
@@ -257,11 +256,7 @@ pub(crate) async fn list_api(
 ) -> Result<Json<Tournaments>, ApiError> {
     let limit = query(q)?.limit.unwrap_or(MAX_TOURNAMENTS);
     if !(1..=MAX_TOURNAMENTS).contains(&limit) {
-        return Err(ApiError::bad_request(t!(
-            current(),
-            "tournament-limit",
-            max = MAX_TOURNAMENTS.to_string()
-        )));
+        return Err(ApiError::bad_request(t!(current(), "limit-range", max = MAX_TOURNAMENTS.to_string())));
     }
     Ok(Json(Tournaments { tournaments: list(&web, limit).await?, ok: True }))
 }
@@ -407,11 +402,7 @@ pub(crate) async fn games_api(
     let q = query(q)?;
     let limit = q.limit.unwrap_or(100);
     if !(1..=MAX_GAMES_PAGE).contains(&limit) {
-        return Err(ApiError::bad_request(t!(
-            current(),
-            "tournament-limit",
-            max = MAX_GAMES_PAGE.to_string()
-        )));
+        return Err(ApiError::bad_request(t!(current(), "limit-range", max = MAX_GAMES_PAGE.to_string())));
     }
     let offset = q.offset.unwrap_or(0);
     let r = results(&web, tournament_id(&id)?).await?;

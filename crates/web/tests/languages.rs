@@ -188,3 +188,68 @@ async fn a_signed_in_user_reads_every_page_in_their_own_language() {
     // Logged out, the browser's language again.
     assert_eq!(html_lang(&page(&s, "/", None, "en").await.body), "en");
 }
+
+/// The message of the error `line` gets when `user` sends it in `lang`,
+/// straight from the service.
+async fn refusal(s: &Site, line: &str, user: Option<&str>, lang: Lang) -> String {
+    let caller = user.map_or(tabula_service::Caller::Anonymous, |u| tabula_service::Caller::User(u.into()));
+    let context = tabula_service::Context::new(caller, tabula_service::Origin::Local).in_lang(lang);
+    s.service.execute(line, context).await.expect_err("refused").message
+}
+
+#[tokio::test]
+async fn errors_come_in_the_reader_s_language_from_forms_the_api_and_missing_pages() {
+    let s = site().await;
+    s.ok("signup kim pw-kim").await;
+    s.ok("signup lea pw-lea").await;
+    s.ok("language kim pw-kim fi").await;
+    let board = s.challenge("dna challenge -manual -length=6 kim lea").await["game"]["id"].as_i64().unwrap();
+    let kim = s.browser("kim", "pw-kim").await;
+    let bad_move = format!("dna move {board} kim - XYZ");
+    let finnish = refusal(&s, &bad_move, Some("kim"), Lang::Fi).await;
+    let english = refusal(&s, &bad_move, Some("kim"), Lang::En).await;
+    assert_ne!(finnish, english);
+
+    // A refused move on the game's page: in kim's setting, though the
+    // browser asks for nothing.
+    let form = [("csrf", kim.csrf.as_str()), ("action", "move"), ("text", "XYZ")];
+    let p = s.post_form(&format!("/games/{board}/move"), &kim.cookie, &form).await;
+    assert_eq!(p.status, StatusCode::BAD_REQUEST, "{}", p.body);
+    assert_eq!(html_lang(&p.body), "fi");
+    let shown = finnish.replace('&', "&amp;").replace('"', "&quot;").replace('\'', "&#x27;");
+    assert!(p.body.contains(&shown), "{shown:?} not in {}", p.body);
+
+    // The API with kim's token: the same text, the same code.
+    let token = s.token("kim", "pw-kim").await;
+    let auth = format!("Bearer {token}");
+    let line = serde_json::json!({ "line": bad_move });
+    let headers = [("authorization", auth.as_str()), ("accept-language", "en")];
+    let api = s.post_json("/api/v1/commands", &headers, &line).await.json();
+    assert_eq!(api["error"]["message"], finnish.as_str(), "{api}");
+    assert_eq!(api["error"]["code"], "malformed_move", "{api}");
+    // Anonymous, the browser's language: a board that does not exist.
+    let missing = "dna move 999 kim pw-kim AAAAAA";
+    let spanish = refusal(&s, missing, None, Lang::Es).await;
+    let line = serde_json::json!({ "line": missing });
+    let api = s.post_json("/api/v1/commands", &[("accept-language", "es")], &line).await.json();
+    assert_eq!(api["error"]["message"], spanish.as_str(), "{api}");
+    assert_eq!(api["error"]["code"], "unknown_board", "{api}");
+
+    // The API's own errors: once the caller is known, the token owner's
+    // language; else the browser's.
+    let past = format!("/api/v1/games/{board}?at=9");
+    let p = s.get(&past, &[("authorization", auth.as_str()), ("accept-language", "es")]).await;
+    assert_eq!(p.json()["error"]["message"], format!("laudalla {board} on vain 0 siirtoa"));
+    let p = s.get("/api/v1/games/abc", &[("accept-language", "es")]).await;
+    assert_eq!(p.json()["error"]["message"], "\"abc\" no es un número de tablero");
+    let p = s.get("/api/v1/nothing", &[]).await;
+    assert_eq!(p.json()["error"]["message"], "no API resource /api/v1/nothing");
+
+    // A page that does not exist, for kim: in Finnish.
+    let p = s.get("/no/such/page", &[("cookie", &kim.cookie), ("accept-language", "en")]).await;
+    assert_eq!(p.status, StatusCode::NOT_FOUND);
+    assert_eq!(html_lang(&p.body), "fi");
+    assert!(p.body.contains("Tällaista sivua ei ole."), "{}", p.body);
+    let p = s.get("/no/such/page", &[("accept-language", "en")]).await;
+    assert!(p.body.contains("There is no such page."), "{}", p.body);
+}

@@ -380,5 +380,28 @@ tournament-win-chart = Win rates with their 95% intervals
 tournament-not-a-number = { $text } is not a tournament number
 tournament-none = there is no tournament { $id }
 tournament-damaged = tournament { $id } is stored damaged
-tournament-bad-query = bad query parameters: { $error }
-tournament-limit = limit must be 1 to { $max }
+
+## The API's own errors (the service's errors come from errors.ftl)
+
+bad-query = bad query parameters: { $error }
+limit-range = limit must be 1 to { $max }
+api-internal = internal error
+api-not-a-board = { $text } is not a board number
+api-body-too-large = a request body may be at most { $bytes } bytes
+api-body-shape = the body must be JSON { $shape }: { $error }
+api-request-timeout = the request body did not arrive within { $seconds } seconds
+api-no-game = no game { $kind }
+api-not-a-state = { $word } is not a state: use proposed, active, finished, cancelled, running, over or all
+api-too-few-moves = { $moves ->
+    [one] board { $board } has only { $moves } move
+   *[other] board { $board } has only { $moves } moves
+}
+api-needs-token = this needs `Authorization: Bearer TOKEN`
+api-bad-authorization = the Authorization header must be `Bearer TOKEN`
+api-not-a-token-id = { $id } is not a token id
+api-no-resource = no API resource { $path }
+api-busy-replays = { $count } replays are being prepared for your address already: wait for them
+bot-events-need-token = a bot's events need its token: `Authorization: Bearer TOKEN` (or ?token=)
+bot-events-not-a-bot = { $user } is not a bot account: mark it with `bot on { $user } PASSWORD` first
+bot-events-hosted = the server runs { $user }'s program itself (`tabula bot remove { $user }` ends that)
+bot-events-too-many = at most { $max } boards

@@ -379,5 +379,28 @@ tournament-win-chart = Tasas de victorias con sus intervalos del 95 %
 tournament-not-a-number = { $text } no es un número de torneo
 tournament-none = no existe el torneo { $id }
 tournament-damaged = el torneo { $id } está guardado dañado
-tournament-bad-query = parámetros de consulta incorrectos: { $error }
-tournament-limit = el límite debe estar entre 1 y { $max }
+
+## The API's own errors (the service's errors come from errors.ftl)
+
+bad-query = parámetros de consulta incorrectos: { $error }
+limit-range = el límite debe estar entre 1 y { $max }
+api-internal = error interno
+api-not-a-board = { $text } no es un número de tablero
+api-body-too-large = el cuerpo de una petición puede tener como mucho { $bytes } bytes
+api-body-shape = el cuerpo debe ser JSON { $shape }: { $error }
+api-request-timeout = el cuerpo de la petición no llegó en { $seconds } segundos
+api-no-game = no hay ningún juego { $kind }
+api-not-a-state = { $word } no es un estado: usa proposed, active, finished, cancelled, running, over o all
+api-too-few-moves = { $moves ->
+    [one] el tablero { $board } solo tiene { $moves } jugada
+   *[other] el tablero { $board } solo tiene { $moves } jugadas
+}
+api-needs-token = esto necesita `Authorization: Bearer TOKEN`
+api-bad-authorization = la cabecera Authorization debe ser `Bearer TOKEN`
+api-not-a-token-id = { $id } no es un número de token
+api-no-resource = la API no tiene el recurso { $path }
+api-busy-replays = ya se están preparando { $count } reproducciones para tu dirección: espera a que terminen
+bot-events-need-token = los eventos de un bot necesitan su token: `Authorization: Bearer TOKEN` (o ?token=)
+bot-events-not-a-bot = { $user } no es una cuenta de bot: márcala antes con `bot on { $user } PASSWORD`
+bot-events-hosted = el servidor ejecuta él mismo el programa de { $user } (`tabula bot remove { $user }` lo termina)
+bot-events-too-many = como mucho { $max } tableros

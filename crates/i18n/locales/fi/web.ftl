@@ -379,5 +379,28 @@ tournament-win-chart = Voitto-osuudet ja niiden 95 %:n välit
 tournament-not-a-number = { $text } ei ole turnauksen numero
 tournament-none = turnausta { $id } ei ole
 tournament-damaged = turnaus { $id } on tallennettu vaurioituneena
-tournament-bad-query = virheelliset kyselyparametrit: { $error }
-tournament-limit = rajan on oltava 1–{ $max }
+
+## The API's own errors (the service's errors come from errors.ftl)
+
+bad-query = virheelliset kyselyparametrit: { $error }
+limit-range = rajan on oltava 1–{ $max }
+api-internal = sisäinen virhe
+api-not-a-board = { $text } ei ole laudan numero
+api-body-too-large = pyynnön runko saa olla enintään { $bytes } tavua
+api-body-shape = rungon on oltava JSONia { $shape }: { $error }
+api-request-timeout = pyynnön runko ei saapunut { $seconds } sekunnissa
+api-no-game = peliä { $kind } ei ole
+api-not-a-state = { $word } ei ole tila: käytä sanoja proposed, active, finished, cancelled, running, over tai all
+api-too-few-moves = { $moves ->
+    [one] laudalla { $board } on vain { $moves } siirto
+   *[other] laudalla { $board } on vain { $moves } siirtoa
+}
+api-needs-token = tähän tarvitaan `Authorization: Bearer TOKEN`
+api-bad-authorization = Authorization-otsakkeen on oltava muotoa `Bearer TOKEN`
+api-not-a-token-id = { $id } ei ole tunnisteen numero
+api-no-resource = API:ssa ei ole resurssia { $path }
+api-busy-replays = osoitteellesi valmistellaan jo { $count } uudelleentoistoa: odota niitä
+bot-events-need-token = botin tapahtumiin tarvitaan sen tunniste: `Authorization: Bearer TOKEN` (tai ?token=)
+bot-events-not-a-bot = { $user } ei ole bottitili: merkitse se ensin komennolla `bot on { $user } PASSWORD`
+bot-events-hosted = palvelin ajaa käyttäjän { $user } ohjelmaa itse (`tabula bot remove { $user }` lopettaa sen)
+bot-events-too-many = enintään { $max } lautaa

@@ -14,7 +14,7 @@ use serde_json::Value;
 use tabula_i18n::{msg, t};
 use tabula_model::Lang;
 use tabula_service::auth::Login;
-use tabula_service::{Caller, Command, CommandError, Context, Credentials, ErrorCode};
+use tabula_service::{Command, CommandError, Credentials, ErrorCode};
 
 use super::{CsrfField, Signed, base, expired_form, page, query, safe_next, visitor};
 use crate::Web;
@@ -422,8 +422,7 @@ pub(super) async fn settings_form(
         Ok(c) => c,
         Err(e) => return refused(&web, &login, &f.setting, e).await,
     };
-    let context = Context::new(Caller::User(login.user.clone()), client.origin());
-    if let Err(e) = web.service.run(command, context).await {
+    if let Err(e) = web.service.run(command, super::form_context(&login, &client)).await {
         return refused(&web, &login, &f.setting, e).await;
     }
     match f.setting.as_str() {

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use tabula_i18n::t;
 use tabula_model::{GameInfo, OptionKind};
 use tabula_service::auth::Login;
-use tabula_service::{Caller, Command, Context, GameCommand};
+use tabula_service::{Command, GameCommand};
 
 use super::{Signed, base, board_number, page, query, visitor};
 use crate::Web;
@@ -258,7 +258,7 @@ pub(super) async fn challenge_form(
     };
     let command =
         Command::Game { kind: info.kind.to_string(), command: GameCommand::Challenge { players, options } };
-    match web.service.run(command, Context::new(Caller::User(login.user.clone()), client.origin())).await {
+    match web.service.run(command, super::form_context(&login, &client)).await {
         Ok(reply) => match reply.game {
             Some(g) => Ok(Redirect::to(&format!("/games/{}", g.id)).into_response()),
             None => Ok(Redirect::to("/").into_response()),
@@ -290,7 +290,7 @@ pub(super) async fn rematch_form(
     let options = game.options.iter().filter(|o| !is_seed(o)).cloned().collect();
     let command =
         Command::Game { kind: game.kind.clone(), command: GameCommand::Challenge { players, options } };
-    match web.service.run(command, Context::new(Caller::User(login.user.clone()), client.origin())).await {
+    match web.service.run(command, super::form_context(&login, &client)).await {
         Ok(reply) => match reply.game {
             Some(g) => Ok(Redirect::to(&format!("/games/{}", g.id)).into_response()),
             None => Ok(Redirect::to("/").into_response()),

@@ -20,7 +20,7 @@ use tabula_service::auth::Login;
 use tabula_service::command::MoveAction;
 use tabula_service::reply::StatusLine;
 use tabula_service::store::GameStatus;
-use tabula_service::{BoardState, Caller, Command, CommandError, Context, Credentials, GameCommand};
+use tabula_service::{BoardState, Command, CommandError, Credentials, GameCommand};
 
 use super::{Signed, base, board_number, json_answer, page, query, visitor};
 use crate::Web;
@@ -268,10 +268,7 @@ async fn send(
     client: &ClientAddress,
     command: Command,
 ) -> Result<(), CommandError> {
-    web.service
-        .run(command, Context::new(Caller::User(login.user.clone()), client.origin()))
-        .await
-        .map(|_| ())
+    web.service.run(command, super::form_context(login, client)).await.map(|_| ())
 }
 
 /// The credentials of a logged-in user: the session proves who they are.

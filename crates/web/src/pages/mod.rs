@@ -165,6 +165,12 @@ pub(crate) async fn visitor(
     Ok(Some(login))
 }
 
+/// A command of the signed-in `login`'s own form: their session proves who
+/// they are, and its refusals come in the page's language.
+fn form_context(login: &Login, client: &ClientAddress) -> Context {
+    Context::new(Caller::User(login.user.clone()), client.origin()).in_lang(current())
+}
+
 /// An HTML page, never cached (it shows one user's view).
 pub(crate) fn page(status: StatusCode, html: String) -> Response {
     (status, [(header::CACHE_CONTROL, "no-store")], Html(html)).into_response()
