@@ -42,7 +42,7 @@ impl Store {
 
     /// A user by lower-case id.
     pub async fn user(&self, id: &str) -> StoreResult<Option<UserRow>> {
-        Ok(self.rows_warm("SELECT * FROM users WHERE id = ?1", values![id]).await?.pop())
+        Ok(self.rows_on(On::Writer, "SELECT * FROM users WHERE id = ?1", values![id]).await?.pop())
     }
 
     /// The open accounts that registered the mail `address` (in any case),
@@ -98,7 +98,7 @@ impl Store {
     /// Store a new bearer token (by the hash of its secret); returns its id.
     pub async fn create_token(&self, user: &str, name: &str, hash: &str, now: Timestamp) -> StoreResult<i64> {
         let sql = "INSERT INTO tokens (hash, user_id, name, created) VALUES (?1, ?2, ?3, ?4) RETURNING id";
-        let ids: Vec<(i64,)> = self.write_rows(sql, values![hash, user, name, now]).await?;
+        let ids: Vec<(i64,)> = self.rows_on(On::Batch, sql, values![hash, user, name, now]).await?;
         ids.first().map(|(id,)| *id).ok_or(StoreError::NotFound)
     }
 
@@ -174,7 +174,7 @@ impl Store {
         let sql = "INSERT INTO rate_limits (name, hits, last_at) VALUES (?1, 1, ?2) ON CONFLICT (name) DO UPDATE \
                    SET hits = CASE WHEN rate_limits.last_at < ?3 THEN 1 ELSE rate_limits.hits + 1 END, \
                    last_at = ?2 RETURNING hits, last_at";
-        let counts = self.write_rows(sql, values![name, now, forget_before]).await?;
+        let counts = self.rows_on(On::Batch, sql, values![name, now, forget_before]).await?;
         counts.into_iter().next().ok_or(StoreError::NotFound)
     }
 

@@ -118,34 +118,17 @@ impl Store {
 
     /// List games.
     pub async fn games(&self, filter: &GameFilter) -> StoreResult<Vec<GameSummary>> {
-        let (sql, values) = filter.query(summary!(), &self.db);
-        self.listed(filter, sql, values).await
+        let (sql, values, on) = filter.query(summary!(), &self.db);
+        self.rows_on(on, sql, values).await
     }
 
     /// How many games [`Store::games`] would list for `filter` (at most
     /// its limit), without reading them.
     pub async fn count_games(&self, filter: &GameFilter) -> StoreResult<usize> {
-        let (inner, values) = filter.query("g.id", &self.db);
+        let (inner, values, on) = filter.query("g.id", &self.db);
         let count: Vec<(i64,)> =
-            self.listed(filter, format!("SELECT COUNT(*) FROM ({inner}) listed"), values).await?;
+            self.rows_on(on, format!("SELECT COUNT(*) FROM ({inner}) listed"), values).await?;
         Ok(count.first().map_or(0, |(n,)| *n as usize))
-    }
-
-    /// The rows `sql` (from [`GameFilter::query`]) lists with `values`: a
-    /// user's games (a challenge counts both players' running ones) on
-    /// SQLite's writing connection, whose cache is warm; a list over every
-    /// game, which may scan thousands of rows, on a reading connection, so
-    /// as not to hold up the commits behind it.
-    async fn listed<T: Row>(
-        &self,
-        filter: &GameFilter,
-        sql: String,
-        values: Vec<Value>,
-    ) -> StoreResult<Vec<T>> {
-        match filter.seated_user() {
-            Some(_) => self.rows_warm(sql, values).await,
-            None => self.rows(sql, values).await,
-        }
     }
 
     /// Finished games of a kind (or all), oldest first, for standings and ratings.

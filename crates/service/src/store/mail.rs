@@ -48,7 +48,8 @@ impl Mailroom<'_> {
             "UPDATE outbox SET next_attempt = ?2 WHERE id IN (SELECT id FROM outbox WHERE sent_at IS NULL \
              AND gave_up_at IS NULL AND next_attempt <= ?1 ORDER BY id LIMIT ?3{lock}) RETURNING *"
         );
-        let mut claimed: Vec<OutboxRow> = self.0.write_rows(sql, values![now, lease_until, limit]).await?;
+        let mut claimed: Vec<OutboxRow> =
+            self.0.rows_on(On::Batch, sql, values![now, lease_until, limit]).await?;
         claimed.sort_by_key(|r| r.id);
         Ok(claimed)
     }

@@ -176,6 +176,19 @@ type Statement = (Cow<'static, str>, Vec<Value>);
 /// The statements to run once a new row's id is known (see [`Store::write_new`]).
 type Then = Box<dyn Fn(i64) -> StoreResult<Vec<Statement>> + Send + Sync>;
 
+/// Where SQLite reads the rows of a statement (PostgreSQL reads every one on its pool).
+#[derive(Clone, Copy, Debug)]
+enum On {
+    /// A reading connection.
+    Reader,
+    /// The writing connection, whose cache holds the pages of the games
+    /// being played: the reads of a move or a challenge.
+    Writer,
+    /// A write of the group commit, answered once durable: a write whose
+    /// rows are returned (`RETURNING`).
+    Batch,
+}
+
 impl Store {
     /// The rows of the read `sql` with `values`.
     async fn rows<T: Row>(
@@ -183,18 +196,19 @@ impl Store {
         sql: impl AsRef<str> + Send + 'static,
         values: Vec<Value>,
     ) -> StoreResult<Vec<T>> {
-        on_db!(self, db => db.rows(sql, values).await)
+        self.rows_on(On::Reader, sql, values).await
     }
 
-    /// [`Store::rows`] on SQLite's writing connection, whose cache holds
-    /// the pages of the games being played: the reads of a move or a challenge.
-    async fn rows_warm<T: Row>(
+    /// The rows of the statement `sql` with `values`, read on SQLite's
+    /// connection `on` names.
+    async fn rows_on<T: Row>(
         &self,
+        on: On,
         sql: impl AsRef<str> + Send + 'static,
         values: Vec<Value>,
     ) -> StoreResult<Vec<T>> {
         match &self.db {
-            Db::Sqlite(db) => db.rows_warm(sql, values).await,
+            Db::Sqlite(db) => db.rows(on, sql, values).await,
             Db::Postgres(db) => db.rows(sql, values).await,
         }
     }
@@ -232,18 +246,6 @@ impl Store {
     /// Run the write `sql` with `values`; the rows it changed.
     async fn execute(&self, sql: &'static str, values: Vec<Value>) -> StoreResult<u64> {
         Ok(self.write(vec![(sql.into(), values)]).await?.iter().sum())
-    }
-
-    /// The rows the write `sql` with `values` returns (`RETURNING`), once durable.
-    async fn write_rows<T: Row>(
-        &self,
-        sql: impl AsRef<str> + Send + 'static,
-        values: Vec<Value>,
-    ) -> StoreResult<Vec<T>> {
-        match &self.db {
-            Db::Sqlite(db) => db.write_rows(sql, values).await,
-            Db::Postgres(db) => db.rows(sql, values).await,
-        }
     }
 
     /// `Unsupported` unless the database is one several processes share,
@@ -809,8 +811,12 @@ impl GameFilter {
     }
 
     /// The statement listing the games of this filter on `db`, selecting
-    /// `columns` of each game (`g`), and its values in order.
-    fn query(&self, columns: &str, db: &Db) -> (String, Vec<Value>) {
+    /// `columns` of each game (`g`), its values in order, and where SQLite
+    /// reads it: a user's games (a challenge counts both players' running
+    /// ones) on the writing connection, whose cache is warm; a list over
+    /// every game, which may scan thousands of rows, on a reading
+    /// connection, so as not to hold up the commits behind it.
+    fn query(&self, columns: &str, db: &Db) -> (String, Vec<Value>, On) {
         let mut values = Vec::new();
         let mut next = |value| {
             values.push(value);
@@ -851,7 +857,8 @@ impl GameFilter {
         }
         let limit = if self.limit > 0 { self.limit } else { 1000 };
         sql += &format!(" ORDER BY id DESC LIMIT {}", next(Value::from(limit)));
-        (sql, values)
+        let on = if self.seated_user().is_some() { On::Writer } else { On::Reader };
+        (sql, values, on)
     }
 }
 

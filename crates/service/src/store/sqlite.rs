@@ -96,23 +96,19 @@ impl SqliteStore {
         }
     }
 
-    /// The rows of the read `sql` with `values`, on a reading connection.
+    /// The rows of the statement `sql` with `values`, on the connection `on` names.
     pub(super) async fn rows<T: Row>(
         &self,
+        on: On,
         sql: impl AsRef<str> + Send + 'static,
         values: Vec<Value>,
     ) -> StoreResult<Vec<T>> {
-        self.read(move |c| rows(c, sql.as_ref(), params_from_iter(values))).await
-    }
-
-    /// The rows of `sql` with `values`, read on the writer's connection: the
-    /// reads of a move, and a challenge's, whose pages its cache holds.
-    pub(super) async fn rows_warm<T: Row>(
-        &self,
-        sql: impl AsRef<str> + Send + 'static,
-        values: Vec<Value>,
-    ) -> StoreResult<Vec<T>> {
-        self.writer.read(move |c| rows(c, sql.as_ref(), params_from_iter(values))).await
+        let read = move |c: &Connection| rows(c, sql.as_ref(), params_from_iter(&values));
+        match on {
+            On::Reader => self.read(read).await,
+            On::Writer => self.writer.read(read).await,
+            On::Batch => self.writer.write(read).await,
+        }
     }
 
     /// `statements` as one write of the group commit; the rows each
@@ -126,15 +122,6 @@ impl SqliteStore {
     /// makes of it as one write of the group commit; the id.
     pub(super) async fn write_new(&self, first: Statement, then: Then) -> StoreResult<i64> {
         self.writer.write(move |c| insert(c, &first, &then)).await
-    }
-
-    /// The rows the write `sql` with `values` returns, as a write of the group commit.
-    pub(super) async fn write_rows<T: Row>(
-        &self,
-        sql: impl AsRef<str> + Send + 'static,
-        values: Vec<Value>,
-    ) -> StoreResult<Vec<T>> {
-        self.writer.write(move |c| rows(c, sql.as_ref(), params_from_iter(&values))).await
     }
 }
 

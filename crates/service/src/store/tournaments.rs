@@ -85,7 +85,7 @@ impl Store {
                    WHERE j.tournament_id = free.tournament_id AND j.idx = free.idx AND t.id = j.tournament_id \
                    RETURNING j.tournament_id AS tournament, j.idx AS index, t.config";
         self.shared()?;
-        Ok(self.write_rows(sql, values![worker, now, lease_until]).await?.pop())
+        Ok(self.rows_on(On::Batch, sql, values![worker, now, lease_until]).await?.pop())
     }
 
     /// Extend `worker`'s claim; false if the claim is no longer its own.
