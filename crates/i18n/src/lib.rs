@@ -213,6 +213,7 @@ const CATALOGUES: [(Lang, &[Source]); 3] = catalogues![
     "i18n" / "replies",
     "i18n" / "help",
     "i18n" / "cli",
+    "i18n" / "cli-help",
     "i18n" / "mail",
     "i18n" / "game",
     "dna" / "dna",

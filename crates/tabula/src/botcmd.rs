@@ -108,6 +108,18 @@ struct RemoveArgs {
 #[command(name = "tabula bot list", about = "The bot accounts, and the programs the server runs for them")]
 struct ListArgs {}
 
+/// The parsers of `tabula bot WORD`, with their paths (see [`crate::help`]).
+#[cfg(test)]
+pub(crate) fn parsers() -> Vec<(&'static str, clap::Command)> {
+    use clap::CommandFactory;
+    vec![
+        ("tabula-bot-connect", ConnectArgs::command()),
+        ("tabula-bot-add", AddArgs::command()),
+        ("tabula-bot-remove", RemoveArgs::command()),
+        ("tabula-bot-list", ListArgs::command()),
+    ]
+}
+
 /// `tabula bot WORD ..` for a word of [`WORDS`]: `words` are everything
 /// after `bot`, `--` and the program included.
 pub fn run(global: Global, words: Vec<String>) -> Result<ExitCode> {
@@ -119,6 +131,7 @@ pub fn run(global: Global, words: Vec<String>) -> Result<ExitCode> {
         Ok(split) => split,
         Err(e) => return Ok(crate::cli::clap_exit(e)),
     };
+    let lang = global.lang();
     let (word, rest) = before.split_first().map(|(w, r)| (w.as_str(), r)).unwrap_or(("", &[]));
     let mut args: Vec<String> = rest.to_vec();
     if !program.is_empty() {
@@ -129,19 +142,19 @@ pub fn run(global: Global, words: Vec<String>) -> Result<ExitCode> {
     let argv = || std::iter::once(name.clone()).chain(args.iter().cloned());
     let parsed = |e: clap::Error| Ok(crate::cli::clap_exit(e));
     match word {
-        "connect" => match ConnectArgs::try_parse_from(argv()) {
+        "connect" => match crate::help::parse::<ConnectArgs>(argv(), "tabula-bot-connect", lang) {
             Ok(a) => connect(a),
             Err(e) => parsed(e),
         },
-        "add" => match AddArgs::try_parse_from(argv()) {
+        "add" => match crate::help::parse::<AddArgs>(argv(), "tabula-bot-add", lang) {
             Ok(a) => host(&global, &a.user, Some(a.command)),
             Err(e) => parsed(e),
         },
-        "remove" => match RemoveArgs::try_parse_from(argv()) {
+        "remove" => match crate::help::parse::<RemoveArgs>(argv(), "tabula-bot-remove", lang) {
             Ok(a) => host(&global, &a.user, None),
             Err(e) => parsed(e),
         },
-        _ => match ListArgs::try_parse_from(argv()) {
+        _ => match crate::help::parse::<ListArgs>(argv(), "tabula-bot-list", lang) {
             Ok(_) => list(&global),
             Err(e) => parsed(e),
         },

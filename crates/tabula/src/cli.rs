@@ -60,7 +60,7 @@ struct Cli {
 }
 
 /// The heading of the global options in every command's help.
-const GLOBAL: &str = "Global options (before or after the command)";
+pub const GLOBAL: &str = "Global options (before or after the command)";
 
 /// Options every command takes, before or after the command word.
 #[derive(Args, Clone, Debug)]
@@ -142,14 +142,13 @@ const CALCULATORS: &[(&str, &str, Calculator)] =
 /// The words of the command language that start a command on their own
 /// (`signup`, `change`, `help` ..), with what they do, from the command
 /// table the service's `help` prints.
-fn account_verbs() -> Vec<(&'static str, String)> {
+fn account_verbs(lang: Lang) -> Vec<(&'static str, String)> {
     let mut verbs: Vec<(&'static str, String)> = Vec::new();
     for (name, syntax, id) in SYNTAX {
         if syntax.starts_with("GAME ") {
             continue;
         }
-        // clap's own help is English: so are the commands' lines in it.
-        let meaning = &meaning(id, Lang::En);
+        let meaning = &meaning(id, lang);
         let verb = name.split(' ').next().unwrap_or(name);
         match verbs.iter_mut().find(|(v, _)| *v == verb) {
             Some((_, about)) => {
@@ -157,9 +156,7 @@ fn account_verbs() -> Vec<(&'static str, String)> {
                 about.push_str(meaning);
             }
             // The table's line speaks of itself ("this text").
-            None if verb == "help" => {
-                verbs.push((verb, "The commands, or a game's rules, options and move syntax".into()))
-            }
+            None if verb == "help" => verbs.push((verb, t!(lang, "cli-help-verb"))),
             None => verbs.push((verb, capitalise(meaning))),
         }
     }
@@ -186,35 +183,42 @@ fn language_command(name: &'static str, about: String) -> clap::Command {
         )
 }
 
-/// The parser: the server's subcommands, then one per account verb and
-/// one per game of the registry.
-fn command() -> clap::Command {
-    let mut cmd = Cli::command();
-    for (verb, about) in account_verbs() {
+/// The parser, its help in `lang`: the server's subcommands, then one per
+/// account verb and one per game of the registry.
+fn command(lang: Lang) -> clap::Command {
+    let mut cmd = crate::help::localized(Cli::command(), "tabula", lang);
+    for (verb, about) in account_verbs(lang) {
         cmd = cmd.subcommand(language_command(verb, about));
     }
     for kind in tabula_games::all() {
         let info = kind.info();
-        cmd = cmd.subcommand(language_command(
-            info.kind,
-            format!("{}: {}", info.title(Lang::En), info.summary(Lang::En)),
-        ));
+        cmd = cmd
+            .subcommand(language_command(info.kind, format!("{}: {}", info.title(lang), info.summary(lang))));
     }
     cmd
 }
 
+/// The server's own subcommands' parser, without the command language's
+/// (whose texts come from the service's catalogue).
+#[cfg(test)]
+pub(crate) fn server_command() -> clap::Command {
+    Cli::command()
+}
+
 fn is_language(name: &str) -> bool {
-    account_verbs().iter().any(|(v, _)| *v == name) || tabula_games::find(name).is_some()
+    account_verbs(Lang::En).iter().any(|(v, _)| *v == name) || tabula_games::find(name).is_some()
 }
 
 /// Print a clap error (or help) and give its exit status.
 pub fn clap_exit(e: clap::Error) -> ExitCode {
-    let _ = e.print();
-    ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
+    crate::help::exit(e)
 }
 
 pub fn main() -> ExitCode {
-    let matches = match command().try_get_matches() {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let lang = crate::help::lang_of(args.get(1..).unwrap_or_default());
+    crate::help::set_lang(lang);
+    let matches = match command(lang).try_get_matches_from(args) {
         Ok(m) => m,
         Err(e) => return clap_exit(e),
     };
@@ -231,14 +235,17 @@ pub fn main() -> ExitCode {
             Ok(server) => run_server(&global, server),
             Err(e) => return clap_exit(e),
         },
-        Some((name, sub)) => match external_words(sub) {
+        Some((name, sub)) => match external_words(sub, lang) {
             // Words the command language may know that have no subcommand
             // of their own (`register`): the service answers them.
             Ok(words) => language(global, name, words),
             Err(e) => return clap_exit(e),
         },
         None => {
-            return clap_exit(command().error(clap::error::ErrorKind::MissingSubcommand, "no command given"));
+            return clap_exit(
+                command(lang)
+                    .error(clap::error::ErrorKind::MissingSubcommand, t!(lang, "cli-error-no-command")),
+            );
         }
     };
     match result {
@@ -250,13 +257,16 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn external_words(sub: &ArgMatches) -> Result<Vec<String>, clap::Error> {
+fn external_words(sub: &ArgMatches, lang: Lang) -> Result<Vec<String>, clap::Error> {
     let words = sub.get_many::<OsString>("").map(|w| w.cloned().collect::<Vec<_>>()).unwrap_or_default();
     words
         .into_iter()
         .map(|w| {
             w.into_string().map_err(|w| {
-                command().error(clap::error::ErrorKind::InvalidUtf8, format!("{w:?} is not UTF-8"))
+                command(lang).error(
+                    clap::error::ErrorKind::InvalidUtf8,
+                    t!(lang, "cli-error-not-utf8", word = format!("{w:?}")),
+                )
             })
         })
         .collect()
@@ -574,7 +584,7 @@ mod tests {
 
     #[test]
     fn the_parser_is_consistent() {
-        command().debug_assert();
+        command(Lang::En).debug_assert();
     }
 
     fn split(words: &[&str]) -> (Global, Vec<String>) {

@@ -10,6 +10,7 @@ mod backup;
 mod botcmd;
 mod botplay;
 mod cli;
+mod help;
 mod hosted;
 mod mail;
 mod serve;

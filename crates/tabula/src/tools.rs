@@ -27,12 +27,13 @@ struct DnaRemove {
     chunk: String,
 }
 
-/// Parse `args` (without the program name) for a tool and run it.
-fn parse<T: Parser>(name: &str, args: &[String]) -> Result<T, ExitCode> {
+/// Parse `args` (without the program name) for the tool `name`, its help
+/// in the reader's language.
+fn parse<T: Parser>(name: &str, args: &[String], global: &Global) -> Result<T, ExitCode> {
     let argv = std::iter::once(name.to_string()).chain(args.iter().cloned());
-    T::try_parse_from(argv).map_err(|e| {
+    crate::help::parse::<T>(argv, &name.replace(' ', "-"), global.lang()).map_err(|e| {
         let code = if e.use_stderr() { 2 } else { 0 };
-        let _ = e.print();
+        crate::help::print(e);
         ExitCode::from(code)
     })
 }
@@ -50,9 +51,16 @@ fn finish(result: Result<String, String>) -> Result<ExitCode> {
     }
 }
 
+/// The calculators' parsers, with their paths (see [`crate::help`]).
+#[cfg(test)]
+pub(crate) fn parsers() -> Vec<(&'static str, clap::Command)> {
+    use clap::CommandFactory;
+    vec![("tabula-dna-remove", DnaRemove::command()), ("tabula-rewrite-run", RewriteTool::command())]
+}
+
 /// `tabula dna remove ...`
 pub fn dna_remove(global: &Global, args: &[String]) -> Result<ExitCode> {
-    let a: DnaRemove = match parse("tabula dna remove", args) {
+    let a: DnaRemove = match parse("tabula dna remove", args, global) {
         Ok(a) => a,
         Err(code) => return Ok(code),
     };
@@ -109,7 +117,7 @@ fn read_input(path: &std::path::Path) -> Result<String, String> {
 
 /// `tabula rewrite run ...`
 pub fn rewrite(global: &Global, args: &[String]) -> Result<ExitCode> {
-    let a: RewriteTool = match parse("tabula rewrite run", args) {
+    let a: RewriteTool = match parse("tabula rewrite run", args, global) {
         Ok(a) => a,
         Err(code) => return Ok(code),
     };

@@ -109,3 +109,72 @@ fn a_finnish_and_an_english_terminal_play_rewrite() {
     let (_, out, _) = run_in(&t, "es_ES.UTF-8", "list");
     assert!(out.starts_with("Juegos de Tabula\n\nJuegos disponibles:\n"), "{out}");
 }
+
+/// The one-line messages of a catalogue file of the command line's help
+/// whose ids end in `-about`: the command words they describe (`serve`,
+/// `bot connect`) and their text.
+fn abouts(lang: &str) -> Vec<(String, String)> {
+    let path = format!("{}/../i18n/locales/{lang}/cli-help.ftl", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_once(" = "))
+        .filter_map(|(id, text)| {
+            let words = id.strip_prefix("cli-tabula-")?.strip_suffix("-about")?;
+            Some((words.replace('-', " "), text.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn every_command_s_help_and_usage_errors_speak_the_reader_s_language() {
+    let t = Tabula::new();
+    let english = abouts("en");
+    assert!(english.len() >= 15, "{english:?}");
+    for (lang, locale, usage) in [("fi", "fi_FI.UTF-8", "Käyttö:"), ("es", "es_ES.UTF-8", "Uso:")] {
+        let theirs = abouts(lang);
+        assert_eq!(theirs.len(), english.len(), "{lang}");
+        for ((words, en), (_, own)) in english.iter().zip(&theirs) {
+            assert_ne!(en, own, "{lang}: `{words}` is not translated");
+            let line = format!("{words} --help");
+            let (code, out, _) = run_in(&t, locale, &line);
+            assert_eq!(code, Some(0), "{lang}: {line}");
+            // As wrapped to the terminal's width.
+            let flat = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(flat(&out).contains(&flat(own)), "{lang}: {line}:\n{out}");
+            assert!(!flat(&out).contains(&flat(en)), "{lang}: {line}:\n{out}");
+            assert!(out.contains(usage), "{lang}: {line}:\n{out}");
+        }
+    }
+    // clap's own words too: headings, defaults, the help flag.
+    let (_, out, _) = run_in(&t, "fi_FI.UTF-8", "serve --help");
+    let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    for said in ["Valinnat:", "[oletus: 127.0.0.1:8080]", "-h, --help", "Näytä ohje", "Yleiset valinnat"] {
+        assert!(flat.contains(said), "{said:?} not in\n{out}");
+    }
+    for unsaid in ["Usage:", "Options:", "[default:", "Print help", "Possible values:"] {
+        assert!(!out.contains(unsaid), "{unsaid:?} in\n{out}");
+    }
+    // --lang before the locale; English is clap's own, as it always was.
+    let (_, out, _) = run_in(&t, "fi_FI.UTF-8", "--lang es serve --help");
+    let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("Uso: tabula serve [OPTIONS]") && flat.contains("[por defecto: 127.0.0.1:8080]"),
+        "{out}"
+    );
+    let (_, out, _) = run_in(&t, "C.UTF-8", "serve --help");
+    assert!(out.contains("Usage: tabula serve [OPTIONS]\n\nOptions:\n      --listen <ADDR>\n"), "{out}");
+    assert!(out.contains("[default: 127.0.0.1:8080]") && out.contains("Print help"), "{out}");
+
+    // A usage error: in the reader's language, with the same exit status.
+    let (code, _, err) = run_in(&t, "fi_FI.UTF-8", "serve --bogus");
+    assert_eq!(code, Some(2));
+    assert!(err.starts_with("virhe: odottamaton argumentti '--bogus'\n"), "{err}");
+    assert!(err.contains("Käyttö: tabula serve") && err.ends_with("Lisätietoja: '--help'.\n"), "{err}");
+    let (code, _, err) = run_in(&t, "es_ES.UTF-8", "tournament --game dna");
+    assert_eq!(code, Some(2));
+    assert!(err.starts_with("error: faltan estos argumentos obligatorios: --bot <BOTS>\n"), "{err}");
+    let (code, _, err) = run_in(&t, "C.UTF-8", "serve --bogus");
+    assert_eq!(code, Some(2));
+    assert!(err.starts_with("error: unexpected argument '--bogus' found\n"), "{err}");
+}
