@@ -45,7 +45,11 @@ const BUILDER_FILES: &[&str] = &[
     "crates/service/src/service/standings.rs",
     "crates/service/src/throttle.rs",
     "crates/service/src/users.rs",
+    "crates/tabula/src/backup.rs",
     "crates/tabula/src/cli.rs",
+    "crates/tabula/src/help.rs",
+    "crates/tabula/src/serve.rs",
+    "crates/tabula/src/worker.rs",
 ];
 
 /// Of [`BUILDER_FILES`], those that hold prose of the protocol's own (the

@@ -7,7 +7,10 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
+use tabula_i18n::t;
+
 use crate::cli::{Global, db_name, run_one_command};
+use crate::help::lang;
 
 /// Copy the SQLite database to FILE while servers keep serving
 ///
@@ -28,22 +31,19 @@ pub struct BackupArgs {
 
 pub fn run(global: &Global, args: BackupArgs) -> Result<ExitCode> {
     if tabula_service::store::is_postgres_url(&global.db) {
-        eprintln!(
-            "tabula: backup copies a SQLite database; back up PostgreSQL with pg_dump, e.g.\n  pg_dump --format=custom --file=tabula.dump '{}'",
-            db_name(&global.db)
-        );
+        eprintln!("tabula: {}", t!(lang(), "op-backup-postgres", db = db_name(&global.db)));
         return Ok(ExitCode::from(2));
     }
     if !std::path::Path::new(&global.db).is_file() {
-        bail!("there is no database file {}", global.db);
+        bail!(t!(lang(), "op-backup-no-file", db = global.db.as_str()));
     }
     if args.file.exists() && !args.force {
-        bail!("{} exists already: name a new file, or pass --force to replace it", args.file.display());
+        bail!(t!(lang(), "op-backup-exists", file = args.file.display().to_string()));
     }
     let summary = run_one_command(async {
-        tabula_service::store::backup(&global.db, &args.file)
-            .await
-            .with_context(|| format!("backing up {} to {}", global.db, args.file.display()))
+        tabula_service::store::backup(&global.db, &args.file).await.with_context(|| {
+            t!(lang(), "op-backing-up", db = global.db.as_str(), file = args.file.display().to_string())
+        })
     })?;
     if global.json {
         println!(
@@ -58,15 +58,17 @@ pub fn run(global: &Global, args: BackupArgs) -> Result<ExitCode> {
             })
         );
     } else {
-        println!(
-            "Backed up {} to {}: {} users, {} games, {} events, {} bytes; integrity check ok.",
-            db_name(&global.db),
-            args.file.display(),
-            summary.users,
-            summary.games,
-            summary.events,
-            summary.bytes
+        let said = t!(
+            lang(),
+            "op-backed-up",
+            db = db_name(&global.db),
+            file = args.file.display().to_string(),
+            users = summary.users,
+            games = summary.games,
+            events = summary.events,
+            bytes = summary.bytes
         );
+        println!("{said}");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -19,6 +19,8 @@ use anyhow::{Context, Result};
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use tabula_i18n::t;
+
+use crate::help::lang;
 use tabula_model::Lang;
 use tabula_service::command::{SYNTAX, meaning};
 use tabula_service::{Caller, Clock, Command, CommandError, ErrorCode, Service};
@@ -416,7 +418,10 @@ fn text_reply(subject: String, text: String) -> tabula_service::Reply {
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_current_thread().enable_all().build().context("starting the runtime")
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .with_context(|| t!(lang(), "op-starting-runtime"))
 }
 
 /// Run the work of a process that runs one command (see
@@ -457,7 +462,7 @@ pub async fn open_service(global: &Global) -> Result<Service> {
 pub async fn open_store(global: &Global) -> Result<std::sync::Arc<tabula_service::store::Store>> {
     tabula_service::store::open(&global.db)
         .await
-        .with_context(|| format!("opening the database {}", db_name(&global.db)))
+        .with_context(|| t!(lang(), "op-opening-database", db = db_name(&global.db)))
 }
 
 /// [`open_service`] for a process that runs one command (or one message's
@@ -472,7 +477,7 @@ pub async fn open_store(global: &Global) -> Result<std::sync::Arc<tabula_service
 pub async fn open_one_command_service(global: &Global) -> Result<std::mem::ManuallyDrop<Service>> {
     let store = tabula_service::store::open_for_one_client(&global.db)
         .await
-        .with_context(|| format!("opening the database {}", db_name(&global.db)))?;
+        .with_context(|| t!(lang(), "op-opening-database", db = db_name(&global.db)))?;
     Ok(std::mem::ManuallyDrop::new(service_over(store, global)))
 }
 
@@ -527,21 +532,30 @@ fn outbox(global: &Global, args: OutboxArgs) -> Result<ExitCode> {
         if global.json {
             writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
         } else {
+            let lang = lang();
             for r in rows.iter().rev() {
                 let state = match (r.sent_at, &r.last_error) {
-                    (Some(_), _) => "sent".to_string(),
-                    (None, Some(e)) if r.gave_up_at.is_some() => format!("given up: {e}"),
-                    (None, Some(e)) => format!("failed {} times: {e}", r.attempts),
-                    (None, None) => "waiting".to_string(),
+                    (Some(_), _) => t!(lang, "op-outbox-sent"),
+                    (None, Some(e)) if r.gave_up_at.is_some() => {
+                        t!(lang, "op-outbox-given-up", error = e.as_str())
+                    }
+                    (None, Some(e)) => {
+                        t!(lang, "op-outbox-failed", attempts = r.attempts, error = e.as_str())
+                    }
+                    (None, None) => t!(lang, "op-outbox-waiting"),
                 };
-                writeln!(
-                    out,
-                    "#{} to {} [{state}]\nSubject: {}\n\n{}\n",
-                    r.id, r.message.recipient, r.message.subject, r.message.body
-                )?;
+                let to = t!(
+                    lang,
+                    "op-outbox-row",
+                    id = r.id,
+                    recipient = r.message.recipient.as_str(),
+                    state = state
+                );
+                let subject = t!(lang, "op-outbox-subject", subject = r.message.subject.as_str());
+                writeln!(out, "{to}\n{subject}\n\n{}\n", r.message.body)?;
             }
             if rows.is_empty() {
-                writeln!(out, "The outbox is empty.")?;
+                writeln!(out, "{}", t!(lang, "op-outbox-empty"))?;
             }
         }
         Ok(ExitCode::SUCCESS)
@@ -563,15 +577,28 @@ fn cron(global: &Global, args: CronArgs) -> Result<ExitCode> {
             None => None,
         };
         if global.json {
-            let sent = sent.map(|r| serde_json::json!({"sent": r.sent, "deferred": r.deferred, "given_up": r.given_up}));
+            let sent = sent
+                .map(|r| serde_json::json!({"sent": r.sent, "deferred": r.deferred, "given_up": r.given_up}));
             println!("{}", serde_json::json!({"clock_games": clocks, "limits": limits, "mail": sent}));
         } else {
-            println!(
-                "clocks caught up on {clocks} games; {} games checked: {} reminders, {} forfeit warnings, {} forfeits, {} digests; {} old outbox rows deleted",
-                limits.games, limits.nags, limits.warnings, limits.forfeits, limits.digests, limits.pruned
+            let lang = lang();
+            let said = t!(
+                lang,
+                "op-cron-done",
+                clocks = clocks,
+                games = limits.games,
+                reminders = limits.nags,
+                warnings = limits.warnings,
+                forfeits = limits.forfeits,
+                digests = limits.digests,
+                pruned = limits.pruned
             );
+            println!("{said}");
             if let Some(r) = sent {
-                println!("mail: {} sent, {} to retry, {} given up", r.sent, r.deferred, r.given_up);
+                println!(
+                    "{}",
+                    t!(lang, "op-cron-mail", sent = r.sent, retry = r.deferred, given_up = r.given_up)
+                );
             }
         }
         Ok(ExitCode::SUCCESS)

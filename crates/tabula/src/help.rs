@@ -28,7 +28,9 @@ pub fn set_lang(lang: Lang) {
     let _ = LANG.set(lang);
 }
 
-fn lang() -> Lang {
+/// The language of this process's command line: what the operator
+/// commands' own messages are written in.
+pub fn lang() -> Lang {
     LANG.get().copied().unwrap_or_default()
 }
 

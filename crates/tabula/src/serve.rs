@@ -11,7 +11,10 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 
+use tabula_i18n::t;
+
 use crate::cli::{Global, open_service};
+use crate::help::lang;
 
 /// Serve the web pages and the HTTP API, and run the clocks
 ///
@@ -106,13 +109,16 @@ pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
         max_message_bytes: args.max_message_size,
         ..Default::default()
     };
-    let rt =
-        tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .with_context(|| t!(lang(), "op-starting-runtime"))?;
     rt.block_on(async {
         let service = Arc::new(open_service(global).await?.with_challenge_rate(args.challenges_per_hour));
         tracing::info!(db = %crate::cli::db_name(&global.db), "database open");
         // Other servers sharing the database: their commits reach this one's live listeners.
-        let relay_changes = service.follow_changes().await.context("listening for changes")?;
+        let relay_changes =
+            service.follow_changes().await.with_context(|| t!(lang(), "op-following-changes"))?;
         let scheduler = {
             let service = service.clone();
             tokio::spawn(async move { service.run_scheduler().await })
@@ -142,16 +148,19 @@ pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
         // Bind before saying where: `--listen 127.0.0.1:0` gets its port here.
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
-            .with_context(|| format!("listening on {}", args.listen))?;
-        let address = listener.local_addr().context("the address listened on")?;
-        let mut banner = format!("Tabula is serving on http://{address}/\n");
+            .with_context(|| t!(lang(), "op-listening", address = args.listen.to_string()))?;
+        let address = listener.local_addr().with_context(|| t!(lang(), "op-reading-address"))?;
+        let mut banner = format!("{}\n", t!(lang(), "op-serving", url = format!("http://{address}/")));
         let mut mail_tasks = Vec::new();
         if let Some(addr) = args.smtp {
             let smtp = tokio::net::TcpListener::bind(addr)
                 .await
-                .with_context(|| format!("listening for SMTP on {addr}"))?;
-            let smtp_address = smtp.local_addr().context("the SMTP address listened on")?;
-            banner.push_str(&format!("Tabula receives mail over SMTP on {smtp_address}\n"));
+                .with_context(|| t!(lang(), "op-listening-smtp", address = addr.to_string()))?;
+            let smtp_address = smtp.local_addr().with_context(|| t!(lang(), "op-reading-address"))?;
+            banner.push_str(&format!(
+                "{}\n",
+                t!(lang(), "op-receiving-smtp", address = smtp_address.to_string())
+            ));
             tracing::info!(address = %smtp_address, "receiving mail over SMTP");
             let sink = Arc::new(tabula_mail::GatewaySink::new(service.clone(), mail_config.clone()));
             let (cfg, stop) = (mail_config.clone(), stopped());
@@ -174,7 +183,9 @@ pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
         let shutdown = shutdown_signal()?;
         // The one line on standard output: where to go.
         let mut out = std::io::stdout().lock();
-        out.write_all(banner.as_bytes()).and_then(|()| out.flush()).context("writing to standard output")?;
+        out.write_all(banner.as_bytes())
+            .and_then(|()| out.flush())
+            .with_context(|| t!(lang(), "op-writing-stdout"))?;
         drop(out);
         let mut limits = tabula_web::connections::Limits {
             per_address: args.max_connections_per_address as usize,
@@ -204,7 +215,7 @@ pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
         if let Some(task) = relay_changes {
             task.abort();
         }
-        result.with_context(|| format!("serving on {address}"))?;
+        result.with_context(|| t!(lang(), "op-serving-failed", address = address.to_string()))?;
         tracing::info!("stopped");
         Ok(ExitCode::SUCCESS)
     })
@@ -219,8 +230,10 @@ fn shutdown_signal() -> Result<impl std::future::Future<Output = ()> + Send + 's
     let (mut term, mut interrupt) = {
         use tokio::signal::unix::{SignalKind, signal};
         (
-            signal(SignalKind::terminate()).context("listening for SIGTERM")?,
-            signal(SignalKind::interrupt()).context("listening for SIGINT")?,
+            signal(SignalKind::terminate())
+                .with_context(|| t!(lang(), "op-listening-signal", signal = "SIGTERM"))?,
+            signal(SignalKind::interrupt())
+                .with_context(|| t!(lang(), "op-listening-signal", signal = "SIGINT"))?,
         )
     };
     Ok(async move {

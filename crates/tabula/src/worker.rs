@@ -8,7 +8,10 @@ use anyhow::{Context, Result};
 use clap::Args;
 use tabula_bots::distributed::Worker;
 
+use tabula_i18n::t;
+
 use crate::cli::Global;
+use crate::help::lang;
 
 /// Play the games of distributed tournaments from the PostgreSQL database
 ///
@@ -45,7 +48,7 @@ pub fn run(global: &Global, args: WorkerArgs) -> Result<ExitCode> {
     let exit_when_idle = args.exit_when_idle;
     let bot_user = args.bot_user;
     if !tabula_service::store::is_postgres_url(&global.db) {
-        eprintln!("tabula: a worker needs the shared PostgreSQL database: --db postgres://user@host/db");
+        eprintln!("tabula: {}", t!(lang(), "op-worker-needs-postgres"));
         return Ok(ExitCode::from(2));
     }
     let bot_user = match tabula_bots::process::BotUser::for_referee(bot_user.as_deref()) {
@@ -58,12 +61,14 @@ pub fn run(global: &Global, args: WorkerArgs) -> Result<ExitCode> {
     if let Some(warning) = tabula_bots::process::containment_warning() {
         eprintln!("tabula: {warning}");
     }
-    let rt =
-        tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .with_context(|| t!(lang(), "op-starting-runtime"))?;
     rt.block_on(async {
         let store = tabula_service::store::open(&global.db)
             .await
-            .with_context(|| format!("opening the database {}", crate::cli::db_name(&global.db)))?;
+            .with_context(|| t!(lang(), "op-opening-database", db = crate::cli::db_name(&global.db)))?;
         let name =
             format!("worker-{}-{:08x}", std::process::id(), chrono::Utc::now().timestamp_subsec_nanos());
         let mut loops = Vec::new();
@@ -75,9 +80,9 @@ pub fn run(global: &Global, args: WorkerArgs) -> Result<ExitCode> {
         }
         let mut played = 0;
         for l in loops {
-            played += l.await.context("a worker thread failed")??;
+            played += l.await.with_context(|| t!(lang(), "op-worker-thread-failed"))??;
         }
-        eprintln!("tabula: worker played {played} games");
+        eprintln!("tabula: {}", t!(lang(), "op-worker-played", games = played));
         Ok(ExitCode::SUCCESS)
     })
 }

@@ -178,3 +178,31 @@ fn every_command_s_help_and_usage_errors_speak_the_reader_s_language() {
     assert_eq!(code, Some(2));
     assert!(err.starts_with("error: unexpected argument '--bogus' found\n"), "{err}");
 }
+
+#[test]
+fn the_server_s_own_commands_report_in_the_reader_s_language() {
+    let t = Tabula::new();
+    t.signup(&["aino"]);
+    let copy = t.path().join("copy.db");
+    let backup = format!("backup {}", copy.display());
+    let (code, out, err) = run_in(&t, "fi_FI.UTF-8", &backup);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains(&format!("varmuuskopioitu tiedostoon {}: 1 käyttäjä, 0 peliä,", copy.display())),
+        "{out}"
+    );
+    assert!(out.ends_with("; eheystarkistus ok.\n"), "{out}");
+    let (code, _, err) = run_in(&t, "es_ES.UTF-8", &backup);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("ya existe: da un archivo nuevo, o usa --force para reemplazarlo"), "{err}");
+    let (_, out, _) = run_in(&t, "es_ES.UTF-8", "cron");
+    assert!(out.starts_with("relojes al día en 0 partidas; revisadas "), "{out}");
+    let (code, _, err) = run_in(&t, "fi_FI.UTF-8", "worker");
+    assert_eq!(code, Some(2));
+    assert!(err.starts_with("tabula: työprosessi tarvitsee jaetun PostgreSQL-tietokannan"), "{err}");
+    // English as it was.
+    let again = format!("backup {} --force", copy.display());
+    let (_, out, _) = run_in(&t, "C.UTF-8", &again);
+    assert!(out.starts_with("Backed up ") && out.contains(": 1 users, 0 games,"), "{out}");
+    assert!(out.ends_with("; integrity check ok.\n"), "{out}");
+}

@@ -38,3 +38,36 @@ cli-error-did-you-mean = tip: a similar one exists: '{ $suggestion }'
 cli-error-more = For more information, try '--help'.
 cli-error-no-command = no command given
 cli-error-not-utf8 = { $word } is not UTF-8
+
+## The server's own commands (serve, backup, outbox, cron, worker)
+
+op-serving = Tabula is serving on { $url }
+op-receiving-smtp = Tabula receives mail over SMTP on { $address }
+op-listening = listening on { $address }
+op-listening-smtp = listening for SMTP on { $address }
+op-serving-failed = serving on { $address }
+op-opening-database = opening the database { $db }
+op-backup-postgres =
+    backup copies a SQLite database; back up PostgreSQL with pg_dump, e.g.
+      pg_dump --format=custom --file=tabula.dump '{ $db }'
+op-backup-no-file = there is no database file { $db }
+op-backup-exists = { $file } exists already: name a new file, or pass --force to replace it
+op-backing-up = backing up { $db } to { $file }
+op-backed-up = Backed up { $db } to { $file }: { NUMBER($users, useGrouping: "false") } users, { NUMBER($games, useGrouping: "false") } games, { NUMBER($events, useGrouping: "false") } events, { NUMBER($bytes, useGrouping: "false") } bytes; integrity check ok.
+op-outbox-sent = sent
+op-outbox-given-up = given up: { $error }
+op-outbox-failed = failed { NUMBER($attempts, useGrouping: "false") } times: { $error }
+op-outbox-waiting = waiting
+op-outbox-row = #{ NUMBER($id, useGrouping: "false") } to { $recipient } [{ $state }]
+op-outbox-subject = Subject: { $subject }
+op-outbox-empty = The outbox is empty.
+op-cron-done = clocks caught up on { NUMBER($clocks, useGrouping: "false") } games; { NUMBER($games, useGrouping: "false") } games checked: { NUMBER($reminders, useGrouping: "false") } reminders, { NUMBER($warnings, useGrouping: "false") } forfeit warnings, { NUMBER($forfeits, useGrouping: "false") } forfeits, { NUMBER($digests, useGrouping: "false") } digests; { NUMBER($pruned, useGrouping: "false") } old outbox rows deleted
+op-cron-mail = mail: { NUMBER($sent, useGrouping: "false") } sent, { NUMBER($retry, useGrouping: "false") } to retry, { NUMBER($given_up, useGrouping: "false") } given up
+op-worker-needs-postgres = a worker needs the shared PostgreSQL database: --db postgres://user@host/db
+op-worker-played = worker played { NUMBER($games, useGrouping: "false") } games
+op-starting-runtime = starting the runtime
+op-following-changes = listening for changes
+op-reading-address = reading the address listened on
+op-writing-stdout = writing to standard output
+op-listening-signal = listening for { $signal }
+op-worker-thread-failed = a worker thread failed

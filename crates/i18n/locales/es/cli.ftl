@@ -38,3 +38,75 @@ cli-error-did-you-mean = consejo: existe uno parecido: '{ $suggestion }'
 cli-error-more = Para más información, prueba '--help'.
 cli-error-no-command = no se dio ningún comando
 cli-error-not-utf8 = { $word } no es UTF-8
+
+## The server's own commands (serve, backup, outbox, cron, worker)
+
+op-serving = Tabula sirve en { $url }
+op-receiving-smtp = Tabula recibe correo por SMTP en { $address }
+op-listening = al escuchar en { $address }
+op-listening-smtp = al escuchar SMTP en { $address }
+op-serving-failed = al servir en { $address }
+op-opening-database = al abrir la base de datos { $db }
+op-backup-postgres =
+    backup copia una base de datos SQLite; haz la copia de PostgreSQL con pg_dump, p. ej.
+      pg_dump --format=custom --file=tabula.dump '{ $db }'
+op-backup-no-file = no existe el archivo de base de datos { $db }
+op-backup-exists = { $file } ya existe: da un archivo nuevo, o usa --force para reemplazarlo
+op-backing-up = al copiar { $db } en { $file }
+op-backed-up = Copia de { $db } hecha en { $file }: { $users ->
+        [one] { NUMBER($users, useGrouping: "false") } usuario
+       *[other] { NUMBER($users, useGrouping: "false") } usuarios
+    }, { $games ->
+        [one] { NUMBER($games, useGrouping: "false") } partida
+       *[other] { NUMBER($games, useGrouping: "false") } partidas
+    }, { $events ->
+        [one] { NUMBER($events, useGrouping: "false") } evento
+       *[other] { NUMBER($events, useGrouping: "false") } eventos
+    }, { $bytes ->
+        [one] { NUMBER($bytes, useGrouping: "false") } byte
+       *[other] { NUMBER($bytes, useGrouping: "false") } bytes
+    }; comprobación de integridad correcta.
+op-outbox-sent = enviado
+op-outbox-given-up = abandonado: { $error }
+op-outbox-failed = falló { $attempts ->
+        [one] { NUMBER($attempts, useGrouping: "false") } vez
+       *[other] { NUMBER($attempts, useGrouping: "false") } veces
+    }: { $error }
+op-outbox-waiting = en espera
+op-outbox-row = #{ NUMBER($id, useGrouping: "false") } para { $recipient } [{ $state }]
+op-outbox-subject = Asunto: { $subject }
+op-outbox-empty = La bandeja de salida está vacía.
+op-cron-done = relojes al día en { $clocks ->
+        [one] { NUMBER($clocks, useGrouping: "false") } partida
+       *[other] { NUMBER($clocks, useGrouping: "false") } partidas
+    }; revisadas { $games ->
+        [one] { NUMBER($games, useGrouping: "false") } partida
+       *[other] { NUMBER($games, useGrouping: "false") } partidas
+    }: { $reminders ->
+        [one] { NUMBER($reminders, useGrouping: "false") } recordatorio
+       *[other] { NUMBER($reminders, useGrouping: "false") } recordatorios
+    }, { $warnings ->
+        [one] { NUMBER($warnings, useGrouping: "false") } aviso de derrota por abandono
+       *[other] { NUMBER($warnings, useGrouping: "false") } avisos de derrota por abandono
+    }, { $forfeits ->
+        [one] { NUMBER($forfeits, useGrouping: "false") } derrota por abandono
+       *[other] { NUMBER($forfeits, useGrouping: "false") } derrotas por abandono
+    }, { $digests ->
+        [one] { NUMBER($digests, useGrouping: "false") } resumen
+       *[other] { NUMBER($digests, useGrouping: "false") } resúmenes
+    }; { $pruned ->
+        [one] { NUMBER($pruned, useGrouping: "false") } fila antigua de la bandeja de salida borrada
+       *[other] { NUMBER($pruned, useGrouping: "false") } filas antiguas de la bandeja de salida borradas
+    }
+op-cron-mail = correo: { NUMBER($sent, useGrouping: "false") } enviados, { NUMBER($retry, useGrouping: "false") } por reintentar, { NUMBER($given_up, useGrouping: "false") } abandonados
+op-worker-needs-postgres = un proceso worker necesita la base de datos PostgreSQL compartida: --db postgres://user@host/db
+op-worker-played = el proceso worker jugó { $games ->
+        [one] { NUMBER($games, useGrouping: "false") } partida
+       *[other] { NUMBER($games, useGrouping: "false") } partidas
+    }
+op-starting-runtime = al arrancar el entorno de ejecución
+op-following-changes = al escuchar los cambios
+op-reading-address = al leer la dirección en la que se escucha
+op-writing-stdout = al escribir en la salida estándar
+op-listening-signal = al escuchar { $signal }
+op-worker-thread-failed = falló un hilo del proceso worker

@@ -38,3 +38,75 @@ cli-error-did-you-mean = vihje: samankaltainen on olemassa: '{ $suggestion }'
 cli-error-more = Lisätietoja: '--help'.
 cli-error-no-command = komentoa ei annettu
 cli-error-not-utf8 = { $word } ei ole UTF-8:aa
+
+## The server's own commands (serve, backup, outbox, cron, worker)
+
+op-serving = Tabula palvelee osoitteessa { $url }
+op-receiving-smtp = Tabula vastaanottaa postia SMTP:llä osoitteessa { $address }
+op-listening = kuunneltaessa osoitetta { $address }
+op-listening-smtp = kuunneltaessa SMTP:tä osoitteessa { $address }
+op-serving-failed = palveltaessa osoitteessa { $address }
+op-opening-database = avattaessa tietokantaa { $db }
+op-backup-postgres =
+    backup kopioi SQLite-tietokannan; varmuuskopioi PostgreSQL komennolla pg_dump, esimerkiksi
+      pg_dump --format=custom --file=tabula.dump '{ $db }'
+op-backup-no-file = tietokantatiedostoa { $db } ei ole
+op-backup-exists = { $file } on jo olemassa: anna uusi tiedostonimi tai korvaa se valinnalla --force
+op-backing-up = varmuuskopioitaessa { $db } tiedostoon { $file }
+op-backed-up = { $db } varmuuskopioitu tiedostoon { $file }: { $users ->
+        [one] { NUMBER($users, useGrouping: "false") } käyttäjä
+       *[other] { NUMBER($users, useGrouping: "false") } käyttäjää
+    }, { $games ->
+        [one] { NUMBER($games, useGrouping: "false") } peli
+       *[other] { NUMBER($games, useGrouping: "false") } peliä
+    }, { $events ->
+        [one] { NUMBER($events, useGrouping: "false") } tapahtuma
+       *[other] { NUMBER($events, useGrouping: "false") } tapahtumaa
+    }, { $bytes ->
+        [one] { NUMBER($bytes, useGrouping: "false") } tavu
+       *[other] { NUMBER($bytes, useGrouping: "false") } tavua
+    }; eheystarkistus ok.
+op-outbox-sent = lähetetty
+op-outbox-given-up = luovuttu: { $error }
+op-outbox-failed = epäonnistui { $attempts ->
+        [one] { NUMBER($attempts, useGrouping: "false") } kerran
+       *[other] { NUMBER($attempts, useGrouping: "false") } kertaa
+    }: { $error }
+op-outbox-waiting = odottaa
+op-outbox-row = #{ NUMBER($id, useGrouping: "false") } vastaanottajalle { $recipient } [{ $state }]
+op-outbox-subject = Aihe: { $subject }
+op-outbox-empty = Lähtevän postin jono on tyhjä.
+op-cron-done = kellot ajan tasalla: { $clocks ->
+        [one] { NUMBER($clocks, useGrouping: "false") } peli
+       *[other] { NUMBER($clocks, useGrouping: "false") } peliä
+    }; tarkistettu { $games ->
+        [one] { NUMBER($games, useGrouping: "false") } peli
+       *[other] { NUMBER($games, useGrouping: "false") } peliä
+    }: { $reminders ->
+        [one] { NUMBER($reminders, useGrouping: "false") } muistutus
+       *[other] { NUMBER($reminders, useGrouping: "false") } muistutusta
+    }, { $warnings ->
+        [one] { NUMBER($warnings, useGrouping: "false") } luovutusvaroitus
+       *[other] { NUMBER($warnings, useGrouping: "false") } luovutusvaroitusta
+    }, { $forfeits ->
+        [one] { NUMBER($forfeits, useGrouping: "false") } luovutus
+       *[other] { NUMBER($forfeits, useGrouping: "false") } luovutusta
+    }, { $digests ->
+        [one] { NUMBER($digests, useGrouping: "false") } kooste
+       *[other] { NUMBER($digests, useGrouping: "false") } koostetta
+    }; { $pruned ->
+        [one] { NUMBER($pruned, useGrouping: "false") } vanha jonon rivi poistettu
+       *[other] { NUMBER($pruned, useGrouping: "false") } vanhaa jonon riviä poistettu
+    }
+op-cron-mail = posti: { NUMBER($sent, useGrouping: "false") } lähetetty, { NUMBER($retry, useGrouping: "false") } yritetään uudelleen, { NUMBER($given_up, useGrouping: "false") } luovuttu
+op-worker-needs-postgres = työprosessi tarvitsee jaetun PostgreSQL-tietokannan: --db postgres://user@host/db
+op-worker-played = työprosessi pelasi { $games ->
+        [one] { NUMBER($games, useGrouping: "false") } pelin
+       *[other] { NUMBER($games, useGrouping: "false") } peliä
+    }
+op-starting-runtime = käynnistettäessä ajoympäristöä
+op-following-changes = kuunneltaessa muutoksia
+op-reading-address = luettaessa kuunneltua osoitetta
+op-writing-stdout = kirjoitettaessa vakiotulosteeseen
+op-listening-signal = kuunneltaessa signaalia { $signal }
+op-worker-thread-failed = työprosessin säie kaatui
