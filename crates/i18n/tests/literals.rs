@@ -48,6 +48,7 @@ const BUILDER_FILES: &[&str] = &[
     "crates/tabula/src/backup.rs",
     "crates/tabula/src/cli.rs",
     "crates/tabula/src/help.rs",
+    "crates/tabula/src/mail.rs",
     "crates/tabula/src/serve.rs",
     "crates/tabula/src/worker.rs",
 ];

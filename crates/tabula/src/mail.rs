@@ -10,7 +10,10 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
+use tabula_i18n::t;
+
 use crate::cli::{Global, open_one_command_service, run_one_command};
+use crate::help::lang;
 
 /// Run the commands of one email message from standard input and reply
 ///
@@ -43,9 +46,9 @@ pub const DEFAULT_MAX_MESSAGE: usize = 256 * 1024;
 
 /// `--max-message-size`: 1 KiB to 64 MiB.
 pub fn message_size(text: &str) -> Result<usize, String> {
-    let n: usize = text.parse().map_err(|_| format!("{text:?} is not a number of bytes"))?;
+    let n: usize = text.parse().map_err(|_| t!(lang(), "op-not-bytes", text = format!("{text:?}")))?;
     if !(1024..=64 * 1024 * 1024).contains(&n) {
-        return Err(format!("{n} is out of range: from 1024 bytes to 67108864 (64 MiB)"));
+        return Err(t!(lang(), "op-bytes-out-of-range", bytes = n));
     }
     Ok(n)
 }
@@ -84,37 +87,48 @@ impl SendArgs {
         let Some(spec) = self.relay.as_deref() else { return Ok(None) };
         let mut config = tabula_mail::RelayConfig::parse(spec).context("--relay")?;
         if let Some(file) = &self.relay_ca {
-            let pem =
-                std::fs::read(file).with_context(|| format!("--relay-ca: reading {}", file.display()))?;
+            let pem = std::fs::read(file).with_context(|| {
+                t!(lang(), "op-reading-file", option = "--relay-ca", file = file.display().to_string())
+            })?;
             config.trusted_roots = Some(pem);
         }
         if config.password.is_some() {
             eprintln!(
-                "tabula: warning: the relay's password in --relay can be read by every user of this machine in \
-                 the process list; use --relay-password-file FILE or {RELAY_PASSWORD_VARIABLE}"
+                "tabula: {}",
+                t!(lang(), "op-relay-password-visible", variable = RELAY_PASSWORD_VARIABLE)
             );
         }
         if let Some(file) = &self.relay_password_file {
             let Some(user) = &config.user else {
-                bail!("--relay-password-file: --relay names no user (smtp://USER@HOST:587?tls=required)");
+                bail!(t!(lang(), "op-relay-no-user"));
             };
-            let text = std::fs::read_to_string(file)
-                .with_context(|| format!("--relay-password-file: reading {}", file.display()))?;
+            let text = std::fs::read_to_string(file).with_context(|| {
+                t!(
+                    lang(),
+                    "op-reading-file",
+                    option = "--relay-password-file",
+                    file = file.display().to_string()
+                )
+            })?;
             let password = text.lines().next().unwrap_or("");
             if password.is_empty() {
-                bail!(
-                    "--relay-password-file: {} holds no password for {user} on its first line",
-                    file.display()
-                );
+                bail!(t!(
+                    lang(),
+                    "op-relay-no-password-in-file",
+                    file = file.display().to_string(),
+                    user = user.as_str()
+                ));
             }
             config.password = Some(password.to_string());
         } else if config.user.is_some() && config.password.is_none() {
             match std::env::var(RELAY_PASSWORD_VARIABLE) {
                 Ok(password) if !password.is_empty() => config.password = Some(password),
-                _ => bail!(
-                    "--relay: the relay's user {} needs a password: --relay-password-file FILE or the environment variable {RELAY_PASSWORD_VARIABLE}",
-                    config.user.as_deref().unwrap_or_default()
-                ),
+                _ => bail!(t!(
+                    lang(),
+                    "op-relay-needs-password",
+                    user = config.user.as_deref().unwrap_or_default(),
+                    variable = RELAY_PASSWORD_VARIABLE
+                )),
             }
         }
         let relay = tabula_mail::SmtpRelay::new(&config).context("--relay")?;
@@ -129,9 +143,11 @@ pub async fn send_outbox(
     relay: &tabula_mail::SmtpRelay,
     config: &tabula_mail::MailConfig,
 ) -> Result<tabula_mail::DrainReport> {
-    let report = tabula_mail::drain_outbox(service, relay, config).await.context("sending the outbox")?;
+    let report = tabula_mail::drain_outbox(service, relay, config)
+        .await
+        .with_context(|| t!(lang(), "op-sending-outbox"))?;
     for error in &report.errors {
-        eprintln!("tabula: outgoing mail {error}");
+        eprintln!("tabula: {}", t!(lang(), "op-outgoing-mail-failed", error = error.to_string()));
     }
     Ok(report)
 }
@@ -150,7 +166,7 @@ pub fn run(global: &Global, args: MailArgs) -> Result<ExitCode> {
     match handle(global, args) {
         Ok(code) => Ok(code),
         Err(e) => {
-            eprintln!("tabula: {e:#}; the message is left to the mail server, to be delivered again later");
+            eprintln!("tabula: {}", t!(lang(), "op-mail-left", error = format!("{e:#}")));
             Ok(ExitCode::from(EXIT_TRY_AGAIN_LATER))
         }
     }
@@ -168,7 +184,7 @@ fn handle(global: &Global, args: MailArgs) -> Result<ExitCode> {
     let mut raw = Vec::new();
     let limit = config.max_message_bytes as u64 + 1;
     let mut stdin = std::io::stdin().lock();
-    (&mut stdin).take(limit).read_to_end(&mut raw).context("reading the message")?;
+    (&mut stdin).take(limit).read_to_end(&mut raw).with_context(|| t!(lang(), "op-reading-message"))?;
     // Too large is too large whatever the database: bounced at once.
     if raw.len() > config.max_message_bytes {
         // The rest is read and dropped, so that the mail server's write
@@ -184,12 +200,7 @@ fn handle(global: &Global, args: MailArgs) -> Result<ExitCode> {
     // that is not there is a wrong --db (or one not set up yet), never one
     // to create there. The message waits at the mail server until it is.
     if !tabula_service::store::is_postgres_url(&global.db) && !std::path::Path::new(&global.db).exists() {
-        anyhow::bail!(
-            "the database {} does not exist: give --db the absolute path of the database, \
-             created by the operator first (for example by `tabula --db {} serve` or any other command)",
-            global.db,
-            global.db
-        );
+        anyhow::bail!(t!(lang(), "op-mail-no-database", db = global.db.as_str()));
     }
     run_one_command(async {
         let service = open_one_command_service(global).await?;

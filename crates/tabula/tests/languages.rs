@@ -200,6 +200,15 @@ fn the_server_s_own_commands_report_in_the_reader_s_language() {
     let (code, _, err) = run_in(&t, "fi_FI.UTF-8", "worker");
     assert_eq!(code, Some(2));
     assert!(err.starts_with("tabula: työprosessi tarvitsee jaetun PostgreSQL-tietokannan"), "{err}");
+    // The options' own checks too.
+    let (code, _, err) = run_in(&t, "fi_FI.UTF-8", "mail --max-message-size 5");
+    assert_eq!(code, Some(2));
+    assert!(
+        err.starts_with(
+            "virhe: virheellinen arvo '5' valinnalle '--max-message-size <BYTES>': 5 on sallitun"
+        ),
+        "{err}"
+    );
     // English as it was.
     let again = format!("backup {} --force", copy.display());
     let (_, out, _) = run_in(&t, "C.UTF-8", &again);

@@ -71,3 +71,15 @@ op-reading-address = reading the address listened on
 op-writing-stdout = writing to standard output
 op-listening-signal = listening for { $signal }
 op-worker-thread-failed = a worker thread failed
+op-reading-file = { $option }: reading { $file }
+op-relay-password-visible = warning: the relay's password in --relay can be read by every user of this machine in the process list; use --relay-password-file FILE or { $variable }
+op-relay-no-user = --relay-password-file: --relay names no user (smtp://USER@HOST:587?tls=required)
+op-relay-no-password-in-file = --relay-password-file: { $file } holds no password for { $user } on its first line
+op-relay-needs-password = --relay: the relay's user { $user } needs a password: --relay-password-file FILE or the environment variable { $variable }
+op-sending-outbox = sending the outbox
+op-outgoing-mail-failed = outgoing mail { $error }
+op-mail-left = { $error }; the message is left to the mail server, to be delivered again later
+op-reading-message = reading the message
+op-mail-no-database = the database { $db } does not exist: give --db the absolute path of the database, created by the operator first (for example by `tabula --db { $db } serve` or any other command)
+op-not-bytes = { $text } is not a number of bytes
+op-bytes-out-of-range = { NUMBER($bytes, useGrouping: "false") } is out of range: from 1024 bytes to 67108864 (64 MiB)

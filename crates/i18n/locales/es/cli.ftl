@@ -110,3 +110,15 @@ op-reading-address = al leer la dirección en la que se escucha
 op-writing-stdout = al escribir en la salida estándar
 op-listening-signal = al escuchar { $signal }
 op-worker-thread-failed = falló un hilo del proceso worker
+op-reading-file = { $option }: al leer { $file }
+op-relay-password-visible = aviso: cualquier usuario de esta máquina puede leer en la lista de procesos la contraseña del servidor de retransmisión dada en --relay; usa --relay-password-file FILE o { $variable }
+op-relay-no-user = --relay-password-file: --relay no nombra ningún usuario (smtp://USER@HOST:587?tls=required)
+op-relay-no-password-in-file = --relay-password-file: la primera línea de { $file } no tiene contraseña para { $user }
+op-relay-needs-password = --relay: el usuario { $user } del servidor de retransmisión necesita una contraseña: --relay-password-file FILE o la variable de entorno { $variable }
+op-sending-outbox = al enviar la bandeja de salida
+op-outgoing-mail-failed = correo saliente: { $error }
+op-mail-left = { $error }; el mensaje se deja al servidor de correo, que lo volverá a entregar más tarde
+op-reading-message = al leer el mensaje
+op-mail-no-database = la base de datos { $db } no existe: da a --db la ruta absoluta de la base de datos, que el operador crea antes (por ejemplo con `tabula --db { $db } serve` o cualquier otro comando)
+op-not-bytes = { $text } no es un número de bytes
+op-bytes-out-of-range = { NUMBER($bytes, useGrouping: "false") } está fuera del intervalo: de 1024 a 67108864 bytes (64 MiB)

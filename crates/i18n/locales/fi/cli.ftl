@@ -110,3 +110,15 @@ op-reading-address = luettaessa kuunneltua osoitetta
 op-writing-stdout = kirjoitettaessa vakiotulosteeseen
 op-listening-signal = kuunneltaessa signaalia { $signal }
 op-worker-thread-failed = työprosessin säie kaatui
+op-reading-file = { $option }: luettaessa tiedostoa { $file }
+op-relay-password-visible = varoitus: valinnan --relay sisältämän välityspalvelimen salasanan voi lukea prosessilistasta jokainen tämän koneen käyttäjä; käytä valintaa --relay-password-file FILE tai muuttujaa { $variable }
+op-relay-no-user = --relay-password-file: --relay ei nimeä käyttäjää (smtp://USER@HOST:587?tls=required)
+op-relay-no-password-in-file = --relay-password-file: tiedoston { $file } ensimmäisellä rivillä ei ole käyttäjän { $user } salasanaa
+op-relay-needs-password = --relay: välityspalvelimen käyttäjä { $user } tarvitsee salasanan: --relay-password-file FILE tai ympäristömuuttuja { $variable }
+op-sending-outbox = lähetettäessä lähtevän postin jonoa
+op-outgoing-mail-failed = lähtevä posti: { $error }
+op-mail-left = { $error }; viesti jätetään postipalvelimelle toimitettavaksi myöhemmin uudelleen
+op-reading-message = luettaessa viestiä
+op-mail-no-database = tietokantaa { $db } ei ole: anna valinnalle --db tietokannan absoluuttinen polku; ylläpitäjä luo tietokannan ensin (esimerkiksi komennolla `tabula --db { $db } serve` tai millä tahansa muulla komennolla)
+op-not-bytes = { $text } ei ole tavumäärä
+op-bytes-out-of-range = { NUMBER($bytes, useGrouping: "false") } on sallitun välin ulkopuolella: 1024–67108864 tavua (64 MiB)
