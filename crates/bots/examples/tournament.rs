@@ -74,7 +74,7 @@ fn run() -> Result<(), String> {
         }
     })
     .map_err(|e| e.to_string())?;
-    print!("{}", tabula_bots::render_text(&report));
+    print!("{}", tabula_bots::render_text(&report, tabula_model::Lang::En));
     println!("{} games in {:.1} s", report.games.len(), report.elapsed_seconds);
     if let Some(path) = json {
         std::fs::write(&path, tabula_bots::render_json(&report)).map_err(|e| format!("{path}: {e}"))?;

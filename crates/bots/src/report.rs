@@ -3,6 +3,9 @@
 use std::fmt::Write;
 use std::path::Path;
 
+use tabula_i18n::t;
+use tabula_model::Lang;
+
 use crate::tournament::TournamentReport;
 
 fn percent(x: f64) -> String {
@@ -41,50 +44,79 @@ fn display_names(names: &[String], width: usize) -> Vec<String> {
         .collect()
 }
 
+/// The results table's columns: each heading's catalogue id and the
+/// narrowest the column is (English's widths; a longer heading widens it).
+const COLUMNS: [(&str, usize); 10] = [
+    ("report-column-rank", 4),
+    ("report-column-bot", 3),
+    ("report-column-games", 6),
+    ("report-column-wins", 6),
+    ("report-column-losses", 6),
+    ("report-column-draws", 6),
+    ("report-column-win-rate", 7),
+    ("report-column-interval", 17),
+    ("report-column-rating", 6),
+    ("report-column-failures", 8),
+];
+
 /// The results table (ranked by games won, as the seed ranks them) and the
-/// head-to-head matrix (row's wins-losses-draws against the column).
-pub fn render_text(report: &TournamentReport) -> String {
+/// head-to-head matrix (row's wins-losses-draws against the column), in
+/// `lang`.
+pub fn render_text(report: &TournamentReport, lang: Lang) -> String {
     let mut out = String::new();
     let total = report.games.len();
     let options =
         if report.options.is_empty() { String::new() } else { format!(" {}", report.options.join(" ")) };
-    let _ = writeln!(
-        out,
-        "{}{options}: {} bots, {} players a game, {} games per {}, seed {}, {total} games",
-        report.game,
-        report.names.len(),
-        report.players,
-        report.games_per_pair,
-        if report.players == 2 { "pair" } else { "combination" },
-        report.seed,
+    // The seed goes in as text: it may be larger than a number keeps exactly.
+    let heading = t!(
+        lang,
+        "report-heading",
+        game = format!("{}{options}", report.game),
+        bots = report.names.len(),
+        players = report.players,
+        per_pair = report.games_per_pair,
+        seed = report.seed.to_string(),
+        games = total
     );
-    let width = report.bots.iter().map(|b| b.name.chars().count()).max().unwrap_or(3).clamp(3, 40);
-    let shown = display_names(&report.names, width);
+    let _ = writeln!(out, "{heading}");
+    let headings: Vec<String> = COLUMNS.iter().map(|(id, _)| t!(lang, id)).collect();
+    let mut widths: Vec<usize> =
+        COLUMNS.iter().zip(&headings).map(|((_, least), h)| (*least).max(h.chars().count())).collect();
+    let names = report.bots.iter().map(|b| b.name.chars().count()).max().unwrap_or(3).clamp(3, 40);
+    widths[1] = widths[1].max(names);
+    let shown = display_names(&report.names, widths[1]);
     let name_of = |index: usize| shown.get(index).map_or("", String::as_str);
-    let _ = writeln!(
-        out,
-        "{:>4}  {:<width$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>7}  {:>17}  {:>6}  {:>8}",
-        "rank", "bot", "games", "wins", "losses", "draws", "win %", "95% interval", "rating", "failures"
-    );
+    let row = |cells: [String; 10]| {
+        let mut line = String::new();
+        for (i, (cell, width)) in cells.iter().zip(&widths).enumerate() {
+            let _ = match i {
+                0 => write!(line, "{cell:>width$}"),
+                1 => write!(line, "  {cell:<width$}"),
+                _ => write!(line, "  {cell:>width$}"),
+            };
+        }
+        line
+    };
+    let _ = writeln!(out, "{}", row(headings.clone().try_into().unwrap_or_default()));
     for (rank, b) in report.bots.iter().enumerate() {
         let interval = format!("[{}, {}]", percent(b.ci95[0]), percent(b.ci95[1]));
-        let _ = writeln!(
-            out,
-            "{:>4}  {:<width$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>7}  {:>17}  {:>6.0}  {:>8}",
-            rank + 1,
-            name_of(b.index),
-            b.games,
-            b.wins,
-            b.losses,
-            b.draws,
+        let cells = [
+            (rank + 1).to_string(),
+            name_of(b.index).to_string(),
+            b.games.to_string(),
+            b.wins.to_string(),
+            b.losses.to_string(),
+            b.draws.to_string(),
             percent(b.win_rate),
             interval,
-            b.rating,
-            b.failures
-        );
+            format!("{:.0}", b.rating),
+            b.failures.to_string(),
+        ];
+        let _ = writeln!(out, "{}", row(cells));
     }
+    let width = widths[1];
     let order: Vec<usize> = report.bots.iter().map(|b| b.index).collect();
-    let _ = writeln!(out, "\nHead to head (wins-losses-draws of the row's bot against the column's):");
+    let _ = writeln!(out, "\n{}", t!(lang, "report-head-to-head"));
     let cells: Vec<Vec<String>> = order
         .iter()
         .map(|&i| {
@@ -117,10 +149,14 @@ pub fn render_text(report: &TournamentReport) -> String {
     let failures: Vec<_> =
         report.games.iter().flat_map(|g| g.failures.iter().map(move |f| (g.index, f))).collect();
     if !failures.is_empty() {
-        let _ = writeln!(out, "\nFailures ({}):", failures.len());
+        let _ = writeln!(out, "\n{}", t!(lang, "report-failures", count = failures.len()));
         for (index, f) in failures.iter().take(20) {
             // Numbered from 1, as on the web pages.
-            let _ = writeln!(out, "  game {}: {}", index + 1, f.message);
+            let _ = writeln!(
+                out,
+                "  {}",
+                t!(lang, "report-failure", game = index + 1, message = f.message.as_str())
+            );
             // The bot's last word on stderr usually says why (a script not
             // found, a traceback's last line); the rest is in the JSON.
             if let Some(last) = f.stderr.lines().map(str::trim).rfind(|l| !l.is_empty()) {
@@ -128,7 +164,7 @@ pub fn render_text(report: &TournamentReport) -> String {
             }
         }
         if failures.len() > 20 {
-            let _ = writeln!(out, "  ... and {} more (see the JSON results)", failures.len() - 20);
+            let _ = writeln!(out, "  {}", t!(lang, "report-more-failures", count = failures.len() - 20));
         }
     }
     out

@@ -124,7 +124,7 @@ fn crashing_babbling_flooding_and_hogging_bots_lose() {
     assert!(report.games.iter().flat_map(|g| &g.failures).any(|f| f.stderr.contains("giving up")));
     assert!(report.games.iter().flat_map(|g| &g.failures).any(|f| f.stderr.contains("MemoryError")));
     // And shown under the failure in the table, where it says why.
-    let text = tabula_bots::render_text(&report);
+    let text = tabula_bots::render_text(&report, tabula_model::Lang::En);
     let crash = text.lines().position(|l| l.contains("exit.py") && l.contains("crashed")).expect("listed");
     assert_eq!(text.lines().nth(crash + 1).map(str::trim), Some("stderr: giving up"), "{text}");
 }

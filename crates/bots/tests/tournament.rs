@@ -102,7 +102,7 @@ fn results_are_ranked_by_games_won_and_rendered() {
     let ratings: Vec<f64> = report.bots.iter().map(|b| b.rating).collect();
     assert!((ratings.iter().sum::<f64>() / 3.0 - 1500.0).abs() < 1e-6);
 
-    let text = render_text(&report);
+    let text = render_text(&report, tabula_model::Lang::En);
     assert!(
         text.starts_with(
             "intervalo -cells=12: 3 bots, 2 players a game, 10 games per pair, seed 9, 30 games"

@@ -223,7 +223,7 @@ pub fn run(global: &Global, a: TournamentArgs) -> Result<ExitCode> {
     if global.json {
         println!("{json}");
     } else {
-        print!("{}", tabula_bots::render_text(&report));
+        print!("{}", tabula_bots::render_text(&report, crate::help::lang()));
     }
     if let Some(path) = &a.json_file {
         std::fs::write(path, &json).with_context(|| format!("writing {}", path.display()))?;

@@ -209,6 +209,15 @@ fn the_server_s_own_commands_report_in_the_reader_s_language() {
         ),
         "{err}"
     );
+    // A tournament's table.
+    let (code, out, err) =
+        run_in(&t, "fi_FI.UTF-8", "tournament --game intervalo --bot random --bot greedy --games-per-pair 1");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.starts_with("intervalo: 2 bottia, 2 pelaajaa pelissä, 1 peli paria kohden, siemen 0, 1 peli\n"),
+        "{out}"
+    );
+    assert!(out.contains("\nsija  botti ") && out.contains("\nKeskinäiset ottelut ("), "{out}");
     // English as it was.
     let again = format!("backup {} --force", copy.display());
     let (_, out, _) = run_in(&t, "C.UTF-8", &again);

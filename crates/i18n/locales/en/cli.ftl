@@ -83,3 +83,24 @@ op-reading-message = reading the message
 op-mail-no-database = the database { $db } does not exist: give --db the absolute path of the database, created by the operator first (for example by `tabula --db { $db } serve` or any other command)
 op-not-bytes = { $text } is not a number of bytes
 op-bytes-out-of-range = { NUMBER($bytes, useGrouping: "false") } is out of range: from 1024 bytes to 67108864 (64 MiB)
+
+## A tournament's results table
+
+report-heading = { $game }: { NUMBER($bots, useGrouping: "false") } bots, { NUMBER($players, useGrouping: "false") } players a game, { NUMBER($per_pair, useGrouping: "false") } games per { $players ->
+        [2] pair
+       *[other] combination
+    }, seed { $seed }, { NUMBER($games, useGrouping: "false") } games
+report-column-rank = rank
+report-column-bot = bot
+report-column-games = games
+report-column-wins = wins
+report-column-losses = losses
+report-column-draws = draws
+report-column-win-rate = win %
+report-column-interval = 95% interval
+report-column-rating = rating
+report-column-failures = failures
+report-head-to-head = Head to head (wins-losses-draws of the row's bot against the column's):
+report-failures = Failures ({ NUMBER($count, useGrouping: "false") }):
+report-failure = game { NUMBER($game, useGrouping: "false") }: { $message }
+report-more-failures = ... and { NUMBER($count, useGrouping: "false") } more (see the JSON results)

@@ -122,3 +122,30 @@ op-reading-message = al leer el mensaje
 op-mail-no-database = la base de datos { $db } no existe: da a --db la ruta absoluta de la base de datos, que el operador crea antes (por ejemplo con `tabula --db { $db } serve` o cualquier otro comando)
 op-not-bytes = { $text } no es un número de bytes
 op-bytes-out-of-range = { NUMBER($bytes, useGrouping: "false") } está fuera del intervalo: de 1024 a 67108864 bytes (64 MiB)
+
+## A tournament's results table
+
+report-heading = { $game }: { NUMBER($bots, useGrouping: "false") } bots, { NUMBER($players, useGrouping: "false") } jugadores por partida, { $per_pair ->
+        [one] { NUMBER($per_pair, useGrouping: "false") } partida
+       *[other] { NUMBER($per_pair, useGrouping: "false") } partidas
+    } por { $players ->
+        [2] pareja
+       *[other] combinación
+    }, semilla { $seed }, { $games ->
+        [one] { NUMBER($games, useGrouping: "false") } partida
+       *[other] { NUMBER($games, useGrouping: "false") } partidas
+    }
+report-column-rank = puesto
+report-column-bot = bot
+report-column-games = partidas
+report-column-wins = victorias
+report-column-losses = derrotas
+report-column-draws = empates
+report-column-win-rate = % victorias
+report-column-interval = intervalo del 95%
+report-column-rating = puntuación
+report-column-failures = fallos
+report-head-to-head = Enfrentamientos (victorias-derrotas-empates del bot de la fila contra el de la columna):
+report-failures = Fallos ({ NUMBER($count, useGrouping: "false") }):
+report-failure = partida { NUMBER($game, useGrouping: "false") }: { $message }
+report-more-failures = ... y { NUMBER($count, useGrouping: "false") } más (ver los resultados en JSON)

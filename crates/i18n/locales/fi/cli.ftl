@@ -122,3 +122,30 @@ op-reading-message = luettaessa viestiä
 op-mail-no-database = tietokantaa { $db } ei ole: anna valinnalle --db tietokannan absoluuttinen polku; ylläpitäjä luo tietokannan ensin (esimerkiksi komennolla `tabula --db { $db } serve` tai millä tahansa muulla komennolla)
 op-not-bytes = { $text } ei ole tavumäärä
 op-bytes-out-of-range = { NUMBER($bytes, useGrouping: "false") } on sallitun välin ulkopuolella: 1024–67108864 tavua (64 MiB)
+
+## A tournament's results table
+
+report-heading = { $game }: { NUMBER($bots, useGrouping: "false") } bottia, { NUMBER($players, useGrouping: "false") } pelaajaa pelissä, { $per_pair ->
+        [one] { NUMBER($per_pair, useGrouping: "false") } peli
+       *[other] { NUMBER($per_pair, useGrouping: "false") } peliä
+    } { $players ->
+        [2] paria
+       *[other] yhdistelmää
+    } kohden, siemen { $seed }, { $games ->
+        [one] { NUMBER($games, useGrouping: "false") } peli
+       *[other] { NUMBER($games, useGrouping: "false") } peliä
+    }
+report-column-rank = sija
+report-column-bot = botti
+report-column-games = pelit
+report-column-wins = voitot
+report-column-losses = tappiot
+report-column-draws = tasapelit
+report-column-win-rate = voitto-%
+report-column-interval = 95 %:n väli
+report-column-rating = luku
+report-column-failures = virheet
+report-head-to-head = Keskinäiset ottelut (rivin botin voitot-tappiot-tasapelit sarakkeen bottia vastaan):
+report-failures = Virheet ({ NUMBER($count, useGrouping: "false") }):
+report-failure = peli { NUMBER($game, useGrouping: "false") }: { $message }
+report-more-failures = ... ja { NUMBER($count, useGrouping: "false") } muuta (ks. JSON-tulokset)
