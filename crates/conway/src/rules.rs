@@ -173,14 +173,14 @@ impl Conway {
                     None,
                     format!("The game is a draw: {} vanished together", names.join(", ")),
                 ));
-                self.outcome = Some(Outcome::draw(vanished, "the last players vanished together"));
+                self.outcome = Some(Outcome::draw(vanished, msg!("conway-outcome-vanished")));
             }
             [winner] if !vanished.is_empty() => {
                 applied.push(LogEntry::public(
                     None,
                     format!("{} wins: last player standing", self.users[*winner]),
                 ));
-                self.outcome = Some(Outcome::win(*winner, "last player standing"));
+                self.outcome = Some(Outcome::win(*winner, msg!("outcome-last-standing")));
             }
             _ => {}
         }
@@ -199,14 +199,14 @@ impl Conway {
                 None,
                 format!("{} wins with the most pieces ({best})", self.users[winner]),
             ));
-            Outcome::win(winner, "most pieces after the last turn")
+            Outcome::win(winner, msg!("conway-outcome-most-pieces"))
         } else {
             let names: Vec<&str> = leaders.iter().map(|&s| self.users[s].as_str()).collect();
             applied.push(LogEntry::public(
                 None,
                 format!("The game is a draw: {} have {best} pieces each", names.join(", ")),
             ));
-            Outcome::draw(leaders, "equal pieces after the last turn")
+            Outcome::draw(leaders, msg!("conway-outcome-equal-pieces"))
         };
         self.outcome = Some(outcome.with_scores(scores));
     }
@@ -377,7 +377,7 @@ impl Rules for Conway {
         if let [winner] = active[..] {
             applied
                 .push(LogEntry::public(None, format!("{} wins: last player standing", self.users[winner])));
-            self.outcome = Some(Outcome::win(winner, "last player standing"));
+            self.outcome = Some(Outcome::win(winner, msg!("outcome-last-standing")));
         } else if self.next == seat {
             self.advance_turn(seat);
         }

@@ -519,18 +519,20 @@ impl Dna {
             seat = self.step(seat);
         }
         let seats: Vec<Seat> = self.seats_in().collect();
-        self.finish_by_length(&seats, "no player could nominate", entries);
+        self.finish_by_length(&seats, "dna-outcome-no-nomination", entries);
         passed
     }
 
     /// End the game: the longest sequence among `seats` wins, equal longest tie.
-    fn finish_by_length(&mut self, seats: &[Seat], why: &str, entries: &mut Vec<LogEntry>) {
+    /// `why` is the id of the message saying why the game ended.
+    fn finish_by_length(&mut self, seats: &[Seat], why: &'static str, entries: &mut Vec<LogEntry>) {
         let len = |s: Seat| self.sequence(s).map_or(0, <[u8]>::len);
         let longest = seats.iter().map(|&s| len(s)).max().unwrap_or(0);
         let winners: Vec<Seat> = seats.iter().copied().filter(|&s| len(s) == longest).collect();
         let scores = (0..self.names.len()).map(|s| Score::from(len(s))).collect();
         let outcome = if let [winner] = winners.as_slice() {
-            let reason = format!("{why}; the longest sequence wins");
+            let reason = msg!("dna-outcome-longest-wins", why = Message::new(why));
+            let why = Message::new(why);
             entries.push(LogEntry::public(
                 None,
                 format!(
@@ -542,11 +544,13 @@ impl Dna {
             Outcome::win(*winner, reason)
         } else {
             let names: Vec<&str> = winners.iter().map(|&s| self.names[s].as_str()).collect();
+            let reason = msg!("dna-outcome-longest-tie", why = Message::new(why));
+            let why = Message::new(why);
             entries.push(LogEntry::public(
                 None,
                 format!("{} tie with the longest sequences ({}): {why}", names.join(", "), letters(longest)),
             ));
-            Outcome::draw(winners, format!("{why}; equal longest sequences tie"))
+            Outcome::draw(winners, reason)
         };
         self.outcome = Some(outcome.with_scores(scores));
         self.phase = Phase::Over;
@@ -556,7 +560,7 @@ impl Dna {
         entries.push(LogEntry::public(None, format!("{} wins: last player standing", self.names[winner])));
         let scores =
             (0..self.names.len()).map(|s| Score::from(self.sequence(s).map_or(0, <[u8]>::len))).collect();
-        self.outcome = Some(Outcome::win(winner, "last player standing").with_scores(scores));
+        self.outcome = Some(Outcome::win(winner, msg!("outcome-last-standing")).with_scores(scores));
         self.phase = Phase::Over;
     }
 
@@ -611,11 +615,7 @@ impl Dna {
             }
         }
         match self.count_in() {
-            0 => self.finish_by_length(
-                &eliminated,
-                "every remaining player was eliminated at once",
-                &mut entries,
-            ),
+            0 => self.finish_by_length(&eliminated, "dna-outcome-all-eliminated", &mut entries),
             1 => {
                 let winner = self.seats_in().next().unwrap_or(seat);
                 self.finish_last_standing(winner, &mut entries);
@@ -862,7 +862,8 @@ impl Rules for Dna {
         let remaining: Vec<Seat> = self.seats_in().collect();
         match remaining.as_slice() {
             [] => {
-                self.outcome = Some(Outcome::draw((0..self.names.len()).collect(), "every player resigned"));
+                self.outcome =
+                    Some(Outcome::draw((0..self.names.len()).collect(), msg!("dna-outcome-all-resigned")));
                 self.phase = Phase::Over;
             }
             [winner] => self.finish_last_standing(*winner, &mut applied.entries),

@@ -478,6 +478,30 @@ impl std::fmt::Display for Message {
     }
 }
 
+/// A message in data for machines (a game's view in JSON) is its English
+/// text, as such data always had it; people read it rendered in their own
+/// language elsewhere.
+impl serde::Serialize for Message {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// A message equals a text when it reads so in English: how tests and
+/// English-only code compare a game's words with what they expect.
+impl PartialEq<str> for Message {
+    fn eq(&self, other: &str) -> bool {
+        self.render(Lang::En) == other
+    }
+}
+
+/// See `PartialEq<str>`.
+impl PartialEq<&str> for Message {
+    fn eq(&self, other: &&str) -> bool {
+        self.render(Lang::En) == *other
+    }
+}
+
 impl From<Message> for Arg {
     fn from(v: Message) -> Self {
         Arg::Message(Box::new(v))

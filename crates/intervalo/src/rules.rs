@@ -389,7 +389,7 @@ impl Rules for Intervalo {
         if let Some(loser) = self.resigned {
             let winner = 1 - loser;
             return Some(
-                Outcome::win(winner, format!("{} resigned", self.players[loser]))
+                Outcome::win(winner, msg!("intervalo-outcome-resigned", user = &self.players[loser]))
                     .with_scores(self.scores.iter().map(|&s| Score::from(s)).collect()),
             );
         }
@@ -399,9 +399,9 @@ impl Rules for Intervalo {
         let scores = self.scores.iter().map(|&s| Score::from(s)).collect();
         let [a, b] = self.scores;
         let outcome = match a.cmp(&b) {
-            std::cmp::Ordering::Greater => Outcome::win(0, "more points"),
-            std::cmp::Ordering::Less => Outcome::win(1, "more points"),
-            std::cmp::Ordering::Equal => Outcome::draw(vec![0, 1], "equal points"),
+            std::cmp::Ordering::Greater => Outcome::win(0, msg!("intervalo-outcome-more-points")),
+            std::cmp::Ordering::Less => Outcome::win(1, msg!("intervalo-outcome-more-points")),
+            std::cmp::Ordering::Equal => Outcome::draw(vec![0, 1], msg!("intervalo-outcome-equal-points")),
         };
         Some(outcome.with_scores(scores))
     }

@@ -489,7 +489,7 @@ impl Game {
                 let why = reason.as_deref().unwrap_or("resigned by the server");
                 self.proposal = None;
                 // The reason stands once, in the line logged below.
-                self.agreed = Some(Outcome::draw(active, "every player forfeited"));
+                self.agreed = Some(Outcome::draw(active, msg!("outcome-forfeited")));
                 self.log(
                     index,
                     event.at,
@@ -635,7 +635,7 @@ impl Game {
         self.proposal = None;
         match kind {
             ProposalKind::Draw => {
-                self.agreed = Some(Outcome::draw(active, "draw agreed"));
+                self.agreed = Some(Outcome::draw(active, msg!("outcome-draw-agreed")));
                 self.log(index, at, LogEntry::public(None, "The game is drawn by agreement."), false);
             }
             ProposalKind::Undo => {

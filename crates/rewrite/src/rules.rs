@@ -386,14 +386,13 @@ impl Rewrite {
         let hits: Vec<u64> = self.results.iter().map(|r| r.as_ref().map_or(0, |r| r.hits)).collect();
         let scores: Vec<Score> = hits.iter().map(|&h| Score::whole(h)).collect();
         let outcome = if let Some(seat) = standing {
-            Outcome::win(seat, "every other player resigned")
+            Outcome::win(seat, msg!("rewrite-outcome-others-resigned"))
         } else {
             let contenders: Vec<Seat> = (0..self.players.len()).filter(|&s| self.active[s]).collect();
             let best = contenders.iter().map(|&s| hits[s]).max().unwrap_or(0);
             let tied: Vec<Seat> = contenders.into_iter().filter(|&s| hits[s] == best).collect();
-            let plural = if best == 1 { "hit" } else { "hits" };
             if let [only] = tied.as_slice() {
-                Outcome::win(*only, format!("most hits ({best} {plural})"))
+                Outcome::win(*only, msg!("rewrite-outcome-most-hits", hits = best))
             } else {
                 match tied
                     .iter()
@@ -403,12 +402,9 @@ impl Rewrite {
                 {
                     Some(seat) => Outcome::win(
                         seat,
-                        format!("tied on {best} {plural}; {}'s rule was applied last", self.players[seat]),
+                        msg!("rewrite-outcome-tie-applied-last", hits = best, user = &self.players[seat]),
                     ),
-                    None => Outcome::draw(
-                        tied,
-                        format!("tied on {best} {plural}; no tied player's rule was ever applied"),
-                    ),
+                    None => Outcome::draw(tied, msg!("rewrite-outcome-tie-never-applied", hits = best)),
                 }
             }
         };
@@ -427,8 +423,10 @@ impl Rewrite {
             .collect();
         applied.push(LogEntry::public(None, format!("The game is over. Goals: {}.", goals.join(", "))));
         let verdict = match outcome.sole_winner() {
-            Some(w) => format!("{} wins: {}.", self.players[w], outcome.reason),
-            None => format!("Draw: {}.", outcome.reason),
+            Some(w) => {
+                format!("{} wins: {}.", self.players[w], outcome.reason.render(tabula_model::Lang::En))
+            }
+            None => format!("Draw: {}.", outcome.reason.render(tabula_model::Lang::En)),
         };
         applied.push(LogEntry::public(None, verdict));
         self.outcome = Some(outcome);

@@ -624,7 +624,9 @@ impl RtLife {
     }
 
     /// The highest score among `seats` wins; equal scores draw.
-    fn end_by_score(&mut self, seats: &[Seat], reason: &str, applied: &mut Applied) {
+    /// `reason` is the id of the message saying why the game ended.
+    fn end_by_score(&mut self, seats: &[Seat], reason: &'static str, applied: &mut Applied) {
+        let reason = Message::new(reason);
         let best = seats.iter().map(|&s| self.players[s].score).max().unwrap_or(Score::ZERO);
         let leaders: Vec<Seat> = seats.iter().copied().filter(|&s| self.players[s].score == best).collect();
         let outcome = if let [winner] = leaders[..] {
@@ -632,7 +634,7 @@ impl RtLife {
                 None,
                 format!("{} wins with the highest score ({best}): {reason}", self.players[winner].user),
             ));
-            Outcome::win(winner, reason)
+            Outcome::win(winner, reason.clone())
         } else {
             applied.push(LogEntry::public(
                 None,
@@ -654,16 +656,16 @@ impl RtLife {
                 None,
                 format!("{} wins: last player standing", self.players[winner].user),
             ));
-            let outcome = Outcome::win(winner, "last player standing");
+            let outcome = Outcome::win(winner, msg!("outcome-last-standing"));
             self.outcome = Some(outcome.with_scores(self.final_scores()));
         } else if standing.is_empty() && !vanished.is_empty() && (self.placed_count() >= 2 || !anyone_left) {
-            self.end_by_score(vanished, "the last players vanished in the same generation", applied);
+            self.end_by_score(vanished, "rtlife-outcome-vanished", applied);
         } else if !anyone_left {
             let placed: Vec<Seat> =
                 (0..self.players.len()).filter(|&s| self.players[s].placed_at.is_some()).collect();
             let everyone: Vec<Seat> = (0..self.players.len()).collect();
             let seats = if placed.is_empty() { everyone } else { placed };
-            self.end_by_score(&seats, "nobody is left in the game", applied);
+            self.end_by_score(&seats, "rtlife-outcome-nobody-left", applied);
         } else if after_generation && self.generations.is_some_and(|n| self.generation >= n) {
             // The players still on the field; if none is, those who were on
             // it and did not resign. A player who never placed cells has no
@@ -680,7 +682,7 @@ impl RtLife {
                     .collect();
                 if fielded.is_empty() { self.active() } else { fielded }
             };
-            self.end_by_score(&seats, "the generation limit is reached", applied);
+            self.end_by_score(&seats, "rtlife-outcome-generation-limit", applied);
         }
     }
 

@@ -48,7 +48,8 @@ pub fn heading(game: &Game, id: i64, status: GameStatus, lang: Lang) -> String {
 /// `Game won by ted.` and friends, in `lang`.
 pub fn outcome_line(game: &Game, outcome: &Outcome, lang: Lang) -> String {
     let names: Vec<String> = outcome.winners.iter().map(|&s| game.players()[s].clone()).collect();
-    let reason = outcome.reason.as_str();
+    let reason = outcome.reason.render(lang);
+    let reason = reason.as_str();
     match names.as_slice() {
         [w] => t!(lang, "outcome-won", winner = w.as_str(), reason = reason),
         [] => t!(lang, "outcome-drawn", reason = reason),

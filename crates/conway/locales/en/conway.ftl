@@ -33,3 +33,9 @@ conway-error-off-board = { $point } is off the board (a1 to { $last })
 conway-error-twice = { $point } is listed twice
 conway-error-taken = { $point } is not empty: it holds { $user }'s piece
 conway-error-taken-neutral = { $point } is not empty: it holds a neutral piece
+
+## How a game ended
+
+conway-outcome-vanished = the last players vanished together
+conway-outcome-most-pieces = most pieces after the last turn
+conway-outcome-equal-pieces = equal pieces after the last turn

@@ -34,3 +34,9 @@ conway-error-off-board = { $point } está fuera del tablero (de a1 a { $last })
 conway-error-twice = { $point } aparece dos veces
 conway-error-taken = { $point } no está vacío: tiene una ficha de { $user }
 conway-error-taken-neutral = { $point } no está vacío: tiene una ficha neutral
+
+## Cómo terminó una partida
+
+conway-outcome-vanished = los últimos jugadores desaparecieron a la vez
+conway-outcome-most-pieces = más piezas tras el último turno
+conway-outcome-equal-pieces = las mismas piezas tras el último turno

@@ -34,3 +34,9 @@ conway-error-off-board = { $point } on laudan ulkopuolella (a1–{ $last })
 conway-error-twice = { $point } on luettelossa kahdesti
 conway-error-taken = { $point } ei ole tyhjä: siinä on pelaajan { $user } nappula
 conway-error-taken-neutral = { $point } ei ole tyhjä: siinä on neutraali nappula
+
+## Miten peli päättyi
+
+conway-outcome-vanished = viimeiset pelaajat katosivat yhtä aikaa
+conway-outcome-most-pieces = eniten nappuloita viimeisen vuoron jälkeen
+conway-outcome-equal-pieces = yhtä monta nappulaa viimeisen vuoron jälkeen

@@ -107,3 +107,11 @@ dna-error-setup-first = nominations start once every sequence is set
 dna-error-already-set = you have already set your sequence; it stays hidden until every sequence is set
 dna-error-all-set = every sequence is already set: nominate a chunk
 dna-error-preview-setup = not a nomination: the set-up is still going on
+
+## How a game ended; $why is one of the first two
+
+dna-outcome-no-nomination = no player could nominate
+dna-outcome-all-eliminated = every remaining player was eliminated at once
+dna-outcome-longest-wins = { $why }; the longest sequence wins
+dna-outcome-longest-tie = { $why }; equal longest sequences tie
+dna-outcome-all-resigned = every player resigned

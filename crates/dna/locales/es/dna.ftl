@@ -102,3 +102,11 @@ dna-error-setup-first = las nominaciones empiezan cuando todas las secuencias es
 dna-error-already-set = ya has fijado tu secuencia; queda oculta hasta que todas las secuencias estén fijadas
 dna-error-all-set = todas las secuencias ya están fijadas: nomina un fragmento
 dna-error-preview-setup = no es una nominación: la preparación sigue en curso
+
+## Cómo terminó una partida; $why es uno de los dos primeros
+
+dna-outcome-no-nomination = ningún jugador pudo nominar
+dna-outcome-all-eliminated = todos los jugadores que quedaban fueron eliminados a la vez
+dna-outcome-longest-wins = { $why }; gana la secuencia más larga
+dna-outcome-longest-tie = { $why }; las secuencias más largas empatan
+dna-outcome-all-resigned = todos los jugadores abandonaron

@@ -102,3 +102,11 @@ dna-error-setup-first = nimeäminen alkaa, kun kaikki sekvenssit on asetettu
 dna-error-already-set = olet jo asettanut sekvenssisi; se pysyy piilossa, kunnes kaikki sekvenssit on asetettu
 dna-error-all-set = kaikki sekvenssit on jo asetettu: nimeä pätkä
 dna-error-preview-setup = ei nimeäminen: aloitus on vielä kesken
+
+## Miten peli päättyi; $why on jokin kahdesta ensimmäisestä
+
+dna-outcome-no-nomination = kukaan pelaaja ei voinut nimetä
+dna-outcome-all-eliminated = kaikki jäljellä olleet pelaajat putosivat yhtä aikaa
+dna-outcome-longest-wins = { $why }; pisin sekvenssi voittaa
+dna-outcome-longest-tie = { $why }; yhtä pitkät pisimmät sekvenssit ovat tasan
+dna-outcome-all-resigned = kaikki pelaajat luovuttivat

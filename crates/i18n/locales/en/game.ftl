@@ -64,3 +64,9 @@ point-error-paren = { $text }: missing ')'
 point-error-too-many = too many points: at most { $max }
 point-error-trailing-comma = a point is missing after the last comma
 point-error-commas = { $text }: points are separated by commas
+
+## How a game ended (the reason in the outcome line)
+
+outcome-last-standing = last player standing
+outcome-forfeited = every player forfeited
+outcome-draw-agreed = draw agreed

@@ -65,3 +65,9 @@ point-error-paren = { $text }: falta ')'
 point-error-too-many = demasiados puntos: como mucho { $max }
 point-error-trailing-comma = falta un punto después de la última coma
 point-error-commas = { $text }: los puntos se separan con comas
+
+## Cómo terminó una partida (el motivo en la línea del resultado)
+
+outcome-last-standing = último jugador en pie
+outcome-forfeited = todos los jugadores perdieron por tiempo
+outcome-draw-agreed = tablas acordadas

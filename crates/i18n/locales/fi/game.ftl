@@ -64,3 +64,9 @@ point-error-paren = { $text }: ')' puuttuu
 point-error-too-many = liian monta pistettä: enintään { $max }
 point-error-trailing-comma = viimeisen pilkun jäljestä puuttuu piste
 point-error-commas = { $text }: pisteet erotetaan pilkuilla
+
+## Miten peli päättyi (syy tulosrivillä)
+
+outcome-last-standing = viimeinen pelissä jäljellä oleva pelaaja
+outcome-forfeited = kaikki pelaajat luovuttivat aikarajan vuoksi
+outcome-draw-agreed = tasapelistä sovittiin

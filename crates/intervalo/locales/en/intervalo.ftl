@@ -31,3 +31,9 @@ intervalo-error-no-cell = there is no cell { $cell }: the cells are numbered 1 t
 intervalo-error-chosen = it is not your turn: you have already chosen this turn, and a choice cannot be changed
 intervalo-error-taken = cell { $cell } is not empty
 intervalo-error-cells = -cells must be 2 to { $max }, not { $given }
+
+## How a game ended
+
+intervalo-outcome-resigned = { $user } resigned
+intervalo-outcome-more-points = more points
+intervalo-outcome-equal-points = equal points

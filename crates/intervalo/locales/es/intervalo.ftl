@@ -33,3 +33,9 @@ intervalo-error-no-cell = no hay casilla { $cell }: las casillas de la tira est�
 intervalo-error-chosen = no es tu turno: ya elegiste casilla en este turno, y la elección no se puede cambiar
 intervalo-error-taken = la casilla { $cell } no está libre: ya tiene una ficha
 intervalo-error-cells = -cells debe ser de 2 a { $max }, no { $given }
+
+## Cómo terminó una partida
+
+intervalo-outcome-resigned = { $user } abandonó
+intervalo-outcome-more-points = más puntos
+intervalo-outcome-equal-points = los mismos puntos

@@ -33,3 +33,9 @@ intervalo-error-no-cell = ruutua { $cell } ei ole: ruudut on numeroitu 1–{ $ce
 intervalo-error-chosen = nyt ei ole sinun vuorosi: olet jo valinnut tällä vuorolla, eikä valintaa voi muuttaa
 intervalo-error-taken = ruutu { $cell } ei ole tyhjä
 intervalo-error-cells = -cells pitää olla 2–{ $max }, ei { $given }
+
+## Miten peli päättyi
+
+intervalo-outcome-resigned = { $user } luovutti
+intervalo-outcome-more-points = enemmän pisteitä
+intervalo-outcome-equal-points = yhtä paljon pisteitä

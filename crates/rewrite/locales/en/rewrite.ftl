@@ -55,3 +55,19 @@ rewrite-error-pattern-invalid = { $text } is not a valid regular expression: { $
 rewrite-error-pattern-empty = rule 1: a goal must not match the empty string
 rewrite-error-pattern-nothing = rule 1: a goal must be able to match something
 rewrite-error-goal-complex = the goal { $text } is too complex: { $problem }
+
+## How a game ended
+
+rewrite-outcome-others-resigned = every other player resigned
+rewrite-outcome-most-hits = most hits ({ NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] hit
+   *[other] hits
+})
+rewrite-outcome-tie-applied-last = tied on { NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] hit
+   *[other] hits
+}; { $user }'s rule was applied last
+rewrite-outcome-tie-never-applied = tied on { NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] hit
+   *[other] hits
+}; no tied player's rule was ever applied

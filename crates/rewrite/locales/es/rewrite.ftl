@@ -56,3 +56,19 @@ rewrite-error-pattern-invalid = { $text } no es una expresión regular válida: 
 rewrite-error-pattern-empty = regla 1: un objetivo no puede coincidir con la cadena vacía
 rewrite-error-pattern-nothing = regla 1: un objetivo tiene que poder coincidir con algo
 rewrite-error-goal-complex = el objetivo { $text } es demasiado complejo: { $problem }
+
+## Cómo terminó una partida
+
+rewrite-outcome-others-resigned = todos los demás jugadores abandonaron
+rewrite-outcome-most-hits = más aciertos ({ NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] acierto
+   *[other] aciertos
+})
+rewrite-outcome-tie-applied-last = empate a { NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] acierto
+   *[other] aciertos
+}; la regla de { $user } fue la última aplicada
+rewrite-outcome-tie-never-applied = empate a { NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] acierto
+   *[other] aciertos
+}; nunca se aplicó la regla de ningún jugador empatado

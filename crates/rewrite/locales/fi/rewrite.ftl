@@ -58,3 +58,19 @@ rewrite-error-pattern-invalid = { $text } ei ole kelvollinen säännöllinen lau
 rewrite-error-pattern-empty = sääntö 1: tavoite ei saa täsmätä tyhjään merkkijonoon
 rewrite-error-pattern-nothing = sääntö 1: tavoitteen pitää voida täsmätä johonkin
 rewrite-error-goal-complex = tavoite { $text } on liian monimutkainen: { $problem }
+
+## Miten peli päättyi
+
+rewrite-outcome-others-resigned = kaikki muut pelaajat luovuttivat
+rewrite-outcome-most-hits = eniten osumia ({ NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] osuma
+   *[other] osumaa
+})
+rewrite-outcome-tie-applied-last = tasan { NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] osumalla
+   *[other] osumalla
+}; pelaajan { $user } sääntöä sovellettiin viimeksi
+rewrite-outcome-tie-never-applied = tasan { NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] osumalla
+   *[other] osumalla
+}; yhdenkään tasoissa olevan pelaajan sääntöä ei sovellettu koskaan

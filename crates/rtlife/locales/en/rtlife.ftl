@@ -67,3 +67,9 @@ rtlife-error-place-what = give the { $cells } points to place, like place c5,d5,
 rtlife-error-empty = give a move: place c5,d5,... or move c5-f8
 rtlife-error-not-a-move = { $text } is not a move: write place c5,d5,... or move c5-f8
 rtlife-error-full = this game is full: it has its { $players } players
+
+## How a game ended
+
+rtlife-outcome-vanished = the last players vanished in the same generation
+rtlife-outcome-nobody-left = nobody is left in the game
+rtlife-outcome-generation-limit = the generation limit is reached

@@ -68,3 +68,9 @@ rtlife-error-place-what = da los { $cells } puntos que colocas, como place c5,d5
 rtlife-error-empty = da una jugada: place c5,d5,... o move c5-f8
 rtlife-error-not-a-move = { $text } no es una jugada: escribe place c5,d5,... o move c5-f8
 rtlife-error-full = la partida está completa: ya tiene sus { $players } jugadores
+
+## Cómo terminó una partida
+
+rtlife-outcome-vanished = los últimos jugadores desaparecieron en la misma generación
+rtlife-outcome-nobody-left = no queda nadie en la partida
+rtlife-outcome-generation-limit = se alcanzó el límite de generaciones

@@ -68,3 +68,9 @@ rtlife-error-place-what = anna { $cells } asetettavaa pistettä, kuten place c5,
 rtlife-error-empty = anna siirto: place c5,d5,... tai move c5-f8
 rtlife-error-not-a-move = { $text } ei ole siirto: kirjoita place c5,d5,... tai move c5-f8
 rtlife-error-full = peli on täynnä: siinä on jo { $players } pelaajaa
+
+## Miten peli päättyi
+
+rtlife-outcome-vanished = viimeiset pelaajat katosivat samassa sukupolvessa
+rtlife-outcome-nobody-left = pelissä ei ole enää ketään
+rtlife-outcome-generation-limit = sukupolvien enimmäismäärä on saavutettu
