@@ -236,15 +236,6 @@ pub struct Dna {
     outcome: Option<Outcome>,
 }
 
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") }
-}
-
-/// `1 letter`, `33 letters`.
-fn letters(n: usize) -> String {
-    if n == 1 { "1 letter".into() } else { format!("{n} letters") }
-}
-
 fn text(letters: &[u8]) -> String {
     String::from_utf8_lossy(letters).into_owned()
 }
@@ -507,10 +498,7 @@ impl Dna {
                     return passed;
                 }
                 passed.push(seat);
-                entries.push(LogEntry::public(
-                    None,
-                    format!("{} has no legal nomination and passes", self.names[seat]),
-                ));
+                entries.push(LogEntry::public(None, msg!("dna-history-passes", user = &self.names[seat])));
                 self.passes_in_a_row += 1;
                 if !self.is_first_round() && self.passes_in_a_row >= self.count_in() {
                     break;
@@ -535,11 +523,7 @@ impl Dna {
             let why = Message::new(why);
             entries.push(LogEntry::public(
                 None,
-                format!(
-                    "{} wins with the longest sequence ({}): {why}",
-                    self.names[*winner],
-                    letters(longest)
-                ),
+                msg!("dna-history-longest-wins", user = &self.names[*winner], letters = longest, why = why),
             ));
             Outcome::win(*winner, reason)
         } else {
@@ -548,7 +532,7 @@ impl Dna {
             let why = Message::new(why);
             entries.push(LogEntry::public(
                 None,
-                format!("{} tie with the longest sequences ({}): {why}", names.join(", "), letters(longest)),
+                msg!("dna-history-longest-tie", users = names.join(", "), letters = longest, why = why),
             ));
             Outcome::draw(winners, reason)
         };
@@ -557,7 +541,7 @@ impl Dna {
     }
 
     fn finish_last_standing(&mut self, winner: Seat, entries: &mut Vec<LogEntry>) {
-        entries.push(LogEntry::public(None, format!("{} wins: last player standing", self.names[winner])));
+        entries.push(LogEntry::public(None, msg!("history-last-standing", user = &self.names[winner])));
         let scores =
             (0..self.names.len()).map(|s| Score::from(self.sequence(s).map_or(0, <[u8]>::len))).collect();
         self.outcome = Some(Outcome::win(winner, msg!("outcome-last-standing")).with_scores(scores));
@@ -592,7 +576,12 @@ impl Dna {
             (0..n).filter_map(|t| removed[t].map(|c| format!("{} {c}", self.names[t]))).collect();
         entries.push(LogEntry::public(
             Some(seat),
-            format!("{}: {} ({})", self.names[seat], text(&chunk), effects.join(", ")),
+            msg!(
+                "dna-history-nomination",
+                user = &self.names[seat],
+                chunk = text(&chunk),
+                effects = effects.join(", ")
+            ),
         ));
         self.last = Some(Arc::new(LastNomination { seat, chunk: text(&chunk), removed, before, positions }));
         self.nominations_made += 1;
@@ -605,11 +594,11 @@ impl Dna {
                 eliminated.push(s);
                 entries.push(LogEntry::public(
                     None,
-                    format!(
-                        "{} is out: {} left, fewer than {}",
-                        self.names[s],
-                        plural(len, "letter"),
-                        self.config.min_chunk
+                    msg!(
+                        "dna-history-out",
+                        user = &self.names[s],
+                        letters = len,
+                        min = self.config.min_chunk
                     ),
                 ));
             }
@@ -634,16 +623,21 @@ impl Dna {
         let (sequence, line) = match mv {
             DnaMove::Random => {
                 let s = random_sequence(self.config.length, self.config.alphabet(), ctx.rng);
-                let line = format!("{name} sets a random sequence: {}", text(&s));
+                let line = msg!("dna-history-random-sequence", user = name, sequence = text(&s));
                 (s, line)
             }
             DnaMove::Sequence(s) | DnaMove::Nominate(s) => {
-                let line = format!("{name} sets the sequence {}", text(&s));
+                let line = msg!("dna-history-sequence", user = name, sequence = text(&s));
                 (s, line)
             }
         };
         let mut applied = Applied::default();
-        applied.push(LogEntry::secret(seat, line, SETUP_REVEAL, format!("{name} sets a sequence")));
+        applied.push(LogEntry::secret(
+            seat,
+            line,
+            SETUP_REVEAL,
+            msg!("dna-history-sets-sequence", user = name),
+        ));
         self.sequences[seat] = Some(sequence);
         self.finish_setup_if_done(&mut applied);
         applied
@@ -656,7 +650,7 @@ impl Dna {
     fn finish_setup_if_done(&mut self, applied: &mut Applied) {
         if self.phase == Phase::SetUp && self.waiting_for_sequences().is_empty() {
             applied.reveals.push(SETUP_REVEAL);
-            applied.push(LogEntry::public(None, "Every sequence is set and now shown to all"));
+            applied.push(LogEntry::public(None, msg!("dna-history-all-set")));
             self.start_play(&mut applied.entries, &mut Remover::new());
         }
     }
@@ -854,9 +848,9 @@ impl Rules for Dna {
         self.standing[seat] = Standing::Resigned;
         let name = &self.names[seat];
         let line = if self.sequences[seat].is_some() {
-            format!("{name} resigns; their sequence stays on the board, frozen")
+            msg!("dna-history-resigns-frozen", user = name)
         } else {
-            format!("{name} resigns before setting a sequence")
+            msg!("dna-history-resigns-unset", user = name)
         };
         applied.push(LogEntry::public(Some(seat), line));
         let remaining: Vec<Seat> = self.seats_in().collect();

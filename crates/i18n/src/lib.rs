@@ -411,6 +411,18 @@ impl Message {
         self.id
     }
 
+    /// About how many bytes the message holds besides itself: its
+    /// arguments (what a cache of replayed games counts).
+    pub fn heap_size(&self) -> usize {
+        let arg = |a: &Arg| match a {
+            Arg::Text(t) | Arg::Fixed(t) => t.len(),
+            Arg::Int(_) => 0,
+            Arg::List(names) => names.iter().map(|n| std::mem::size_of::<String>() + n.len()).sum(),
+            Arg::Message(m) => std::mem::size_of::<Message>() + m.heap_size(),
+        };
+        self.args.iter().map(|(_, a)| std::mem::size_of::<(&str, Arg)>() + arg(a)).sum()
+    }
+
     /// The same message with `change` applied to every text it quotes
     /// ([`Arg::Text`] and the names of an [`Arg::List`]), not to the
     /// catalogue's own words: how a reply masks what the reader typed.

@@ -162,7 +162,8 @@ pub fn write_move_list<'a>(
                 out.push_str("      ");
             }
             // A line's own line breaks would start lines of their own.
-            for (j, part) in text.split('\n').enumerate() {
+            // Put into words here: only the lines shown are.
+            for (j, part) in text.in_lang(lang).split('\n').enumerate() {
                 if j > 0 {
                     out.push(' ');
                 }

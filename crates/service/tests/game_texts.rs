@@ -98,3 +98,62 @@ async fn how_a_game_ended_reads_in_each_language() {
         }
     }
 }
+
+/// A line of each game's history (from the endings above), as each
+/// language writes it.
+const LINES: &[(&str, [&str; 3])] = &[
+    (
+        "dna",
+        [
+            "ned resigns; their sequence stays on the board, frozen",
+            "ned luovuttaa; hänen sekvenssinsä jää laudalle jäätyneenä",
+            "ned abandona; su secuencia queda en el tablero, congelada",
+        ],
+    ),
+    (
+        "rewrite",
+        [
+            "aino wins: every other player resigned.",
+            "aino voittaa: kaikki muut pelaajat luovuttivat.",
+            "aino gana: todos los demás jugadores abandonaron.",
+        ],
+    ),
+    ("intervalo", ["aino chooses cell 5", "aino valitsee ruudun 5", "aino elige la casilla 5"]),
+    (
+        "conway",
+        [
+            "aino wins: last player standing",
+            "aino voittaa: viimeinen pelissä jäljellä oleva pelaaja",
+            "aino gana: último jugador en pie",
+        ],
+    ),
+    (
+        "rtlife",
+        [
+            "The game is a draw between aino, ned with 0.00 each: nobody is left in the game",
+            "Peli päättyy tasan pelaajien aino, ned kesken, kullakin 0.00: pelissä ei ole enää ketään",
+            "La partida termina en tablas entre aino, ned con 0.00 cada uno: no queda nadie en la partida",
+        ],
+    ),
+];
+
+#[tokio::test]
+async fn the_history_reads_in_each_language() {
+    for ((game, moves, _), (same, lines)) in ENDINGS.iter().zip(LINES) {
+        assert_eq!(game, same);
+        let dir = tempfile::tempdir().unwrap();
+        let s = service(&dir).await;
+        finished(&s, game, moves).await;
+        for (lang, line) in Lang::ALL.into_iter().zip(lines) {
+            // The move list of the board's text, and the report's history.
+            let reply = show(&s, game, lang).await;
+            assert!(reply.text.contains(&format!(" {line}\n")), "{game} {lang}: {}", reply.text);
+            let history = reply.game.expect("a board's report").history;
+            assert!(history.iter().any(|h| h.entry.text == *line), "{game} {lang}: {history:?}");
+            // The `history` command.
+            let reader = Context::new(Caller::Anonymous, Origin::Local).in_lang(lang);
+            let all = s.execute(&format!("{game} history 1"), reader).await.unwrap();
+            assert!(all.text.contains(&format!(" {line}\n")), "{game} {lang}: {}", all.text);
+        }
+    }
+}

@@ -67,3 +67,39 @@ fn how_a_game_ended_reads_in_the_language_asked_for() {
         assert!(out.contains(es), "{game}: {out}");
     }
 }
+
+/// A line of each game's history (from the endings above) in Finnish and
+/// in Spanish, as `history` lists it.
+const LINES: &[(&str, [&str; 2])] = &[
+    (
+        "dna",
+        [
+            "ned luovuttaa; hänen sekvenssinsä jää laudalle jäätyneenä",
+            "ned abandona; su secuencia queda en el tablero, congelada",
+        ],
+    ),
+    (
+        "rewrite",
+        [
+            "aino voittaa: kaikki muut pelaajat luovuttivat.",
+            "aino gana: todos los demás jugadores abandonaron.",
+        ],
+    ),
+    ("intervalo", ["aino valitsee ruudun 5", "aino elige la casilla 5"]),
+    ("conway", ["ned luovuttaa", "ned abandona"]),
+    ("rtlife", ["aino luovuttaa", "aino abandona"]),
+];
+
+#[test]
+fn the_history_reads_in_the_language_asked_for() {
+    for ((game, moves, _), (same, [fi, es])) in GAMES.iter().zip(LINES) {
+        assert_eq!(game, same);
+        let t = finished(game, moves);
+        for (lang, line) in [("fi", fi), ("es", es)] {
+            for command in ["show", "history"] {
+                let out = t.ok(&format!("--lang {lang} {game} {command} 1"));
+                assert!(out.contains(&format!(" {line}\n")), "{game} {command}: {out}");
+            }
+        }
+    }
+}

@@ -40,3 +40,13 @@ conway-error-taken-neutral = { $point } no está vacío: tiene una ficha neutral
 conway-outcome-vanished = los últimos jugadores desaparecieron a la vez
 conway-outcome-most-pieces = más piezas tras el último turno
 conway-outcome-equal-pieces = las mismas piezas tras el último turno
+
+## Líneas del historial
+
+conway-history-out = { $user } queda eliminado: no le quedan piezas
+conway-history-vanished = La partida termina en tablas: { $users } desaparecieron a la vez
+conway-history-most-pieces = { $user } gana con más piezas ({ NUMBER($pieces, useGrouping: "false") })
+conway-history-equal-pieces = La partida termina en tablas: { $users } tienen { NUMBER($pieces, useGrouping: "false") } { $pieces ->
+    [one] pieza
+   *[other] piezas
+} cada uno

@@ -110,3 +110,26 @@ dna-outcome-all-eliminated = todos los jugadores que quedaban fueron eliminados 
 dna-outcome-longest-wins = { $why }; gana la secuencia más larga
 dna-outcome-longest-tie = { $why }; las secuencias más largas empatan
 dna-outcome-all-resigned = todos los jugadores abandonaron
+
+## Líneas del historial
+
+dna-history-passes = { $user } no tiene ninguna nominación legal y pasa
+dna-history-longest-wins = { $user } gana con la secuencia más larga ({ NUMBER($letters, useGrouping: "false") } { $letters ->
+    [one] letra
+   *[other] letras
+}): { $why }
+dna-history-longest-tie = { $users } empatan con las secuencias más largas ({ NUMBER($letters, useGrouping: "false") } { $letters ->
+    [one] letra
+   *[other] letras
+}): { $why }
+dna-history-nomination = { $user }: { $chunk } ({ $effects })
+dna-history-out = { $user } queda eliminado: le { $letters ->
+    [one] queda 1 letra
+   *[other] quedan { NUMBER($letters, useGrouping: "false") } letras
+}, menos de { NUMBER($min, useGrouping: "false") }
+dna-history-random-sequence = { $user } fija una secuencia al azar: { $sequence }
+dna-history-sequence = { $user } fija la secuencia { $sequence }
+dna-history-sets-sequence = { $user } fija una secuencia
+dna-history-all-set = Todas las secuencias están fijadas y ahora se muestran a todos
+dna-history-resigns-frozen = { $user } abandona; su secuencia queda en el tablero, congelada
+dna-history-resigns-unset = { $user } abandona antes de fijar una secuencia

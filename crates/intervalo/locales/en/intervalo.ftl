@@ -37,3 +37,12 @@ intervalo-error-cells = -cells must be 2 to { $max }, not { $given }
 intervalo-outcome-resigned = { $user } resigned
 intervalo-outcome-more-points = more points
 intervalo-outcome-equal-points = equal points
+
+## History lines
+
+intervalo-history-chooses = { $user } chooses cell { $cell }
+intervalo-history-chosen = { $user } has chosen a cell
+intervalo-history-neutral = both chose cell { $cell }: a neutral piece
+intervalo-history-scores = { $p0 } { $c0 }, { $p1 } { $c1 }: { $user } scores
+intervalo-history-no-point = { $p0 } { $c0 }, { $p1 } { $c1 }: no point
+intervalo-history-turn = Turn { $turn }: { $what } ({ $p0 } { $s0 }, { $p1 } { $s1 }).

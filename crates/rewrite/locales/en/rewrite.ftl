@@ -71,3 +71,28 @@ rewrite-outcome-tie-never-applied = tied on { NUMBER($hits, useGrouping: "false"
     [one] hit
    *[other] hits
 }; no tied player's rule was ever applied
+
+## History lines
+
+rewrite-history-goals-in = Every goal is in. Round 1: write your rules.
+rewrite-history-round-rules = Round { $round } rules: { $rules }.
+rewrite-history-cut = Round { $round }, set { $set }: the string was cut at { NUMBER($letters, useGrouping: "false") } letters (-max_length).
+rewrite-history-pass = set { $set }: { $input } -> { $output }
+rewrite-history-round = Round { $round }: { $passes }.
+rewrite-history-next-round = Round { $round }: write your rules.
+rewrite-history-goal = { $user } { $goal } ({ NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] hit
+   *[other] hits
+})
+rewrite-history-no-goal = { $user } (no goal)
+rewrite-history-over = The game is over. Goals: { $goals }.
+rewrite-history-wins = { $user } wins: { $reason }.
+rewrite-history-draw = Draw: { $reason }.
+rewrite-history-goal-changes = { $user } changes their goal to { $goal }
+rewrite-history-goal-changed = { $user } changed their goal
+rewrite-history-goal-chooses = { $user } chooses the goal { $goal }
+rewrite-history-goal-chose = { $user } chose a goal
+rewrite-history-rule-replaces = { $user } replaces their round { $round } rule with { $rule }
+rewrite-history-rule-replaced = { $user } replaced their rule for round { $round }
+rewrite-history-rule-writes = { $user } writes { $rule } for round { $round }
+rewrite-history-rule-wrote = { $user } wrote a rule for round { $round }

@@ -72,3 +72,28 @@ rewrite-outcome-tie-never-applied = empate a { NUMBER($hits, useGrouping: "false
     [one] acierto
    *[other] aciertos
 }; nunca se aplicó la regla de ningún jugador empatado
+
+## Líneas del historial
+
+rewrite-history-goals-in = Ya están todos los objetivos. Ronda 1: escribid vuestras reglas.
+rewrite-history-round-rules = Reglas de la ronda { $round }: { $rules }.
+rewrite-history-cut = Ronda { $round }, conjunto { $set }: la cadena se cortó en { NUMBER($letters, useGrouping: "false") } letras (-max_length).
+rewrite-history-pass = conjunto { $set }: { $input } -> { $output }
+rewrite-history-round = Ronda { $round }: { $passes }.
+rewrite-history-next-round = Ronda { $round }: escribid vuestras reglas.
+rewrite-history-goal = { $user } { $goal } ({ NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] acierto
+   *[other] aciertos
+})
+rewrite-history-no-goal = { $user } (sin objetivo)
+rewrite-history-over = La partida ha terminado. Objetivos: { $goals }.
+rewrite-history-wins = { $user } gana: { $reason }.
+rewrite-history-draw = Empate: { $reason }.
+rewrite-history-goal-changes = { $user } cambia su objetivo por { $goal }
+rewrite-history-goal-changed = { $user } cambió su objetivo
+rewrite-history-goal-chooses = { $user } elige el objetivo { $goal }
+rewrite-history-goal-chose = { $user } eligió un objetivo
+rewrite-history-rule-replaces = { $user } sustituye su regla de la ronda { $round } por { $rule }
+rewrite-history-rule-replaced = { $user } sustituyó su regla de la ronda { $round }
+rewrite-history-rule-writes = { $user } escribe { $rule } para la ronda { $round }
+rewrite-history-rule-wrote = { $user } escribió una regla para la ronda { $round }

@@ -74,3 +74,28 @@ rewrite-outcome-tie-never-applied = tasan { NUMBER($hits, useGrouping: "false") 
     [one] osumalla
    *[other] osumalla
 }; yhdenkään tasoissa olevan pelaajan sääntöä ei sovellettu koskaan
+
+## Historiarivit
+
+rewrite-history-goals-in = Kaikki tavoitteet on valittu. Kierros 1: kirjoittakaa sääntönne.
+rewrite-history-round-rules = Kierroksen { $round } säännöt: { $rules }.
+rewrite-history-cut = Kierros { $round }, säännöstö { $set }: merkkijono katkaistiin { NUMBER($letters, useGrouping: "false") } kirjaimen kohdalta (-max_length).
+rewrite-history-pass = säännöstö { $set }: { $input } -> { $output }
+rewrite-history-round = Kierros { $round }: { $passes }.
+rewrite-history-next-round = Kierros { $round }: kirjoittakaa sääntönne.
+rewrite-history-goal = { $user } { $goal } ({ NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] osuma
+   *[other] osumaa
+})
+rewrite-history-no-goal = { $user } (ei tavoitetta)
+rewrite-history-over = Peli on päättynyt. Tavoitteet: { $goals }.
+rewrite-history-wins = { $user } voittaa: { $reason }.
+rewrite-history-draw = Tasapeli: { $reason }.
+rewrite-history-goal-changes = { $user } vaihtaa tavoitteekseen { $goal }
+rewrite-history-goal-changed = { $user } vaihtoi tavoitteensa
+rewrite-history-goal-chooses = { $user } valitsee tavoitteeksi { $goal }
+rewrite-history-goal-chose = { $user } valitsi tavoitteen
+rewrite-history-rule-replaces = { $user } vaihtaa kierroksen { $round } sääntönsä sääntöön { $rule }
+rewrite-history-rule-replaced = { $user } vaihtoi kierroksen { $round } sääntönsä
+rewrite-history-rule-writes = { $user } kirjoittaa kierrokselle { $round } säännön { $rule }
+rewrite-history-rule-wrote = { $user } kirjoitti säännön kierrokselle { $round }

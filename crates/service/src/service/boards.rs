@@ -178,7 +178,7 @@ pub(super) fn board_text_reply(
     now: Timestamp,
     lang: Lang,
 ) -> Reply {
-    let history = game.history_for(viewer);
+    let history = game.history_in(viewer, lang);
     let t = reply::board_text_with(
         game,
         stored.summary.id,
