@@ -96,3 +96,20 @@ rewrite-history-rule-replaces = { $user } replaces their round { $round } rule w
 rewrite-history-rule-replaced = { $user } replaced their rule for round { $round }
 rewrite-history-rule-writes = { $user } writes { $rule } for round { $round }
 rewrite-history-rule-wrote = { $user } wrote a rule for round { $round }
+
+## What is wrong with a goal pattern ($problem of rewrite-error-pattern-invalid)
+
+rewrite-regex-class-unclosed = error: unclosed character class
+rewrite-regex-class-range = error: invalid character class range, the start must be <= the end
+rewrite-regex-class-range-literal = error: invalid range boundary, must be a literal
+rewrite-regex-group-unclosed = error: unclosed group
+rewrite-regex-group-unopened = error: unopened group
+rewrite-regex-repetition-missing = error: repetition operator missing expression
+rewrite-regex-count-range = error: invalid repetition count range, the start must be <= the end
+rewrite-regex-count-unclosed = error: unclosed counted repetition
+rewrite-regex-count-empty = error: repetition quantifier expects a valid decimal
+rewrite-regex-decimal-empty = error: decimal literal empty
+rewrite-regex-decimal-invalid = error: decimal literal invalid
+rewrite-regex-nesting = error: exceed the maximum number of nested parentheses/brackets ({ $limit })
+# Any other problem: the parser's own line, in English, quoted.
+rewrite-regex-other = { $detail }

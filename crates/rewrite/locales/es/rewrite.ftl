@@ -97,3 +97,20 @@ rewrite-history-rule-replaces = { $user } sustituye su regla de la ronda { $roun
 rewrite-history-rule-replaced = { $user } sustituyó su regla de la ronda { $round }
 rewrite-history-rule-writes = { $user } escribe { $rule } para la ronda { $round }
 rewrite-history-rule-wrote = { $user } escribió una regla para la ronda { $round }
+
+## Qué falla en el patrón de un objetivo ($problem de rewrite-error-pattern-invalid)
+
+rewrite-regex-class-unclosed = falta cerrar el corchete [ de una clase de caracteres
+rewrite-regex-class-range = el rango de una clase de caracteres está al revés: el inicio no puede ser mayor que el final
+rewrite-regex-class-range-literal = los extremos de un rango deben ser letras
+rewrite-regex-group-unclosed = falta cerrar un paréntesis (
+rewrite-regex-group-unopened = hay un paréntesis ) que no se abrió
+rewrite-regex-repetition-missing = un operador de repetición (* + ? {"{"}m,n{"}"}) no tiene nada delante que repetir
+rewrite-regex-count-range = el rango de repetición {"{"}m,n{"}"} está al revés: m no puede ser mayor que n
+rewrite-regex-count-unclosed = falta cerrar la llave {"{"} de una repetición
+rewrite-regex-count-empty = una repetición {"{"}m,n{"}"} necesita un número
+rewrite-regex-decimal-empty = falta el número de una repetición
+rewrite-regex-decimal-invalid = el número de una repetición no es válido
+rewrite-regex-nesting = hay más de { $limit } paréntesis o corchetes anidados
+# Cualquier otro problema: la línea del analizador, en inglés, citada.
+rewrite-regex-other = el analizador de expresiones informa: { $detail }

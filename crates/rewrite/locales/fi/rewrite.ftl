@@ -99,3 +99,20 @@ rewrite-history-rule-replaces = { $user } vaihtaa kierroksen { $round } säänt�
 rewrite-history-rule-replaced = { $user } vaihtoi kierroksen { $round } sääntönsä
 rewrite-history-rule-writes = { $user } kirjoittaa kierrokselle { $round } säännön { $rule }
 rewrite-history-rule-wrote = { $user } kirjoitti säännön kierrokselle { $round }
+
+## Mikä tavoitteen lausekkeessa on vialla ($problem viestissä rewrite-error-pattern-invalid)
+
+rewrite-regex-class-unclosed = merkkiluokan hakasulje [ jää sulkematta
+rewrite-regex-class-range = merkkiluokan väli on väärin päin: alun on oltava enintään loppu
+rewrite-regex-class-range-literal = merkkiluokan välin päiden on oltava kirjaimia
+rewrite-regex-group-unclosed = sulje ( jää sulkematta
+rewrite-regex-group-unopened = sulkeella ) ei ole alkua
+rewrite-regex-repetition-missing = toistomerkin (* + ? {"{"}m,n{"}"}) edessä ei ole mitään toistettavaa
+rewrite-regex-count-range = toistomäärän väli {"{"}m,n{"}"} on väärin päin: m saa olla enintään n
+rewrite-regex-count-unclosed = toistomäärän aaltosulje {"{"} jää sulkematta
+rewrite-regex-count-empty = toistomäärässä {"{"}m,n{"}"} pitää olla luku
+rewrite-regex-decimal-empty = toistomäärästä puuttuu luku
+rewrite-regex-decimal-invalid = toistomäärän luku ei kelpaa
+rewrite-regex-nesting = sisäkkäisiä sulkeita tai hakasulkeita on enemmän kuin { $limit }
+# Muu ongelma: jäsentimen oma englanninkielinen rivi lainattuna.
+rewrite-regex-other = lausekkeen jäsennin ilmoittaa: { $detail }
