@@ -300,7 +300,7 @@ mod tests {
             for (mine, theirs) in cells {
                 for (seat, cell) in [(0, mine), (1, theirs)] {
                     let action = EventAction::Move(cell.to_string());
-                    game.submit(Event { at: 0, seat: Some(seat), action }).unwrap();
+                    game.play(Event { at: 0, seat: Some(seat), action }).unwrap();
                 }
             }
             game
@@ -332,7 +332,7 @@ mod tests {
                 }
                 for seat in 0..2 {
                     let mv = game.state().random_move(seat, &mut rng).unwrap();
-                    game.submit(Event { at: 0, seat: Some(seat), action: EventAction::Move(mv) }).unwrap();
+                    game.play(Event { at: 0, seat: Some(seat), action: EventAction::Move(mv) }).unwrap();
                 }
             }
         }

@@ -448,7 +448,7 @@ pub fn play_game(
     let reason = if !failures.is_empty() {
         failures.iter().map(|f| f.message.clone()).collect::<Vec<_>>().join("; ")
     } else if let Some(o) = &outcome {
-        o.reason.clone()
+        o.reason.to_string()
     } else if moves >= MAX_MOVES {
         format!("stopped after {MAX_MOVES} moves")
     } else {

@@ -121,9 +121,11 @@ impl<'a> Table<'a> {
     pub(crate) fn submit_move(&mut self, seat: Seat, text: &str, at: i64) -> Result<(), MoveError> {
         let bare = match self {
             Table::Full(game) => {
-                return game
-                    .submit(Event { at, seat: Some(seat), action: EventAction::Move(text.to_string()) })
-                    .map(|_| ());
+                return game.play(Event {
+                    at,
+                    seat: Some(seat),
+                    action: EventAction::Move(text.to_string()),
+                });
             }
             Table::Bare(bare) => bare,
         };
@@ -149,7 +151,7 @@ impl<'a> Table<'a> {
         let bare = match self {
             Table::Full(game) => {
                 let event = Event { at: 0, seat: Some(seat), action: EventAction::Resign { reason } };
-                return game.submit(event).is_ok();
+                return game.play(event).is_ok();
             }
             Table::Bare(bare) => bare,
         };

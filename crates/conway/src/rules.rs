@@ -163,24 +163,20 @@ impl Conway {
             .collect();
         for &s in &vanished {
             self.gone[s] = Some(Gone::Eliminated);
-            applied.push(LogEntry::public(None, format!("{} is out: no pieces left", self.users[s])));
+            applied.push(LogEntry::public(None, msg!("conway-history-out", user = &self.users[s])));
         }
         let active = self.active();
         match active.as_slice() {
             [] => {
                 let names: Vec<&str> = vanished.iter().map(|&s| self.users[s].as_str()).collect();
-                applied.push(LogEntry::public(
-                    None,
-                    format!("The game is a draw: {} vanished together", names.join(", ")),
-                ));
-                self.outcome = Some(Outcome::draw(vanished, "the last players vanished together"));
+                applied
+                    .push(LogEntry::public(None, msg!("conway-history-vanished", users = names.join(", "))));
+                self.outcome = Some(Outcome::draw(vanished, msg!("conway-outcome-vanished")));
             }
             [winner] if !vanished.is_empty() => {
-                applied.push(LogEntry::public(
-                    None,
-                    format!("{} wins: last player standing", self.users[*winner]),
-                ));
-                self.outcome = Some(Outcome::win(*winner, "last player standing"));
+                applied
+                    .push(LogEntry::public(None, msg!("history-last-standing", user = &self.users[*winner])));
+                self.outcome = Some(Outcome::win(*winner, msg!("outcome-last-standing")));
             }
             _ => {}
         }
@@ -197,16 +193,16 @@ impl Conway {
         let outcome = if let [winner] = leaders[..] {
             applied.push(LogEntry::public(
                 None,
-                format!("{} wins with the most pieces ({best})", self.users[winner]),
+                msg!("conway-history-most-pieces", user = &self.users[winner], pieces = best),
             ));
-            Outcome::win(winner, "most pieces after the last turn")
+            Outcome::win(winner, msg!("conway-outcome-most-pieces"))
         } else {
             let names: Vec<&str> = leaders.iter().map(|&s| self.users[s].as_str()).collect();
             applied.push(LogEntry::public(
                 None,
-                format!("The game is a draw: {} have {best} pieces each", names.join(", ")),
+                msg!("conway-history-equal-pieces", users = names.join(", "), pieces = best),
             ));
-            Outcome::draw(leaders, "equal pieces after the last turn")
+            Outcome::draw(leaders, msg!("conway-outcome-equal-pieces"))
         };
         self.outcome = Some(outcome.with_scores(scores));
     }
@@ -372,12 +368,11 @@ impl Rules for Conway {
                 }
             }
         }
-        let mut applied = Applied::line(Some(seat), format!("{} resigns", self.users[seat]));
+        let mut applied = Applied::line(Some(seat), msg!("history-resigns", user = &self.users[seat]));
         let active = self.active();
         if let [winner] = active[..] {
-            applied
-                .push(LogEntry::public(None, format!("{} wins: last player standing", self.users[winner])));
-            self.outcome = Some(Outcome::win(winner, "last player standing"));
+            applied.push(LogEntry::public(None, msg!("history-last-standing", user = &self.users[winner])));
+            self.outcome = Some(Outcome::win(winner, msg!("outcome-last-standing")));
         } else if self.next == seat {
             self.advance_turn(seat);
         }

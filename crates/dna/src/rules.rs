@@ -236,15 +236,6 @@ pub struct Dna {
     outcome: Option<Outcome>,
 }
 
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") }
-}
-
-/// `1 letter`, `33 letters`.
-fn letters(n: usize) -> String {
-    if n == 1 { "1 letter".into() } else { format!("{n} letters") }
-}
-
 fn text(letters: &[u8]) -> String {
     String::from_utf8_lossy(letters).into_owned()
 }
@@ -507,10 +498,7 @@ impl Dna {
                     return passed;
                 }
                 passed.push(seat);
-                entries.push(LogEntry::public(
-                    None,
-                    format!("{} has no legal nomination and passes", self.names[seat]),
-                ));
+                entries.push(LogEntry::public(None, msg!("dna-history-passes", user = &self.names[seat])));
                 self.passes_in_a_row += 1;
                 if !self.is_first_round() && self.passes_in_a_row >= self.count_in() {
                     break;
@@ -519,44 +507,44 @@ impl Dna {
             seat = self.step(seat);
         }
         let seats: Vec<Seat> = self.seats_in().collect();
-        self.finish_by_length(&seats, "no player could nominate", entries);
+        self.finish_by_length(&seats, "dna-outcome-no-nomination", entries);
         passed
     }
 
     /// End the game: the longest sequence among `seats` wins, equal longest tie.
-    fn finish_by_length(&mut self, seats: &[Seat], why: &str, entries: &mut Vec<LogEntry>) {
+    /// `why` is the id of the message saying why the game ended.
+    fn finish_by_length(&mut self, seats: &[Seat], why: &'static str, entries: &mut Vec<LogEntry>) {
         let len = |s: Seat| self.sequence(s).map_or(0, <[u8]>::len);
         let longest = seats.iter().map(|&s| len(s)).max().unwrap_or(0);
         let winners: Vec<Seat> = seats.iter().copied().filter(|&s| len(s) == longest).collect();
         let scores = (0..self.names.len()).map(|s| Score::from(len(s))).collect();
         let outcome = if let [winner] = winners.as_slice() {
-            let reason = format!("{why}; the longest sequence wins");
+            let reason = msg!("dna-outcome-longest-wins", why = Message::new(why));
+            let why = Message::new(why);
             entries.push(LogEntry::public(
                 None,
-                format!(
-                    "{} wins with the longest sequence ({}): {why}",
-                    self.names[*winner],
-                    letters(longest)
-                ),
+                msg!("dna-history-longest-wins", user = &self.names[*winner], letters = longest, why = why),
             ));
             Outcome::win(*winner, reason)
         } else {
             let names: Vec<&str> = winners.iter().map(|&s| self.names[s].as_str()).collect();
+            let reason = msg!("dna-outcome-longest-tie", why = Message::new(why));
+            let why = Message::new(why);
             entries.push(LogEntry::public(
                 None,
-                format!("{} tie with the longest sequences ({}): {why}", names.join(", "), letters(longest)),
+                msg!("dna-history-longest-tie", users = names.join(", "), letters = longest, why = why),
             ));
-            Outcome::draw(winners, format!("{why}; equal longest sequences tie"))
+            Outcome::draw(winners, reason)
         };
         self.outcome = Some(outcome.with_scores(scores));
         self.phase = Phase::Over;
     }
 
     fn finish_last_standing(&mut self, winner: Seat, entries: &mut Vec<LogEntry>) {
-        entries.push(LogEntry::public(None, format!("{} wins: last player standing", self.names[winner])));
+        entries.push(LogEntry::public(None, msg!("history-last-standing", user = &self.names[winner])));
         let scores =
             (0..self.names.len()).map(|s| Score::from(self.sequence(s).map_or(0, <[u8]>::len))).collect();
-        self.outcome = Some(Outcome::win(winner, "last player standing").with_scores(scores));
+        self.outcome = Some(Outcome::win(winner, msg!("outcome-last-standing")).with_scores(scores));
         self.phase = Phase::Over;
     }
 
@@ -588,7 +576,12 @@ impl Dna {
             (0..n).filter_map(|t| removed[t].map(|c| format!("{} {c}", self.names[t]))).collect();
         entries.push(LogEntry::public(
             Some(seat),
-            format!("{}: {} ({})", self.names[seat], text(&chunk), effects.join(", ")),
+            msg!(
+                "dna-history-nomination",
+                user = &self.names[seat],
+                chunk = text(&chunk),
+                effects = effects.join(", ")
+            ),
         ));
         self.last = Some(Arc::new(LastNomination { seat, chunk: text(&chunk), removed, before, positions }));
         self.nominations_made += 1;
@@ -601,21 +594,17 @@ impl Dna {
                 eliminated.push(s);
                 entries.push(LogEntry::public(
                     None,
-                    format!(
-                        "{} is out: {} left, fewer than {}",
-                        self.names[s],
-                        plural(len, "letter"),
-                        self.config.min_chunk
+                    msg!(
+                        "dna-history-out",
+                        user = &self.names[s],
+                        letters = len,
+                        min = self.config.min_chunk
                     ),
                 ));
             }
         }
         match self.count_in() {
-            0 => self.finish_by_length(
-                &eliminated,
-                "every remaining player was eliminated at once",
-                &mut entries,
-            ),
+            0 => self.finish_by_length(&eliminated, "dna-outcome-all-eliminated", &mut entries),
             1 => {
                 let winner = self.seats_in().next().unwrap_or(seat);
                 self.finish_last_standing(winner, &mut entries);
@@ -634,16 +623,21 @@ impl Dna {
         let (sequence, line) = match mv {
             DnaMove::Random => {
                 let s = random_sequence(self.config.length, self.config.alphabet(), ctx.rng);
-                let line = format!("{name} sets a random sequence: {}", text(&s));
+                let line = msg!("dna-history-random-sequence", user = name, sequence = text(&s));
                 (s, line)
             }
             DnaMove::Sequence(s) | DnaMove::Nominate(s) => {
-                let line = format!("{name} sets the sequence {}", text(&s));
+                let line = msg!("dna-history-sequence", user = name, sequence = text(&s));
                 (s, line)
             }
         };
         let mut applied = Applied::default();
-        applied.push(LogEntry::secret(seat, line, SETUP_REVEAL, format!("{name} sets a sequence")));
+        applied.push(LogEntry::secret(
+            seat,
+            line,
+            SETUP_REVEAL,
+            msg!("dna-history-sets-sequence", user = name),
+        ));
         self.sequences[seat] = Some(sequence);
         self.finish_setup_if_done(&mut applied);
         applied
@@ -656,7 +650,7 @@ impl Dna {
     fn finish_setup_if_done(&mut self, applied: &mut Applied) {
         if self.phase == Phase::SetUp && self.waiting_for_sequences().is_empty() {
             applied.reveals.push(SETUP_REVEAL);
-            applied.push(LogEntry::public(None, "Every sequence is set and now shown to all"));
+            applied.push(LogEntry::public(None, msg!("dna-history-all-set")));
             self.start_play(&mut applied.entries, &mut Remover::new());
         }
     }
@@ -854,15 +848,16 @@ impl Rules for Dna {
         self.standing[seat] = Standing::Resigned;
         let name = &self.names[seat];
         let line = if self.sequences[seat].is_some() {
-            format!("{name} resigns; their sequence stays on the board, frozen")
+            msg!("dna-history-resigns-frozen", user = name)
         } else {
-            format!("{name} resigns before setting a sequence")
+            msg!("dna-history-resigns-unset", user = name)
         };
         applied.push(LogEntry::public(Some(seat), line));
         let remaining: Vec<Seat> = self.seats_in().collect();
         match remaining.as_slice() {
             [] => {
-                self.outcome = Some(Outcome::draw((0..self.names.len()).collect(), "every player resigned"));
+                self.outcome =
+                    Some(Outcome::draw((0..self.names.len()).collect(), msg!("dna-outcome-all-resigned")));
                 self.phase = Phase::Over;
             }
             [winner] => self.finish_last_standing(*winner, &mut applied.entries),

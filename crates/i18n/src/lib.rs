@@ -411,6 +411,18 @@ impl Message {
         self.id
     }
 
+    /// About how many bytes the message holds besides itself: its
+    /// arguments (what a cache of replayed games counts).
+    pub fn heap_size(&self) -> usize {
+        let arg = |a: &Arg| match a {
+            Arg::Text(t) | Arg::Fixed(t) => t.len(),
+            Arg::Int(_) => 0,
+            Arg::List(names) => names.iter().map(|n| std::mem::size_of::<String>() + n.len()).sum(),
+            Arg::Message(m) => std::mem::size_of::<Message>() + m.heap_size(),
+        };
+        self.args.iter().map(|(_, a)| std::mem::size_of::<(&str, Arg)>() + arg(a)).sum()
+    }
+
     /// The same message with `change` applied to every text it quotes
     /// ([`Arg::Text`] and the names of an [`Arg::List`]), not to the
     /// catalogue's own words: how a reply masks what the reader typed.
@@ -475,6 +487,30 @@ impl From<String> for Message {
 impl std::fmt::Display for Message {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.render(Lang::En))
+    }
+}
+
+/// A message in data for machines (a game's view in JSON) is its English
+/// text, as such data always had it; people read it rendered in their own
+/// language elsewhere.
+impl serde::Serialize for Message {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// A message equals a text when it reads so in English: how tests and
+/// English-only code compare a game's words with what they expect.
+impl PartialEq<str> for Message {
+    fn eq(&self, other: &str) -> bool {
+        self.render(Lang::En) == other
+    }
+}
+
+/// See `PartialEq<str>`.
+impl PartialEq<&str> for Message {
+    fn eq(&self, other: &&str) -> bool {
+        self.render(Lang::En) == *other
     }
 }
 

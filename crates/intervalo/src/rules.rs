@@ -338,9 +338,9 @@ impl Rules for Intervalo {
         if ctx.history {
             applied.push(LogEntry::secret(
                 seat,
-                format!("{name} chooses cell {}", mv + 1),
+                msg!("intervalo-history-chooses", user = name, cell = (mv + 1).to_string()),
                 turn,
-                format!("{name} has chosen a cell"),
+                msg!("intervalo-history-chosen", user = name),
             ));
         }
         self.pending[seat] = Some(mv);
@@ -353,16 +353,33 @@ impl Rules for Intervalo {
             applied.reveals.push(turn);
             let [p0, p1] = &self.players;
             let [c0, c1] = record.choices;
-            let what = if c0 == c1 {
-                format!("both chose cell {c0}: a neutral piece")
+            let [s0, s1] = self.scores;
+            let line = if c0 == c1 {
+                msg!("intervalo-history-neutral", cell = c0.to_string())
             } else {
+                let (c0, c1) = (c0.to_string(), c1.to_string());
                 match record.point {
-                    Some(s) => format!("{p0} {c0}, {p1} {c1}: {} scores", self.players[s]),
-                    None => format!("{p0} {c0}, {p1} {c1}: no point"),
+                    Some(s) => msg!(
+                        "intervalo-history-scores",
+                        p0 = p0,
+                        c0 = c0,
+                        p1 = p1,
+                        c1 = c1,
+                        user = &self.players[s]
+                    ),
+                    None => msg!("intervalo-history-no-point", p0 = p0, c0 = c0, p1 = p1, c1 = c1),
                 }
             };
-            let [s0, s1] = self.scores;
-            applied.push(LogEntry::public(None, format!("Turn {turn}: {what} ({p0} {s0}, {p1} {s1}).")));
+            let line = msg!(
+                "intervalo-history-turn",
+                turn = turn.to_string(),
+                what = line,
+                p0 = p0,
+                s0 = s0.to_string(),
+                p1 = p1,
+                s1 = s1.to_string()
+            );
+            applied.push(LogEntry::public(None, line));
         }
         applied
     }
@@ -370,7 +387,7 @@ impl Rules for Intervalo {
     fn resign(&mut self, seat: Seat, _ctx: &mut Ctx<'_>) -> Applied {
         self.resigned = Some(seat);
         self.pending = [None, None];
-        Applied::line(Some(seat), format!("{} resigns", self.players[seat]))
+        Applied::line(Some(seat), msg!("history-resigns", user = &self.players[seat]))
     }
 
     fn legal_moves(&self, seat: Seat) -> Option<Vec<usize>> {
@@ -389,7 +406,7 @@ impl Rules for Intervalo {
         if let Some(loser) = self.resigned {
             let winner = 1 - loser;
             return Some(
-                Outcome::win(winner, format!("{} resigned", self.players[loser]))
+                Outcome::win(winner, msg!("intervalo-outcome-resigned", user = &self.players[loser]))
                     .with_scores(self.scores.iter().map(|&s| Score::from(s)).collect()),
             );
         }
@@ -399,9 +416,9 @@ impl Rules for Intervalo {
         let scores = self.scores.iter().map(|&s| Score::from(s)).collect();
         let [a, b] = self.scores;
         let outcome = match a.cmp(&b) {
-            std::cmp::Ordering::Greater => Outcome::win(0, "more points"),
-            std::cmp::Ordering::Less => Outcome::win(1, "more points"),
-            std::cmp::Ordering::Equal => Outcome::draw(vec![0, 1], "equal points"),
+            std::cmp::Ordering::Greater => Outcome::win(0, msg!("intervalo-outcome-more-points")),
+            std::cmp::Ordering::Less => Outcome::win(1, msg!("intervalo-outcome-more-points")),
+            std::cmp::Ordering::Equal => Outcome::draw(vec![0, 1], msg!("intervalo-outcome-equal-points")),
         };
         Some(outcome.with_scores(scores))
     }

@@ -1,5 +1,5 @@
 use serde::Serialize;
-use tabula_model::{Rules, Seat, Viewer};
+use tabula_model::{Lang, Rules, Seat, Viewer};
 
 use crate::rules::Intervalo;
 
@@ -46,8 +46,8 @@ impl IntervaloView {
     ) -> Self {
         let seat = viewer.seat().filter(|&s| s < 2);
         let result = state.outcome().map(|o| match o.sole_winner() {
-            Some(w) => format!("{} wins: {}", players[w], o.reason),
-            None => format!("a draw: {}", o.reason),
+            Some(w) => format!("{} wins: {}", players[w], o.reason.render(Lang::En)),
+            None => format!("a draw: {}", o.reason.render(Lang::En)),
         });
         IntervaloView {
             players: players.clone(),

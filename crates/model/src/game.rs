@@ -1,7 +1,8 @@
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
-use tabula_i18n::msg;
+use tabula_i18n::{Lang, Message, msg};
 
 use crate::error::game_title;
 
@@ -107,8 +108,8 @@ pub struct HistoryEntry {
     /// When.
     #[schema(value_type = i64)]
     pub at: Timestamp,
-    /// The line.
-    pub entry: LogEntry,
+    /// The line, in words.
+    pub entry: LogLine,
     /// A later secret line of the same author and reveal group replaced
     /// this one (a resubmitted secret move): it stays hidden from others
     /// when its group is revealed, until the game is over.
@@ -117,6 +118,62 @@ pub struct HistoryEntry {
     /// The record event that wrote this line.
     #[serde(skip)]
     event: usize,
+}
+
+/// A history line in the words of one language (see [`Game::history_in`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct LogLine {
+    /// Who acted (`None` for the game itself: automatic passes, clock ticks).
+    #[schema(value_type = Option<usize>)]
+    pub seat: Option<Seat>,
+    /// The text the reader may see.
+    pub text: String,
+    /// Present while the entry is secret (only in the lines a move has
+    /// just added, [`Game::submit`]; a viewer's history shows what the
+    /// viewer may see instead).
+    pub hidden: Option<HiddenLine>,
+}
+
+/// How a secret line looks to others, in words (see [`crate::Hidden`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct HiddenLine {
+    /// The reveal group.
+    pub key: u32,
+    /// What others see until it is revealed.
+    pub public: String,
+}
+
+/// One line of the history as the game keeps it: its texts still
+/// messages, put into words only for the lines a reader is shown.
+#[derive(Clone, Debug)]
+struct Logged {
+    number: usize,
+    opens: bool,
+    undone: bool,
+    at: Timestamp,
+    entry: LogEntry,
+    superseded: bool,
+    event: usize,
+}
+
+/// The text of a move-list line: a game's message, or a line already in
+/// words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineText<'a> {
+    /// A message, put into words when shown.
+    Message(&'a Message),
+    /// Words.
+    Text(&'a str),
+}
+
+impl<'a> LineText<'a> {
+    /// The text in `lang`.
+    pub fn in_lang(self, lang: Lang) -> Cow<'a, str> {
+        match self {
+            LineText::Message(m) => Cow::Owned(m.render(lang)),
+            LineText::Text(t) => Cow::Borrowed(t),
+        }
+    }
 }
 
 /// A line of the move list as one viewer sees it (see
@@ -130,13 +187,33 @@ pub struct MoveLine<'a> {
     /// See [`HistoryEntry::undone`].
     pub undone: bool,
     /// The text the viewer may see.
-    pub text: &'a str,
+    pub text: LineText<'a>,
 }
 
 impl HistoryEntry {
     /// The entry as a move-list line.
     pub fn line(&self) -> MoveLine<'_> {
-        MoveLine { number: self.number, opens: self.opens, undone: self.undone, text: &self.entry.text }
+        MoveLine {
+            number: self.number,
+            opens: self.opens,
+            undone: self.undone,
+            text: LineText::Text(&self.entry.text),
+        }
+    }
+}
+
+impl Logged {
+    /// The line in `lang` as `text` (what the viewer may see) gives it.
+    fn in_lang(&self, text: &Message, lang: Lang) -> HistoryEntry {
+        HistoryEntry {
+            number: self.number,
+            opens: self.opens,
+            undone: self.undone,
+            at: self.at,
+            entry: LogLine { seat: self.entry.seat, text: text.render(lang), hidden: None },
+            superseded: self.superseded,
+            event: self.event,
+        }
     }
 }
 
@@ -156,7 +233,7 @@ pub struct Game {
     kind: &'static dyn GameKind,
     record: Record,
     state: Box<dyn DynState>,
-    history: Vec<HistoryEntry>,
+    history: Vec<Logged>,
     revealed: BTreeSet<u32>,
     proposal: Option<Proposal>,
     agreed: Option<Outcome>,
@@ -273,7 +350,11 @@ impl Game {
                     _ => 0,
                 }
         };
-        let line = |h: &HistoryEntry| size_of::<HistoryEntry>() + h.entry.text.len();
+        let line = |h: &Logged| {
+            size_of::<Logged>()
+                + h.entry.text.heap_size()
+                + h.entry.hidden.as_ref().map_or(0, |hidden| hidden.public.heap_size())
+        };
         size_of::<Self>()
             + self.state.memory()
             + self.record.events.iter().map(event).sum::<usize>()
@@ -327,43 +408,52 @@ impl Game {
         self.proposal.as_ref()
     }
 
-    /// The history as `viewer` may see it: secret lines of others show their
-    /// public text until revealed (everything is revealed at the end).
+    /// The history as `viewer` may see it, in English: secret lines of
+    /// others show their public text until revealed (everything is
+    /// revealed at the end).
     pub fn history_for(&self, viewer: Viewer) -> Vec<HistoryEntry> {
-        // Each line's text is copied once, from whichever form the viewer
-        // sees: a reply carries the whole history, and copying the secret
-        // part too only to drop it doubled the allocations per line.
-        self.history_lines_for(viewer)
-            .zip(&self.history)
-            .map(|(line, h)| HistoryEntry {
-                number: h.number,
-                opens: h.opens,
-                undone: h.undone,
-                at: h.at,
-                entry: LogEntry { seat: h.entry.seat, text: line.text.to_string(), hidden: None },
-                superseded: h.superseded,
-                event: h.event,
-            })
-            .collect()
+        self.history_in(viewer, Lang::En)
     }
 
-    /// Each history line as `viewer` may see it: [`Game::history_for`]
-    /// without copying the entries, for a board's move list.
+    /// [`Game::history_for`] in `lang`.
+    pub fn history_in(&self, viewer: Viewer, lang: Lang) -> Vec<HistoryEntry> {
+        self.history_from(viewer, 0, lang)
+    }
+
+    /// The lines from the `from`-th on of [`Game::history_in`]: only they
+    /// are put into words.
+    pub fn history_from(&self, viewer: Viewer, from: usize, lang: Lang) -> Vec<HistoryEntry> {
+        self.history.iter().skip(from).map(|h| h.in_lang(self.seen(h, viewer), lang)).collect()
+    }
+
+    /// How many lines the history has.
+    pub fn history_len(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Each history line as `viewer` may see it, still a message: for a
+    /// board's move list, which puts into words only the lines it shows.
     pub fn history_lines_for(&self, viewer: Viewer) -> impl ExactSizeIterator<Item = MoveLine<'_>> + '_ {
-        let over = self.is_over();
-        self.history.iter().map(move |h| {
-            let text = match &h.entry.hidden {
-                Some(hidden) => {
-                    let own = h.entry.seat.is_some() && h.entry.seat == viewer.seat();
-                    // A secret replaced or taken back stays hidden when its
-                    // group is revealed: only the one in force is shown then.
-                    let revealed = self.revealed.contains(&hidden.key) && !h.superseded && !h.undone;
-                    if over || own || revealed { h.entry.text.as_str() } else { hidden.public.as_str() }
-                }
-                None => h.entry.text.as_str(),
-            };
-            MoveLine { text, ..h.line() }
+        self.history.iter().map(move |h| MoveLine {
+            number: h.number,
+            opens: h.opens,
+            undone: h.undone,
+            text: LineText::Message(self.seen(h, viewer)),
         })
+    }
+
+    /// The text of `h` that `viewer` may see.
+    fn seen<'a>(&self, h: &'a Logged, viewer: Viewer) -> &'a Message {
+        match &h.entry.hidden {
+            Some(hidden) => {
+                let own = h.entry.seat.is_some() && h.entry.seat == viewer.seat();
+                // A secret replaced or taken back stays hidden when its
+                // group is revealed: only the one in force is shown then.
+                let revealed = self.revealed.contains(&hidden.key) && !h.superseded && !h.undone;
+                if self.is_over() || own || revealed { &h.entry.text } else { &hidden.public }
+            }
+            None => &h.entry.text,
+        }
     }
 
     /// The viewer's view as text.
@@ -416,11 +506,30 @@ impl Game {
     /// Validate and apply an event, appending it to the record. On error
     /// nothing changes. Returns the history lines it added.
     pub fn submit(&mut self, event: Event) -> Result<Vec<HistoryEntry>, MoveError> {
-        let index = self.record.events.len();
         let before = self.history.len();
+        self.play(event)?;
+        Ok(self.history[before.min(self.history.len())..]
+            .iter()
+            .map(|h| {
+                let mut line = h.in_lang(&h.entry.text, Lang::En);
+                line.entry.hidden = h
+                    .entry
+                    .hidden
+                    .as_ref()
+                    .map(|hidden| HiddenLine { key: hidden.key, public: hidden.public.render(Lang::En) });
+                line
+            })
+            .collect())
+    }
+
+    /// [`Game::submit`] without putting the lines it adds into words, for
+    /// a caller that does not read them (games between bots, clock
+    /// catch-up).
+    pub fn play(&mut self, event: Event) -> Result<(), MoveError> {
+        let index = self.record.events.len();
         self.apply_event(index, &event)?;
         self.record.events.push(event);
-        Ok(self.history[before.min(self.history.len())..].to_vec())
+        Ok(())
     }
 
     /// Clock events due at or before `now`, applied and recorded, each at
@@ -432,7 +541,7 @@ impl Game {
             match self.state.next_clock() {
                 Some(due) if due <= now => {
                     let event = Event { at: due, seat: None, action: EventAction::Clock };
-                    if self.submit(event).is_err() {
+                    if self.play(event).is_err() {
                         break;
                     }
                     done += 1;
@@ -486,17 +595,14 @@ impl Game {
                 let active: Vec<Seat> =
                     (0..self.players.len()).filter(|&s| self.state.is_active(s)).collect();
                 let names: Vec<&str> = active.iter().map(|&s| self.players[s].as_str()).collect();
-                let why = reason.as_deref().unwrap_or("resigned by the server");
+                let why = reason.as_deref().map_or_else(|| msg!("resign-reason-server"), resign_reason);
                 self.proposal = None;
                 // The reason stands once, in the line logged below.
-                self.agreed = Some(Outcome::draw(active, "every player forfeited"));
+                self.agreed = Some(Outcome::draw(active, msg!("outcome-forfeited")));
                 self.log(
                     index,
                     event.at,
-                    LogEntry::public(
-                        None,
-                        format!("{} all forfeit ({why}): the game is drawn.", names.join(", ")),
-                    ),
+                    LogEntry::public(None, msg!("history-all-forfeit", users = names.join(", "), why = why)),
                     false,
                 );
             }
@@ -537,7 +643,11 @@ impl Game {
                                 .or((!applied.entries.is_empty()).then_some(0))
                         {
                             let e = &mut applied.entries[line];
-                            e.text = format!("{} ({reason})", e.text);
+                            e.text = msg!(
+                                "history-with-reason",
+                                line = e.text.clone(),
+                                reason = resign_reason(reason)
+                            );
                         }
                         self.proposal = None;
                         // A resignation is no move: it takes no number.
@@ -561,7 +671,10 @@ impl Game {
                         self.log(
                             index,
                             event.at,
-                            LogEntry::public(Some(seat), format!("{name} rejects the {what}")),
+                            LogEntry::public(
+                                Some(seat),
+                                msg!("history-rejects", user = name, proposal = what),
+                            ),
                             false,
                         );
                     }
@@ -593,7 +706,10 @@ impl Game {
             return Err(MoveError::illegal(msg!("move-error-nothing-to-undo")));
         }
         let name = &self.players[seat];
-        let line = LogEntry::public(Some(seat), format!("{name} proposes {}", proposal_noun(kind)));
+        let line = LogEntry::public(
+            Some(seat),
+            msg!("history-proposes", user = name, proposal = proposal_word(kind)),
+        );
         self.log(index, at, line, false);
         self.proposal = Some(Proposal { kind, by: seat, accepted: BTreeSet::from([seat]) });
         self.settle_proposal(index, at);
@@ -619,7 +735,12 @@ impl Game {
         p.accepted.insert(seat);
         let what = proposal_word(p.kind);
         let name = &self.players[seat];
-        self.log(index, at, LogEntry::public(Some(seat), format!("{name} accepts the {what}")), false);
+        self.log(
+            index,
+            at,
+            LogEntry::public(Some(seat), msg!("history-accepts", user = name, proposal = what)),
+            false,
+        );
         self.settle_proposal(index, at);
         Ok(())
     }
@@ -635,8 +756,8 @@ impl Game {
         self.proposal = None;
         match kind {
             ProposalKind::Draw => {
-                self.agreed = Some(Outcome::draw(active, "draw agreed"));
-                self.log(index, at, LogEntry::public(None, "The game is drawn by agreement."), false);
+                self.agreed = Some(Outcome::draw(active, msg!("outcome-draw-agreed")));
+                self.log(index, at, LogEntry::public(None, msg!("history-draw-agreed")), false);
             }
             ProposalKind::Undo => {
                 if let Some(pos) = self.last_undoable() {
@@ -695,15 +816,14 @@ impl Game {
         for h in self.history.iter_mut().filter(|h| h.event == undone) {
             h.undone = true;
         }
-        let what = match &self.record.events[undone].action {
-            EventAction::Move(t) => t.clone(),
-            _ => "the last move".into(),
-        };
         let who = self.record.events[undone].seat.map(|s| self.players[s].clone()).unwrap_or_default();
         let text = if self.history_is_secret(undone) {
-            "The last move is taken back.".to_string()
+            msg!("history-last-taken-back")
         } else {
-            format!("{who}'s move {what} is taken back.")
+            match &self.record.events[undone].action {
+                EventAction::Move(t) => msg!("history-move-taken-back", user = who, move = t),
+                _ => msg!("history-users-last-taken-back", user = who),
+            }
         };
         self.log(index, at, LogEntry::public(None, text), false);
     }
@@ -736,7 +856,7 @@ impl Game {
                 }
             }
         }
-        self.history.push(HistoryEntry {
+        self.history.push(Logged {
             number: self.moves,
             opens,
             undone: false,
@@ -774,10 +894,30 @@ fn proposal_word(kind: ProposalKind) -> &'static str {
     }
 }
 
-/// The proposal with its article: `a draw`, `an undo`.
-fn proposal_noun(kind: ProposalKind) -> &'static str {
-    match kind {
-        ProposalKind::Draw => "a draw",
-        ProposalKind::Undo => "an undo",
+/// Why the server resigned a player, as the record keeps it (in English,
+/// the words the service writes there), as a message: the service's own
+/// reasons in each reader's language, anything else quoted as it is.
+fn resign_reason(reason: &str) -> Message {
+    match reason {
+        "signed off" => return msg!("resign-reason-signed-off"),
+        "the bot found no move" => return msg!("resign-reason-no-move"),
+        _ => {}
+    }
+    // `forfeited: no move in 3 days` (the service's span: days, hours or minutes).
+    let span = reason.strip_prefix("forfeited: no move in ").and_then(|written| {
+        let (count, unit) = written.split_once(' ')?;
+        let count: i64 = count.replace(',', "").parse().ok()?;
+        let span = match unit {
+            "day" | "days" => msg!("duration-days", days = count),
+            "hour" | "hours" => msg!("duration-hours", hours = count),
+            "minute" | "minutes" => msg!("duration-minutes", minutes = count),
+            _ => return None,
+        };
+        // Only a span that reads back as written: anything else is quoted.
+        (span.render(Lang::En) == written).then_some(span)
+    });
+    match span {
+        Some(span) => msg!("resign-reason-forfeited", span = span),
+        None => Message::from(reason),
     }
 }

@@ -71,7 +71,8 @@ pub mod testing;
 pub use click::{ClickMap, Picture};
 pub use error::{MoveError, ReplayError, SetupError};
 pub use game::{
-    Event, EventAction, Game, HistoryEntry, MoveLine, Preview, Proposal, ProposalKind, Record, check_seed,
+    Event, EventAction, Game, HiddenLine, HistoryEntry, LineText, LogLine, MoveLine, Preview, Proposal,
+    ProposalKind, Record, check_seed,
 };
 pub use info::{COMMON_OPTIONS, Dynamics, GameInfo, OptionKind, OptionSpec};
 pub use options::{OptionError, OptionValue, Options, format_duration, parse_duration};
@@ -145,14 +146,15 @@ impl Viewer {
 }
 
 /// How a game ended.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Outcome {
     /// One seat: that player won. Several: a draw (tie) among them, everyone
     /// else lost. Every game lists every player of a draw, so that a draw
     /// reads the same whatever the game: never empty once a game is over.
     pub winners: Vec<Seat>,
-    /// Why the game ended, in words (`"last player standing"`, `"most hits"`).
-    pub reason: String,
+    /// Why the game ended (`"last player standing"`, `"most hits"`), a
+    /// catalogue message put into words in each reader's language.
+    pub reason: Message,
     /// Final scores per seat where the game has scores (else empty), exact.
     pub scores: Vec<Score>,
 }
@@ -171,12 +173,12 @@ pub enum SeatResult {
 
 impl Outcome {
     /// A sole win for `seat`.
-    pub fn win(seat: Seat, reason: impl Into<String>) -> Self {
+    pub fn win(seat: Seat, reason: impl Into<Message>) -> Self {
         Outcome { winners: vec![seat], reason: reason.into(), scores: Vec::new() }
     }
 
     /// A draw among `seats`: every player who shares it, listed.
-    pub fn draw(seats: Vec<Seat>, reason: impl Into<String>) -> Self {
+    pub fn draw(seats: Vec<Seat>, reason: impl Into<Message>) -> Self {
         Outcome { winners: seats, reason: reason.into(), scores: Vec::new() }
     }
 

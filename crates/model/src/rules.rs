@@ -4,8 +4,8 @@ use std::marker::PhantomData;
 use serde::Serialize;
 
 use crate::{
-    ClickMap, GameInfo, GameRng, MoveError, Options, Outcome, Picture, Seat, SetupError, Timestamp, Turn,
-    Viewer,
+    ClickMap, GameInfo, GameRng, Message, MoveError, Options, Outcome, Picture, Seat, SetupError, Timestamp,
+    Turn, Viewer,
 };
 
 /// What a game is set up from.
@@ -33,35 +33,36 @@ pub struct Ctx<'a> {
 }
 
 /// A line for the game's history. Secret lines show their `public` text to
-/// everyone but their author until the game reveals their key.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+/// everyone but their author until the game reveals their key. Its texts
+/// are catalogue messages, put into words in each reader's language when
+/// the history is shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LogEntry {
     /// Who acted (`None` for the game itself: automatic passes, clock ticks).
-    #[schema(value_type = Option<usize>)]
     pub seat: Option<Seat>,
     /// The full text, as the author (and everyone after the reveal) sees it.
-    pub text: String,
+    pub text: Message,
     /// Present while the entry is secret.
     pub hidden: Option<Hidden>,
 }
 
 /// How a secret history line looks to others, and what reveals it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hidden {
     /// The reveal group: [`Applied::reveals`] with this key makes it public.
     pub key: u32,
     /// What others see until then (`"ted submitted a rule"`).
-    pub public: String,
+    pub public: Message,
 }
 
 impl LogEntry {
     /// A public line.
-    pub fn public(seat: Option<Seat>, text: impl Into<String>) -> Self {
+    pub fn public(seat: Option<Seat>, text: impl Into<Message>) -> Self {
         LogEntry { seat, text: text.into(), hidden: None }
     }
 
     /// A secret line in reveal group `key`.
-    pub fn secret(seat: Seat, text: impl Into<String>, key: u32, public: impl Into<String>) -> Self {
+    pub fn secret(seat: Seat, text: impl Into<Message>, key: u32, public: impl Into<Message>) -> Self {
         LogEntry { seat: Some(seat), text: text.into(), hidden: Some(Hidden { key, public: public.into() }) }
     }
 }
@@ -77,7 +78,7 @@ pub struct Applied {
 
 impl Applied {
     /// One public line.
-    pub fn line(seat: Option<Seat>, text: impl Into<String>) -> Self {
+    pub fn line(seat: Option<Seat>, text: impl Into<Message>) -> Self {
         Applied { entries: vec![LogEntry::public(seat, text)], reveals: Vec::new() }
     }
 

@@ -181,11 +181,7 @@ fn check_pattern_syntax(text: &str, alphabet: &str, goal_length: usize) -> Resul
         .build()
         .parse(text)
         .map_err(|e| {
-            msg!(
-                "rewrite-error-pattern-invalid",
-                text = format!("{text:?}"),
-                problem = error_summary(&e.to_string())
-            )
+            msg!("rewrite-error-pattern-invalid", text = format!("{text:?}"), problem = pattern_problem(&e))
         })?;
     if hir.properties().minimum_len() == Some(0) {
         return Err(msg!("rewrite-error-pattern-empty"));
@@ -194,6 +190,34 @@ fn check_pattern_syntax(text: &str, alphabet: &str, goal_length: usize) -> Resul
         return Err(msg!("rewrite-error-pattern-nothing"));
     }
     Ok(())
+}
+
+/// What is wrong with a pattern the parser refused, in the reader's
+/// language. The letters and metacharacters a goal may use (checked
+/// before parsing) leave only the problems named here; any other keeps
+/// the parser's own English line, quoted (message `rewrite-regex-other`),
+/// since the parser names no more than its kind and the code cannot
+/// foresee what a new version of it adds.
+fn pattern_problem(e: &regex_syntax::Error) -> Message {
+    use regex_syntax::ast::ErrorKind as K;
+    let regex_syntax::Error::Parse(parse) = e else {
+        return msg!("rewrite-regex-other", detail = error_summary(&e.to_string()));
+    };
+    match parse.kind() {
+        K::ClassUnclosed => msg!("rewrite-regex-class-unclosed"),
+        K::ClassRangeInvalid => msg!("rewrite-regex-class-range"),
+        K::ClassRangeLiteral => msg!("rewrite-regex-class-range-literal"),
+        K::GroupUnclosed => msg!("rewrite-regex-group-unclosed"),
+        K::GroupUnopened => msg!("rewrite-regex-group-unopened"),
+        K::RepetitionMissing => msg!("rewrite-regex-repetition-missing"),
+        K::RepetitionCountInvalid => msg!("rewrite-regex-count-range"),
+        K::RepetitionCountUnclosed => msg!("rewrite-regex-count-unclosed"),
+        K::RepetitionCountDecimalEmpty => msg!("rewrite-regex-count-empty"),
+        K::DecimalEmpty => msg!("rewrite-regex-decimal-empty"),
+        K::DecimalInvalid => msg!("rewrite-regex-decimal-invalid"),
+        K::NestLimitExceeded(limit) => msg!("rewrite-regex-nesting", limit = limit.to_string()),
+        _ => msg!("rewrite-regex-other", detail = error_summary(&e.to_string())),
+    }
 }
 
 fn error_summary(text: &str) -> String {
@@ -299,6 +323,34 @@ mod tests {
         assert!(err(&"a".repeat(65)).contains("at most 64"));
         // The nesting limit keeps the parser's recursion bounded.
         assert!(Goal::parse(&format!("{}acg{}", "(".repeat(40), ")".repeat(40)), "atcg", 3, true).is_err());
+    }
+
+    #[test]
+    fn what_is_wrong_with_a_pattern_reads_in_each_language() {
+        use tabula_model::Lang;
+        let err = |text: &str, lang: Lang| Goal::parse(text, "atcg", 3, true).unwrap_err().render(lang);
+        // English as the parser words it.
+        assert_eq!(
+            err("a[cg", Lang::En),
+            "\"a[cg\" is not a valid regular expression: error: unclosed character class"
+        );
+        assert_eq!(
+            err("a[cg", Lang::Fi),
+            "\"a[cg\" ei ole kelvollinen säännöllinen lauseke: merkkiluokan hakasulje [ jää sulkematta"
+        );
+        assert_eq!(
+            err("(acg", Lang::Es),
+            "\"(acg\" no es una expresión regular válida: falta cerrar un paréntesis ("
+        );
+        assert_eq!(
+            err("acg)", Lang::Fi),
+            "\"acg)\" ei ole kelvollinen säännöllinen lauseke: sulkeella ) ei ole alkua"
+        );
+        assert_eq!(
+            err("*acg", Lang::Es),
+            "\"*acg\" no es una expresión regular válida: un operador de repetición (* + ? {m,n}) no tiene nada \
+             delante que repetir"
+        );
     }
 
     #[test]

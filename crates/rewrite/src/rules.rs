@@ -269,7 +269,7 @@ impl Rewrite {
         match self.phase {
             Phase::Goals => {
                 self.phase = Phase::Rules(1);
-                applied.push(LogEntry::public(None, "Every goal is in. Round 1: write your rules."));
+                applied.push(LogEntry::public(None, msg!("rewrite-history-goals-in")));
             }
             Phase::Rules(round) => self.resolve_round(round, applied),
             Phase::Over => {}
@@ -289,7 +289,10 @@ impl Rewrite {
         };
         self.sets.push(Arc::new(set));
         applied.reveals.push(round as u32);
-        applied.push(LogEntry::public(None, format!("Round {round} rules: {}.", listed.join(", "))));
+        applied.push(LogEntry::public(
+            None,
+            msg!("rewrite-history-round-rules", round = round.to_string(), rules = listed.join(", ")),
+        ));
 
         let start = self.table.text.clone();
         let mut input: Vec<u8> = Vec::new();
@@ -331,10 +334,11 @@ impl Rewrite {
                 cut_any = true;
                 applied.push(LogEntry::public(
                     None,
-                    format!(
-                        "Round {round}, set {}: the string was cut at {} letters (-max_length).",
-                        set_index + 1,
-                        self.config.max_length
+                    msg!(
+                        "rewrite-history-cut",
+                        round = round.to_string(),
+                        set = (set_index + 1).to_string(),
+                        letters = self.config.max_length
                     ),
                 ));
             }
@@ -353,18 +357,25 @@ impl Rewrite {
                 .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
             Arc::from(text)
         };
-        let summary: Vec<String> = passes
+        let summary: Vec<Message> = passes
             .iter()
             .map(|p| {
-                format!(
-                    "set {}: {} -> {}",
-                    p.set,
-                    view::shown(&p.input, p.input_length),
-                    view::shown(&p.output, p.output_length)
+                msg!(
+                    "rewrite-history-pass",
+                    set = p.set.to_string(),
+                    input = view::shown(&p.input, p.input_length),
+                    output = view::shown(&p.output, p.output_length)
                 )
             })
             .collect();
-        applied.push(LogEntry::public(None, format!("Round {round}: {}.", summary.join("; "))));
+        applied.push(LogEntry::public(
+            None,
+            msg!(
+                "rewrite-history-round",
+                round = round.to_string(),
+                passes = joined("list-semicolon", summary)
+            ),
+        ));
         self.table = Table { text, cut: cut_any };
         self.tables.push(view::TableView::of(&self.table));
         self.last_round = Some(RoundTrace { round, passes });
@@ -372,7 +383,10 @@ impl Rewrite {
             self.finish(applied, None);
         } else {
             self.phase = Phase::Rules(round + 1);
-            applied.push(LogEntry::public(None, format!("Round {}: write your rules.", round + 1)));
+            applied.push(LogEntry::public(
+                None,
+                msg!("rewrite-history-next-round", round = (round + 1).to_string()),
+            ));
         }
     }
 
@@ -386,14 +400,13 @@ impl Rewrite {
         let hits: Vec<u64> = self.results.iter().map(|r| r.as_ref().map_or(0, |r| r.hits)).collect();
         let scores: Vec<Score> = hits.iter().map(|&h| Score::whole(h)).collect();
         let outcome = if let Some(seat) = standing {
-            Outcome::win(seat, "every other player resigned")
+            Outcome::win(seat, msg!("rewrite-outcome-others-resigned"))
         } else {
             let contenders: Vec<Seat> = (0..self.players.len()).filter(|&s| self.active[s]).collect();
             let best = contenders.iter().map(|&s| hits[s]).max().unwrap_or(0);
             let tied: Vec<Seat> = contenders.into_iter().filter(|&s| hits[s] == best).collect();
-            let plural = if best == 1 { "hit" } else { "hits" };
             if let [only] = tied.as_slice() {
-                Outcome::win(*only, format!("most hits ({best} {plural})"))
+                Outcome::win(*only, msg!("rewrite-outcome-most-hits", hits = best))
             } else {
                 match tied
                     .iter()
@@ -403,32 +416,26 @@ impl Rewrite {
                 {
                     Some(seat) => Outcome::win(
                         seat,
-                        format!("tied on {best} {plural}; {}'s rule was applied last", self.players[seat]),
+                        msg!("rewrite-outcome-tie-applied-last", hits = best, user = &self.players[seat]),
                     ),
-                    None => Outcome::draw(
-                        tied,
-                        format!("tied on {best} {plural}; no tied player's rule was ever applied"),
-                    ),
+                    None => Outcome::draw(tied, msg!("rewrite-outcome-tie-never-applied", hits = best)),
                 }
             }
         };
         let outcome = outcome.with_scores(scores);
-        let goals: Vec<String> = (0..self.players.len())
+        let goals: Vec<Message> = (0..self.players.len())
             .map(|s| match &self.results[s] {
-                Some(r) => format!(
-                    "{} {} ({} {})",
-                    self.players[s],
-                    r.goal,
-                    r.hits,
-                    if r.hits == 1 { "hit" } else { "hits" }
-                ),
-                None => format!("{} (no goal)", self.players[s]),
+                Some(r) => {
+                    msg!("rewrite-history-goal", user = &self.players[s], goal = &r.goal, hits = r.hits)
+                }
+                None => msg!("rewrite-history-no-goal", user = &self.players[s]),
             })
             .collect();
-        applied.push(LogEntry::public(None, format!("The game is over. Goals: {}.", goals.join(", "))));
+        applied
+            .push(LogEntry::public(None, msg!("rewrite-history-over", goals = joined("list-comma", goals))));
         let verdict = match outcome.sole_winner() {
-            Some(w) => format!("{} wins: {}.", self.players[w], outcome.reason),
-            None => format!("Draw: {}.", outcome.reason),
+            Some(w) => msg!("rewrite-history-wins", user = &self.players[w], reason = outcome.reason.clone()),
+            None => msg!("rewrite-history-draw", reason = outcome.reason.clone()),
         };
         applied.push(LogEntry::public(None, verdict));
         self.outcome = Some(outcome);
@@ -602,9 +609,15 @@ impl Rules for Rewrite {
             RewriteMove::Goal(text) => {
                 let Ok(goal) = self.parse_goal(&text) else { return applied };
                 let (full, public) = if self.goals[seat].is_some() {
-                    (format!("{name} changes their goal to {text}"), format!("{name} changed their goal"))
+                    (
+                        msg!("rewrite-history-goal-changes", user = &name, goal = &text),
+                        msg!("rewrite-history-goal-changed", user = &name),
+                    )
                 } else {
-                    (format!("{name} chooses the goal {text}"), format!("{name} chose a goal"))
+                    (
+                        msg!("rewrite-history-goal-chooses", user = &name, goal = &text),
+                        msg!("rewrite-history-goal-chose", user = &name),
+                    )
                 };
                 self.goals[seat] = Some(goal);
                 applied.push(LogEntry::secret(seat, full, GOAL_KEY, public));
@@ -613,13 +626,23 @@ impl Rules for Rewrite {
                 let round = self.round();
                 let (full, public) = if self.pending[seat].is_some() {
                     (
-                        format!("{name} replaces their round {round} rule with {lhs}=>{rhs}"),
-                        format!("{name} replaced their rule for round {round}"),
+                        msg!(
+                            "rewrite-history-rule-replaces",
+                            user = &name,
+                            round = round.to_string(),
+                            rule = format!("{lhs}=>{rhs}")
+                        ),
+                        msg!("rewrite-history-rule-replaced", user = &name, round = round.to_string()),
                     )
                 } else {
                     (
-                        format!("{name} writes {lhs}=>{rhs} for round {round}"),
-                        format!("{name} wrote a rule for round {round}"),
+                        msg!(
+                            "rewrite-history-rule-writes",
+                            user = &name,
+                            round = round.to_string(),
+                            rule = format!("{lhs}=>{rhs}")
+                        ),
+                        msg!("rewrite-history-rule-wrote", user = &name, round = round.to_string()),
                     )
                 };
                 self.pending[seat] = Some((lhs, rhs));
@@ -631,7 +654,7 @@ impl Rules for Rewrite {
     }
 
     fn resign(&mut self, seat: Seat, _ctx: &mut Ctx<'_>) -> Applied {
-        let mut applied = Applied::line(Some(seat), format!("{} resigns", self.players[seat]));
+        let mut applied = Applied::line(Some(seat), msg!("history-resigns", user = &self.players[seat]));
         self.active[seat] = false;
         if self.active_count() <= 1 {
             let standing = (0..self.players.len()).find(|&s| self.active[s]);
@@ -820,4 +843,15 @@ impl Rules for Rewrite {
         }
         guess
     }
+}
+
+/// `items` joined by the message `separator` (`list-comma`: `a, b, c`),
+/// still messages: each reader's language puts them into words.
+fn joined(separator: &'static str, items: Vec<Message>) -> Message {
+    let mut items = items.into_iter().rev();
+    let Some(mut out) = items.next() else { return Message::from("") };
+    for item in items {
+        out = Message::new(separator).arg("first", item).arg("rest", out);
+    }
+    out
 }

@@ -218,7 +218,7 @@ pub(crate) fn view(game: &RtLife, viewer: Viewer, now: Timestamp) -> RtLifeView 
         own_box,
         players,
         neutral: population.neutral,
-        result: outcome.map(|o| o.reason.clone()),
+        result: outcome.map(|o| o.reason.render(tabula_model::Lang::En)),
     }
 }
 

@@ -624,19 +624,31 @@ impl RtLife {
     }
 
     /// The highest score among `seats` wins; equal scores draw.
-    fn end_by_score(&mut self, seats: &[Seat], reason: &str, applied: &mut Applied) {
+    /// `reason` is the id of the message saying why the game ended.
+    fn end_by_score(&mut self, seats: &[Seat], reason: &'static str, applied: &mut Applied) {
+        let reason = Message::new(reason);
         let best = seats.iter().map(|&s| self.players[s].score).max().unwrap_or(Score::ZERO);
         let leaders: Vec<Seat> = seats.iter().copied().filter(|&s| self.players[s].score == best).collect();
         let outcome = if let [winner] = leaders[..] {
             applied.push(LogEntry::public(
                 None,
-                format!("{} wins with the highest score ({best}): {reason}", self.players[winner].user),
+                msg!(
+                    "rtlife-history-wins",
+                    user = &self.players[winner].user,
+                    score = best.to_string(),
+                    reason = reason.clone()
+                ),
             ));
-            Outcome::win(winner, reason)
+            Outcome::win(winner, reason.clone())
         } else {
             applied.push(LogEntry::public(
                 None,
-                format!("The game is a draw between {} with {best} each: {reason}", self.names(&leaders)),
+                msg!(
+                    "rtlife-history-draw",
+                    users = self.names(&leaders),
+                    score = best.to_string(),
+                    reason = reason.clone()
+                ),
             ));
             Outcome::draw(leaders, reason)
         };
@@ -652,18 +664,18 @@ impl RtLife {
             let winner = standing[0];
             applied.push(LogEntry::public(
                 None,
-                format!("{} wins: last player standing", self.players[winner].user),
+                msg!("history-last-standing", user = &self.players[winner].user),
             ));
-            let outcome = Outcome::win(winner, "last player standing");
+            let outcome = Outcome::win(winner, msg!("outcome-last-standing"));
             self.outcome = Some(outcome.with_scores(self.final_scores()));
         } else if standing.is_empty() && !vanished.is_empty() && (self.placed_count() >= 2 || !anyone_left) {
-            self.end_by_score(vanished, "the last players vanished in the same generation", applied);
+            self.end_by_score(vanished, "rtlife-outcome-vanished", applied);
         } else if !anyone_left {
             let placed: Vec<Seat> =
                 (0..self.players.len()).filter(|&s| self.players[s].placed_at.is_some()).collect();
             let everyone: Vec<Seat> = (0..self.players.len()).collect();
             let seats = if placed.is_empty() { everyone } else { placed };
-            self.end_by_score(&seats, "nobody is left in the game", applied);
+            self.end_by_score(&seats, "rtlife-outcome-nobody-left", applied);
         } else if after_generation && self.generations.is_some_and(|n| self.generation >= n) {
             // The players still on the field; if none is, those who were on
             // it and did not resign. A player who never placed cells has no
@@ -680,7 +692,7 @@ impl RtLife {
                     .collect();
                 if fielded.is_empty() { self.active() } else { fielded }
             };
-            self.end_by_score(&seats, "the generation limit is reached", applied);
+            self.end_by_score(&seats, "rtlife-outcome-generation-limit", applied);
         }
     }
 
@@ -698,11 +710,18 @@ impl RtLife {
             }
             summary.push(format!("{} {cells}", player.user));
         }
-        if population.neutral > 0 {
-            summary.push(format!("neutral {}", population.neutral));
-        }
-        let cells = if summary.is_empty() { "no cells".to_string() } else { summary.join(", ") };
-        applied.push(LogEntry::public(None, format!("Generation {}: {cells}", self.generation)));
+        let line = if summary.is_empty() && population.neutral == 0 {
+            msg!("rtlife-history-generation-empty", generation = self.generation.to_string())
+        } else {
+            msg!(
+                "rtlife-history-generation",
+                generation = self.generation.to_string(),
+                cells = summary.join(", "),
+                neutral = population.neutral,
+                players = if summary.is_empty() { "none" } else { "some" }
+            )
+        };
+        applied.push(LogEntry::public(None, line));
         let vanished: Vec<Seat> = self
             .standing()
             .into_iter()
@@ -710,7 +729,7 @@ impl RtLife {
             .collect();
         for &s in &vanished {
             self.players[s].gone = Some(Gone::Out);
-            applied.push(LogEntry::public(None, format!("{} is out: no cells left", self.players[s].user)));
+            applied.push(LogEntry::public(None, msg!("rtlife-history-out", user = &self.players[s].user)));
         }
         self.settle(&vanished, true, applied);
     }
@@ -914,8 +933,13 @@ impl Rules for RtLife {
                 }
                 let player = &mut self.players[seat];
                 player.placed_at = Some(self.generation);
-                let verb = if player.joined { "joins" } else { "places" };
-                Applied::line(Some(seat), format!("{} {verb}: {}", player.user, Self::format_points(&points)))
+                let (user, cells) = (&player.user, Self::format_points(&points));
+                let line = if player.joined {
+                    msg!("rtlife-history-joins", user = user, cells = cells)
+                } else {
+                    msg!("rtlife-history-places", user = user, cells = cells)
+                };
+                Applied::line(Some(seat), line)
             }
             RtMove::Move(steps) => {
                 // check_move accepted the plan, so it has a cost.
@@ -926,8 +950,12 @@ impl Rules for RtLife {
                 }
                 let player = &mut self.players[seat];
                 player.points = player.points.saturating_sub(cost);
-                let s = if cost == 1 { "" } else { "s" };
-                let text = format!("{} moves {} ({cost} point{s})", player.user, Self::format_steps(&steps));
+                let text = msg!(
+                    "rtlife-history-moves",
+                    user = &player.user,
+                    steps = Self::format_steps(&steps),
+                    points = cost
+                );
                 Applied::line(Some(seat), text)
             }
         }
@@ -942,7 +970,7 @@ impl Rules for RtLife {
                 }
             }
         }
-        let mut applied = Applied::line(Some(seat), format!("{} resigns", self.players[seat].user));
+        let mut applied = Applied::line(Some(seat), msg!("history-resigns", user = &self.players[seat].user));
         self.settle(&[], false, &mut applied);
         applied
     }

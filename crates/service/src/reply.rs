@@ -48,7 +48,8 @@ pub fn heading(game: &Game, id: i64, status: GameStatus, lang: Lang) -> String {
 /// `Game won by ted.` and friends, in `lang`.
 pub fn outcome_line(game: &Game, outcome: &Outcome, lang: Lang) -> String {
     let names: Vec<String> = outcome.winners.iter().map(|&s| game.players()[s].clone()).collect();
-    let reason = outcome.reason.as_str();
+    let reason = outcome.reason.render(lang);
+    let reason = reason.as_str();
     match names.as_slice() {
         [w] => t!(lang, "outcome-won", winner = w.as_str(), reason = reason),
         [] => t!(lang, "outcome-drawn", reason = reason),
@@ -161,7 +162,8 @@ pub fn write_move_list<'a>(
                 out.push_str("      ");
             }
             // A line's own line breaks would start lines of their own.
-            for (j, part) in text.split('\n').enumerate() {
+            // Put into words here: only the lines shown are.
+            for (j, part) in text.in_lang(lang).split('\n').enumerate() {
                 if j > 0 {
                     out.push(' ');
                 }

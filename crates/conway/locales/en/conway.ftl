@@ -33,3 +33,16 @@ conway-error-off-board = { $point } is off the board (a1 to { $last })
 conway-error-twice = { $point } is listed twice
 conway-error-taken = { $point } is not empty: it holds { $user }'s piece
 conway-error-taken-neutral = { $point } is not empty: it holds a neutral piece
+
+## How a game ended
+
+conway-outcome-vanished = the last players vanished together
+conway-outcome-most-pieces = most pieces after the last turn
+conway-outcome-equal-pieces = equal pieces after the last turn
+
+## History lines
+
+conway-history-out = { $user } is out: no pieces left
+conway-history-vanished = The game is a draw: { $users } vanished together
+conway-history-most-pieces = { $user } wins with the most pieces ({ NUMBER($pieces, useGrouping: "false") })
+conway-history-equal-pieces = The game is a draw: { $users } have { NUMBER($pieces, useGrouping: "false") } pieces each

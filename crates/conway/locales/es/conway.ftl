@@ -34,3 +34,19 @@ conway-error-off-board = { $point } está fuera del tablero (de a1 a { $last })
 conway-error-twice = { $point } aparece dos veces
 conway-error-taken = { $point } no está vacío: tiene una ficha de { $user }
 conway-error-taken-neutral = { $point } no está vacío: tiene una ficha neutral
+
+## Cómo terminó una partida
+
+conway-outcome-vanished = los últimos jugadores desaparecieron a la vez
+conway-outcome-most-pieces = más piezas tras el último turno
+conway-outcome-equal-pieces = las mismas piezas tras el último turno
+
+## Líneas del historial
+
+conway-history-out = { $user } queda eliminado: no le quedan piezas
+conway-history-vanished = La partida termina en tablas: { $users } desaparecieron a la vez
+conway-history-most-pieces = { $user } gana con más piezas ({ NUMBER($pieces, useGrouping: "false") })
+conway-history-equal-pieces = La partida termina en tablas: { $users } tienen { NUMBER($pieces, useGrouping: "false") } { $pieces ->
+    [one] pieza
+   *[other] piezas
+} cada uno

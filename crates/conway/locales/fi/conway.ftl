@@ -34,3 +34,19 @@ conway-error-off-board = { $point } on laudan ulkopuolella (a1–{ $last })
 conway-error-twice = { $point } on luettelossa kahdesti
 conway-error-taken = { $point } ei ole tyhjä: siinä on pelaajan { $user } nappula
 conway-error-taken-neutral = { $point } ei ole tyhjä: siinä on neutraali nappula
+
+## Miten peli päättyi
+
+conway-outcome-vanished = viimeiset pelaajat katosivat yhtä aikaa
+conway-outcome-most-pieces = eniten nappuloita viimeisen vuoron jälkeen
+conway-outcome-equal-pieces = yhtä monta nappulaa viimeisen vuoron jälkeen
+
+## Historiarivit
+
+conway-history-out = { $user } putoaa: nappuloita ei ole jäljellä
+conway-history-vanished = Peli päättyy tasan: { $users } katosivat yhtä aikaa
+conway-history-most-pieces = { $user } voittaa eniten nappuloita saaneena ({ NUMBER($pieces, useGrouping: "false") })
+conway-history-equal-pieces = Peli päättyy tasan: pelaajilla { $users } on kullakin { NUMBER($pieces, useGrouping: "false") } { $pieces ->
+    [one] nappula
+   *[other] nappulaa
+}

@@ -107,3 +107,34 @@ dna-error-setup-first = nominations start once every sequence is set
 dna-error-already-set = you have already set your sequence; it stays hidden until every sequence is set
 dna-error-all-set = every sequence is already set: nominate a chunk
 dna-error-preview-setup = not a nomination: the set-up is still going on
+
+## How a game ended; $why is one of the first two
+
+dna-outcome-no-nomination = no player could nominate
+dna-outcome-all-eliminated = every remaining player was eliminated at once
+dna-outcome-longest-wins = { $why }; the longest sequence wins
+dna-outcome-longest-tie = { $why }; equal longest sequences tie
+dna-outcome-all-resigned = every player resigned
+
+## History lines
+
+dna-history-passes = { $user } has no legal nomination and passes
+dna-history-longest-wins = { $user } wins with the longest sequence ({ $letters ->
+    [one] 1 letter
+   *[other] { NUMBER($letters, useGrouping: "false") } letters
+}): { $why }
+dna-history-longest-tie = { $users } tie with the longest sequences ({ $letters ->
+    [one] 1 letter
+   *[other] { NUMBER($letters, useGrouping: "false") } letters
+}): { $why }
+dna-history-nomination = { $user }: { $chunk } ({ $effects })
+dna-history-out = { $user } is out: { $letters ->
+    [one] 1 letter
+   *[other] { NUMBER($letters, useGrouping: "false") } letters
+} left, fewer than { NUMBER($min, useGrouping: "false") }
+dna-history-random-sequence = { $user } sets a random sequence: { $sequence }
+dna-history-sequence = { $user } sets the sequence { $sequence }
+dna-history-sets-sequence = { $user } sets a sequence
+dna-history-all-set = Every sequence is set and now shown to all
+dna-history-resigns-frozen = { $user } resigns; their sequence stays on the board, frozen
+dna-history-resigns-unset = { $user } resigns before setting a sequence

@@ -102,3 +102,34 @@ dna-error-setup-first = las nominaciones empiezan cuando todas las secuencias es
 dna-error-already-set = ya has fijado tu secuencia; queda oculta hasta que todas las secuencias estén fijadas
 dna-error-all-set = todas las secuencias ya están fijadas: nomina un fragmento
 dna-error-preview-setup = no es una nominación: la preparación sigue en curso
+
+## Cómo terminó una partida; $why es uno de los dos primeros
+
+dna-outcome-no-nomination = ningún jugador pudo nominar
+dna-outcome-all-eliminated = todos los jugadores que quedaban fueron eliminados a la vez
+dna-outcome-longest-wins = { $why }; gana la secuencia más larga
+dna-outcome-longest-tie = { $why }; las secuencias más largas empatan
+dna-outcome-all-resigned = todos los jugadores abandonaron
+
+## Líneas del historial
+
+dna-history-passes = { $user } no tiene ninguna nominación legal y pasa
+dna-history-longest-wins = { $user } gana con la secuencia más larga ({ NUMBER($letters, useGrouping: "false") } { $letters ->
+    [one] letra
+   *[other] letras
+}): { $why }
+dna-history-longest-tie = { $users } empatan con las secuencias más largas ({ NUMBER($letters, useGrouping: "false") } { $letters ->
+    [one] letra
+   *[other] letras
+}): { $why }
+dna-history-nomination = { $user }: { $chunk } ({ $effects })
+dna-history-out = { $user } queda eliminado: le { $letters ->
+    [one] queda 1 letra
+   *[other] quedan { NUMBER($letters, useGrouping: "false") } letras
+}, menos de { NUMBER($min, useGrouping: "false") }
+dna-history-random-sequence = { $user } fija una secuencia al azar: { $sequence }
+dna-history-sequence = { $user } fija la secuencia { $sequence }
+dna-history-sets-sequence = { $user } fija una secuencia
+dna-history-all-set = Todas las secuencias están fijadas y ahora se muestran a todos
+dna-history-resigns-frozen = { $user } abandona; su secuencia queda en el tablero, congelada
+dna-history-resigns-unset = { $user } abandona antes de fijar una secuencia

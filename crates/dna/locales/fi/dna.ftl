@@ -102,3 +102,34 @@ dna-error-setup-first = nimeäminen alkaa, kun kaikki sekvenssit on asetettu
 dna-error-already-set = olet jo asettanut sekvenssisi; se pysyy piilossa, kunnes kaikki sekvenssit on asetettu
 dna-error-all-set = kaikki sekvenssit on jo asetettu: nimeä pätkä
 dna-error-preview-setup = ei nimeäminen: aloitus on vielä kesken
+
+## Miten peli päättyi; $why on jokin kahdesta ensimmäisestä
+
+dna-outcome-no-nomination = kukaan pelaaja ei voinut nimetä
+dna-outcome-all-eliminated = kaikki jäljellä olleet pelaajat putosivat yhtä aikaa
+dna-outcome-longest-wins = { $why }; pisin sekvenssi voittaa
+dna-outcome-longest-tie = { $why }; yhtä pitkät pisimmät sekvenssit ovat tasan
+dna-outcome-all-resigned = kaikki pelaajat luovuttivat
+
+## Historiarivit
+
+dna-history-passes = pelaajalla { $user } ei ole sallittua nimeämistä, joten hän ohittaa vuoronsa
+dna-history-longest-wins = { $user } voittaa pisimmällä sekvenssillä ({ NUMBER($letters, useGrouping: "false") } { $letters ->
+    [one] kirjain
+   *[other] kirjainta
+}): { $why }
+dna-history-longest-tie = { $users } ovat tasan pisimmillä sekvensseillä ({ NUMBER($letters, useGrouping: "false") } { $letters ->
+    [one] kirjain
+   *[other] kirjainta
+}): { $why }
+dna-history-nomination = { $user }: { $chunk } ({ $effects })
+dna-history-out = { $user } putoaa: jäljellä { NUMBER($letters, useGrouping: "false") } { $letters ->
+    [one] kirjain
+   *[other] kirjainta
+}, vähemmän kuin { NUMBER($min, useGrouping: "false") }
+dna-history-random-sequence = { $user } asettaa satunnaisen sekvenssin: { $sequence }
+dna-history-sequence = { $user } asettaa sekvenssin { $sequence }
+dna-history-sets-sequence = { $user } asettaa sekvenssin
+dna-history-all-set = Kaikki sekvenssit on asetettu, ja nyt ne näytetään kaikille
+dna-history-resigns-frozen = { $user } luovuttaa; hänen sekvenssinsä jää laudalle jäätyneenä
+dna-history-resigns-unset = { $user } luovuttaa ennen kuin on asettanut sekvenssin

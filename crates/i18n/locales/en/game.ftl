@@ -64,3 +64,44 @@ point-error-paren = { $text }: missing ')'
 point-error-too-many = too many points: at most { $max }
 point-error-trailing-comma = a point is missing after the last comma
 point-error-commas = { $text }: points are separated by commas
+
+## How a game ended (the reason in the outcome line)
+
+outcome-last-standing = last player standing
+outcome-forfeited = every player forfeited
+outcome-draw-agreed = draw agreed
+
+## History lines every game shares ($proposal is draw or undo)
+
+history-resigns = { $user } resigns
+history-last-standing = { $user } wins: last player standing
+history-all-forfeit = { $users } all forfeit ({ $why }): the game is drawn.
+history-with-reason = { $line } ({ $reason })
+history-proposes = { $user } proposes { $proposal ->
+    [draw] a draw
+   *[undo] an undo
+}
+history-accepts = { $user } accepts the { $proposal ->
+    [draw] draw
+   *[undo] undo
+}
+history-rejects = { $user } rejects the { $proposal ->
+    [draw] draw
+   *[undo] undo
+}
+history-draw-agreed = The game is drawn by agreement.
+history-last-taken-back = The last move is taken back.
+history-move-taken-back = { $user }'s move { $move } is taken back.
+history-users-last-taken-back = { $user }'s move the last move is taken back.
+
+## Why the server resigned a player
+
+resign-reason-server = resigned by the server
+resign-reason-signed-off = signed off
+resign-reason-no-move = the bot found no move
+resign-reason-forfeited = forfeited: no move in { $span }
+
+## Parts of a line joined
+
+list-comma = { $first }, { $rest }
+list-semicolon = { $first }; { $rest }

@@ -65,3 +65,44 @@ point-error-paren = { $text }: falta ')'
 point-error-too-many = demasiados puntos: como mucho { $max }
 point-error-trailing-comma = falta un punto después de la última coma
 point-error-commas = { $text }: los puntos se separan con comas
+
+## Cómo terminó una partida (el motivo en la línea del resultado)
+
+outcome-last-standing = último jugador en pie
+outcome-forfeited = todos los jugadores perdieron por tiempo
+outcome-draw-agreed = tablas acordadas
+
+## Líneas del historial comunes a todos los juegos ($proposal es draw o undo)
+
+history-resigns = { $user } abandona
+history-last-standing = { $user } gana: último jugador en pie
+history-all-forfeit = { $users } pierden todos por tiempo ({ $why }): la partida termina en tablas.
+history-with-reason = { $line } ({ $reason })
+history-proposes = { $user } propone { $proposal ->
+    [draw] tablas
+   *[undo] deshacer la última jugada
+}
+history-accepts = { $user } acepta { $proposal ->
+    [draw] las tablas
+   *[undo] deshacer la jugada
+}
+history-rejects = { $user } rechaza { $proposal ->
+    [draw] las tablas
+   *[undo] deshacer la jugada
+}
+history-draw-agreed = La partida termina en tablas de común acuerdo.
+history-last-taken-back = Se deshace la última jugada.
+history-move-taken-back = Se deshace la jugada { $move } de { $user }.
+history-users-last-taken-back = Se deshace la última jugada de { $user }.
+
+## Por qué el servidor hizo abandonar a un jugador
+
+resign-reason-server = abandono impuesto por el servidor
+resign-reason-signed-off = cerró su cuenta
+resign-reason-no-move = el bot no encontró jugada
+resign-reason-forfeited = perdió por tiempo: sin jugar en { $span }
+
+## Partes de una línea, unidas
+
+list-comma = { $first }, { $rest }
+list-semicolon = { $first }; { $rest }

@@ -64,3 +64,44 @@ point-error-paren = { $text }: ')' puuttuu
 point-error-too-many = liian monta pistettä: enintään { $max }
 point-error-trailing-comma = viimeisen pilkun jäljestä puuttuu piste
 point-error-commas = { $text }: pisteet erotetaan pilkuilla
+
+## Miten peli päättyi (syy tulosrivillä)
+
+outcome-last-standing = viimeinen pelissä jäljellä oleva pelaaja
+outcome-forfeited = kaikki pelaajat luovuttivat aikarajan vuoksi
+outcome-draw-agreed = tasapelistä sovittiin
+
+## Kaikille peleille yhteiset historiarivit ($proposal on draw tai undo)
+
+history-resigns = { $user } luovuttaa
+history-last-standing = { $user } voittaa: viimeinen pelissä jäljellä oleva pelaaja
+history-all-forfeit = { $users } luovuttavat kaikki ({ $why }): peli päättyy tasan.
+history-with-reason = { $line } ({ $reason })
+history-proposes = { $user } ehdottaa { $proposal ->
+    [draw] tasapeliä
+   *[undo] siirron perumista
+}
+history-accepts = { $user } hyväksyy { $proposal ->
+    [draw] tasapelin
+   *[undo] siirron perumisen
+}
+history-rejects = { $user } hylkää { $proposal ->
+    [draw] tasapelin
+   *[undo] siirron perumisen
+}
+history-draw-agreed = Peli päättyy sovitusti tasan.
+history-last-taken-back = Viimeinen siirto perutaan.
+history-move-taken-back = Pelaajan { $user } siirto { $move } perutaan.
+history-users-last-taken-back = Pelaajan { $user } viimeinen siirto perutaan.
+
+## Miksi palvelin luovutti pelaajan puolesta
+
+resign-reason-server = palvelin luovutti
+resign-reason-signed-off = lopetti tilinsä
+resign-reason-no-move = botti ei löytänyt siirtoa
+resign-reason-forfeited = luovutettu: ei siirtoa, aikaraja { $span }
+
+## Rivin osat yhdessä
+
+list-comma = { $first }, { $rest }
+list-semicolon = { $first }; { $rest }

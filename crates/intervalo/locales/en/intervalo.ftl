@@ -31,3 +31,18 @@ intervalo-error-no-cell = there is no cell { $cell }: the cells are numbered 1 t
 intervalo-error-chosen = it is not your turn: you have already chosen this turn, and a choice cannot be changed
 intervalo-error-taken = cell { $cell } is not empty
 intervalo-error-cells = -cells must be 2 to { $max }, not { $given }
+
+## How a game ended
+
+intervalo-outcome-resigned = { $user } resigned
+intervalo-outcome-more-points = more points
+intervalo-outcome-equal-points = equal points
+
+## History lines
+
+intervalo-history-chooses = { $user } chooses cell { $cell }
+intervalo-history-chosen = { $user } has chosen a cell
+intervalo-history-neutral = both chose cell { $cell }: a neutral piece
+intervalo-history-scores = { $p0 } { $c0 }, { $p1 } { $c1 }: { $user } scores
+intervalo-history-no-point = { $p0 } { $c0 }, { $p1 } { $c1 }: no point
+intervalo-history-turn = Turn { $turn }: { $what } ({ $p0 } { $s0 }, { $p1 } { $s1 }).

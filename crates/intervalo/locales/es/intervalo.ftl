@@ -33,3 +33,18 @@ intervalo-error-no-cell = no hay casilla { $cell }: las casillas de la tira est�
 intervalo-error-chosen = no es tu turno: ya elegiste casilla en este turno, y la elección no se puede cambiar
 intervalo-error-taken = la casilla { $cell } no está libre: ya tiene una ficha
 intervalo-error-cells = -cells debe ser de 2 a { $max }, no { $given }
+
+## Cómo terminó una partida
+
+intervalo-outcome-resigned = { $user } abandonó
+intervalo-outcome-more-points = más puntos
+intervalo-outcome-equal-points = los mismos puntos
+
+## Líneas del historial
+
+intervalo-history-chooses = { $user } elige la casilla { $cell }
+intervalo-history-chosen = { $user } ya eligió casilla
+intervalo-history-neutral = los dos eligieron la casilla { $cell }: una ficha neutral
+intervalo-history-scores = { $p0 } { $c0 }, { $p1 } { $c1 }: { $user } obtiene un punto
+intervalo-history-no-point = { $p0 } { $c0 }, { $p1 } { $c1 }: nadie puntúa
+intervalo-history-turn = Turno { $turn }: { $what } ({ $p0 } { $s0 }, { $p1 } { $s1 }).

@@ -33,3 +33,18 @@ intervalo-error-no-cell = ruutua { $cell } ei ole: ruudut on numeroitu 1–{ $ce
 intervalo-error-chosen = nyt ei ole sinun vuorosi: olet jo valinnut tällä vuorolla, eikä valintaa voi muuttaa
 intervalo-error-taken = ruutu { $cell } ei ole tyhjä
 intervalo-error-cells = -cells pitää olla 2–{ $max }, ei { $given }
+
+## Miten peli päättyi
+
+intervalo-outcome-resigned = { $user } luovutti
+intervalo-outcome-more-points = enemmän pisteitä
+intervalo-outcome-equal-points = yhtä paljon pisteitä
+
+## Historiarivit
+
+intervalo-history-chooses = { $user } valitsee ruudun { $cell }
+intervalo-history-chosen = { $user } on valinnut ruudun
+intervalo-history-neutral = molemmat valitsivat ruudun { $cell }: neutraali nappula
+intervalo-history-scores = { $p0 } { $c0 }, { $p1 } { $c1 }: { $user } saa pisteen
+intervalo-history-no-point = { $p0 } { $c0 }, { $p1 } { $c1 }: ei pistettä
+intervalo-history-turn = Vuoro { $turn }: { $what } ({ $p0 } { $s0 }, { $p1 } { $s1 }).

@@ -55,3 +55,61 @@ rewrite-error-pattern-invalid = { $text } is not a valid regular expression: { $
 rewrite-error-pattern-empty = rule 1: a goal must not match the empty string
 rewrite-error-pattern-nothing = rule 1: a goal must be able to match something
 rewrite-error-goal-complex = the goal { $text } is too complex: { $problem }
+
+## How a game ended
+
+rewrite-outcome-others-resigned = every other player resigned
+rewrite-outcome-most-hits = most hits ({ NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] hit
+   *[other] hits
+})
+rewrite-outcome-tie-applied-last = tied on { NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] hit
+   *[other] hits
+}; { $user }'s rule was applied last
+rewrite-outcome-tie-never-applied = tied on { NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] hit
+   *[other] hits
+}; no tied player's rule was ever applied
+
+## History lines
+
+rewrite-history-goals-in = Every goal is in. Round 1: write your rules.
+rewrite-history-round-rules = Round { $round } rules: { $rules }.
+rewrite-history-cut = Round { $round }, set { $set }: the string was cut at { NUMBER($letters, useGrouping: "false") } letters (-max_length).
+rewrite-history-pass = set { $set }: { $input } -> { $output }
+rewrite-history-round = Round { $round }: { $passes }.
+rewrite-history-next-round = Round { $round }: write your rules.
+rewrite-history-goal = { $user } { $goal } ({ NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] hit
+   *[other] hits
+})
+rewrite-history-no-goal = { $user } (no goal)
+rewrite-history-over = The game is over. Goals: { $goals }.
+rewrite-history-wins = { $user } wins: { $reason }.
+rewrite-history-draw = Draw: { $reason }.
+rewrite-history-goal-changes = { $user } changes their goal to { $goal }
+rewrite-history-goal-changed = { $user } changed their goal
+rewrite-history-goal-chooses = { $user } chooses the goal { $goal }
+rewrite-history-goal-chose = { $user } chose a goal
+rewrite-history-rule-replaces = { $user } replaces their round { $round } rule with { $rule }
+rewrite-history-rule-replaced = { $user } replaced their rule for round { $round }
+rewrite-history-rule-writes = { $user } writes { $rule } for round { $round }
+rewrite-history-rule-wrote = { $user } wrote a rule for round { $round }
+
+## What is wrong with a goal pattern ($problem of rewrite-error-pattern-invalid)
+
+rewrite-regex-class-unclosed = error: unclosed character class
+rewrite-regex-class-range = error: invalid character class range, the start must be <= the end
+rewrite-regex-class-range-literal = error: invalid range boundary, must be a literal
+rewrite-regex-group-unclosed = error: unclosed group
+rewrite-regex-group-unopened = error: unopened group
+rewrite-regex-repetition-missing = error: repetition operator missing expression
+rewrite-regex-count-range = error: invalid repetition count range, the start must be <= the end
+rewrite-regex-count-unclosed = error: unclosed counted repetition
+rewrite-regex-count-empty = error: repetition quantifier expects a valid decimal
+rewrite-regex-decimal-empty = error: decimal literal empty
+rewrite-regex-decimal-invalid = error: decimal literal invalid
+rewrite-regex-nesting = error: exceed the maximum number of nested parentheses/brackets ({ $limit })
+# Any other problem: the parser's own line, in English, quoted.
+rewrite-regex-other = { $detail }

@@ -56,3 +56,61 @@ rewrite-error-pattern-invalid = { $text } no es una expresión regular válida: 
 rewrite-error-pattern-empty = regla 1: un objetivo no puede coincidir con la cadena vacía
 rewrite-error-pattern-nothing = regla 1: un objetivo tiene que poder coincidir con algo
 rewrite-error-goal-complex = el objetivo { $text } es demasiado complejo: { $problem }
+
+## Cómo terminó una partida
+
+rewrite-outcome-others-resigned = todos los demás jugadores abandonaron
+rewrite-outcome-most-hits = más aciertos ({ NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] acierto
+   *[other] aciertos
+})
+rewrite-outcome-tie-applied-last = empate a { NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] acierto
+   *[other] aciertos
+}; la regla de { $user } fue la última aplicada
+rewrite-outcome-tie-never-applied = empate a { NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] acierto
+   *[other] aciertos
+}; nunca se aplicó la regla de ningún jugador empatado
+
+## Líneas del historial
+
+rewrite-history-goals-in = Ya están todos los objetivos. Ronda 1: escribid vuestras reglas.
+rewrite-history-round-rules = Reglas de la ronda { $round }: { $rules }.
+rewrite-history-cut = Ronda { $round }, conjunto { $set }: la cadena se cortó en { NUMBER($letters, useGrouping: "false") } letras (-max_length).
+rewrite-history-pass = conjunto { $set }: { $input } -> { $output }
+rewrite-history-round = Ronda { $round }: { $passes }.
+rewrite-history-next-round = Ronda { $round }: escribid vuestras reglas.
+rewrite-history-goal = { $user } { $goal } ({ NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] acierto
+   *[other] aciertos
+})
+rewrite-history-no-goal = { $user } (sin objetivo)
+rewrite-history-over = La partida ha terminado. Objetivos: { $goals }.
+rewrite-history-wins = { $user } gana: { $reason }.
+rewrite-history-draw = Empate: { $reason }.
+rewrite-history-goal-changes = { $user } cambia su objetivo por { $goal }
+rewrite-history-goal-changed = { $user } cambió su objetivo
+rewrite-history-goal-chooses = { $user } elige el objetivo { $goal }
+rewrite-history-goal-chose = { $user } eligió un objetivo
+rewrite-history-rule-replaces = { $user } sustituye su regla de la ronda { $round } por { $rule }
+rewrite-history-rule-replaced = { $user } sustituyó su regla de la ronda { $round }
+rewrite-history-rule-writes = { $user } escribe { $rule } para la ronda { $round }
+rewrite-history-rule-wrote = { $user } escribió una regla para la ronda { $round }
+
+## Qué falla en el patrón de un objetivo ($problem de rewrite-error-pattern-invalid)
+
+rewrite-regex-class-unclosed = falta cerrar el corchete [ de una clase de caracteres
+rewrite-regex-class-range = el rango de una clase de caracteres está al revés: el inicio no puede ser mayor que el final
+rewrite-regex-class-range-literal = los extremos de un rango deben ser letras
+rewrite-regex-group-unclosed = falta cerrar un paréntesis (
+rewrite-regex-group-unopened = hay un paréntesis ) que no se abrió
+rewrite-regex-repetition-missing = un operador de repetición (* + ? {"{"}m,n{"}"}) no tiene nada delante que repetir
+rewrite-regex-count-range = el rango de repetición {"{"}m,n{"}"} está al revés: m no puede ser mayor que n
+rewrite-regex-count-unclosed = falta cerrar la llave {"{"} de una repetición
+rewrite-regex-count-empty = una repetición {"{"}m,n{"}"} necesita un número
+rewrite-regex-decimal-empty = falta el número de una repetición
+rewrite-regex-decimal-invalid = el número de una repetición no es válido
+rewrite-regex-nesting = hay más de { $limit } paréntesis o corchetes anidados
+# Cualquier otro problema: la línea del analizador, en inglés, citada.
+rewrite-regex-other = el analizador de expresiones informa: { $detail }

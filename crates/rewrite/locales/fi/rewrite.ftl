@@ -58,3 +58,61 @@ rewrite-error-pattern-invalid = { $text } ei ole kelvollinen säännöllinen lau
 rewrite-error-pattern-empty = sääntö 1: tavoite ei saa täsmätä tyhjään merkkijonoon
 rewrite-error-pattern-nothing = sääntö 1: tavoitteen pitää voida täsmätä johonkin
 rewrite-error-goal-complex = tavoite { $text } on liian monimutkainen: { $problem }
+
+## Miten peli päättyi
+
+rewrite-outcome-others-resigned = kaikki muut pelaajat luovuttivat
+rewrite-outcome-most-hits = eniten osumia ({ NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] osuma
+   *[other] osumaa
+})
+rewrite-outcome-tie-applied-last = tasan { NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] osumalla
+   *[other] osumalla
+}; pelaajan { $user } sääntöä sovellettiin viimeksi
+rewrite-outcome-tie-never-applied = tasan { NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] osumalla
+   *[other] osumalla
+}; yhdenkään tasoissa olevan pelaajan sääntöä ei sovellettu koskaan
+
+## Historiarivit
+
+rewrite-history-goals-in = Kaikki tavoitteet on valittu. Kierros 1: kirjoittakaa sääntönne.
+rewrite-history-round-rules = Kierroksen { $round } säännöt: { $rules }.
+rewrite-history-cut = Kierros { $round }, säännöstö { $set }: merkkijono katkaistiin { NUMBER($letters, useGrouping: "false") } kirjaimen kohdalta (-max_length).
+rewrite-history-pass = säännöstö { $set }: { $input } -> { $output }
+rewrite-history-round = Kierros { $round }: { $passes }.
+rewrite-history-next-round = Kierros { $round }: kirjoittakaa sääntönne.
+rewrite-history-goal = { $user } { $goal } ({ NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] osuma
+   *[other] osumaa
+})
+rewrite-history-no-goal = { $user } (ei tavoitetta)
+rewrite-history-over = Peli on päättynyt. Tavoitteet: { $goals }.
+rewrite-history-wins = { $user } voittaa: { $reason }.
+rewrite-history-draw = Tasapeli: { $reason }.
+rewrite-history-goal-changes = { $user } vaihtaa tavoitteekseen { $goal }
+rewrite-history-goal-changed = { $user } vaihtoi tavoitteensa
+rewrite-history-goal-chooses = { $user } valitsee tavoitteeksi { $goal }
+rewrite-history-goal-chose = { $user } valitsi tavoitteen
+rewrite-history-rule-replaces = { $user } vaihtaa kierroksen { $round } sääntönsä sääntöön { $rule }
+rewrite-history-rule-replaced = { $user } vaihtoi kierroksen { $round } sääntönsä
+rewrite-history-rule-writes = { $user } kirjoittaa kierrokselle { $round } säännön { $rule }
+rewrite-history-rule-wrote = { $user } kirjoitti säännön kierrokselle { $round }
+
+## Mikä tavoitteen lausekkeessa on vialla ($problem viestissä rewrite-error-pattern-invalid)
+
+rewrite-regex-class-unclosed = merkkiluokan hakasulje [ jää sulkematta
+rewrite-regex-class-range = merkkiluokan väli on väärin päin: alun on oltava enintään loppu
+rewrite-regex-class-range-literal = merkkiluokan välin päiden on oltava kirjaimia
+rewrite-regex-group-unclosed = sulje ( jää sulkematta
+rewrite-regex-group-unopened = sulkeella ) ei ole alkua
+rewrite-regex-repetition-missing = toistomerkin (* + ? {"{"}m,n{"}"}) edessä ei ole mitään toistettavaa
+rewrite-regex-count-range = toistomäärän väli {"{"}m,n{"}"} on väärin päin: m saa olla enintään n
+rewrite-regex-count-unclosed = toistomäärän aaltosulje {"{"} jää sulkematta
+rewrite-regex-count-empty = toistomäärässä {"{"}m,n{"}"} pitää olla luku
+rewrite-regex-decimal-empty = toistomäärästä puuttuu luku
+rewrite-regex-decimal-invalid = toistomäärän luku ei kelpaa
+rewrite-regex-nesting = sisäkkäisiä sulkeita tai hakasulkeita on enemmän kuin { $limit }
+# Muu ongelma: jäsentimen oma englanninkielinen rivi lainattuna.
+rewrite-regex-other = lausekkeen jäsennin ilmoittaa: { $detail }

@@ -67,3 +67,29 @@ rtlife-error-place-what = give the { $cells } points to place, like place c5,d5,
 rtlife-error-empty = give a move: place c5,d5,... or move c5-f8
 rtlife-error-not-a-move = { $text } is not a move: write place c5,d5,... or move c5-f8
 rtlife-error-full = this game is full: it has its { $players } players
+
+## How a game ended
+
+rtlife-outcome-vanished = the last players vanished in the same generation
+rtlife-outcome-nobody-left = nobody is left in the game
+rtlife-outcome-generation-limit = the generation limit is reached
+
+## History lines ($players: none when no player has cells)
+
+rtlife-history-wins = { $user } wins with the highest score ({ $score }): { $reason }
+rtlife-history-draw = The game is a draw between { $users } with { $score } each: { $reason }
+rtlife-history-generation-empty = Generation { $generation }: no cells
+rtlife-history-generation = Generation { $generation }: { $players ->
+    [none] neutral { NUMBER($neutral, useGrouping: "false") }
+   *[some] { $cells }{ $neutral ->
+        [0] {""}
+       *[other] , neutral { NUMBER($neutral, useGrouping: "false") }
+    }
+}
+rtlife-history-out = { $user } is out: no cells left
+rtlife-history-joins = { $user } joins: { $cells }
+rtlife-history-places = { $user } places: { $cells }
+rtlife-history-moves = { $user } moves { $steps } ({ NUMBER($points, useGrouping: "false") } { $points ->
+    [one] point
+   *[other] points
+})

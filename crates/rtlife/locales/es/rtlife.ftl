@@ -68,3 +68,29 @@ rtlife-error-place-what = da los { $cells } puntos que colocas, como place c5,d5
 rtlife-error-empty = da una jugada: place c5,d5,... o move c5-f8
 rtlife-error-not-a-move = { $text } no es una jugada: escribe place c5,d5,... o move c5-f8
 rtlife-error-full = la partida está completa: ya tiene sus { $players } jugadores
+
+## Cómo terminó una partida
+
+rtlife-outcome-vanished = los últimos jugadores desaparecieron en la misma generación
+rtlife-outcome-nobody-left = no queda nadie en la partida
+rtlife-outcome-generation-limit = se alcanzó el límite de generaciones
+
+## Líneas del historial ($players: none cuando ningún jugador tiene células)
+
+rtlife-history-wins = { $user } gana con la puntuación más alta ({ $score }): { $reason }
+rtlife-history-draw = La partida termina en tablas entre { $users } con { $score } cada uno: { $reason }
+rtlife-history-generation-empty = Generación { $generation }: ninguna célula
+rtlife-history-generation = Generación { $generation }: { $players ->
+    [none] neutrales { NUMBER($neutral, useGrouping: "false") }
+   *[some] { $cells }{ $neutral ->
+        [0] {""}
+       *[other] , neutrales { NUMBER($neutral, useGrouping: "false") }
+    }
+}
+rtlife-history-out = { $user } queda eliminado: no le quedan células
+rtlife-history-joins = { $user } se une: { $cells }
+rtlife-history-places = { $user } coloca: { $cells }
+rtlife-history-moves = { $user } mueve { $steps } ({ NUMBER($points, useGrouping: "false") } { $points ->
+    [one] punto
+   *[other] puntos
+})

@@ -68,3 +68,29 @@ rtlife-error-place-what = anna { $cells } asetettavaa pistettä, kuten place c5,
 rtlife-error-empty = anna siirto: place c5,d5,... tai move c5-f8
 rtlife-error-not-a-move = { $text } ei ole siirto: kirjoita place c5,d5,... tai move c5-f8
 rtlife-error-full = peli on täynnä: siinä on jo { $players } pelaajaa
+
+## Miten peli päättyi
+
+rtlife-outcome-vanished = viimeiset pelaajat katosivat samassa sukupolvessa
+rtlife-outcome-nobody-left = pelissä ei ole enää ketään
+rtlife-outcome-generation-limit = sukupolvien enimmäismäärä on saavutettu
+
+## Historiarivit ($players: none, kun kenelläkään pelaajalla ei ole soluja)
+
+rtlife-history-wins = { $user } voittaa suurimmalla pistemäärällä ({ $score }): { $reason }
+rtlife-history-draw = Peli päättyy tasan pelaajien { $users } kesken, kullakin { $score }: { $reason }
+rtlife-history-generation-empty = Sukupolvi { $generation }: ei soluja
+rtlife-history-generation = Sukupolvi { $generation }: { $players ->
+    [none] neutraaleja { NUMBER($neutral, useGrouping: "false") }
+   *[some] { $cells }{ $neutral ->
+        [0] {""}
+       *[other] , neutraaleja { NUMBER($neutral, useGrouping: "false") }
+    }
+}
+rtlife-history-out = { $user } putoaa: soluja ei ole jäljellä
+rtlife-history-joins = { $user } liittyy peliin: { $cells }
+rtlife-history-places = { $user } asettaa: { $cells }
+rtlife-history-moves = { $user } siirtää { $steps } ({ NUMBER($points, useGrouping: "false") } { $points ->
+    [one] piste
+   *[other] pistettä
+})

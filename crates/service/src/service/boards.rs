@@ -178,7 +178,7 @@ pub(super) fn board_text_reply(
     now: Timestamp,
     lang: Lang,
 ) -> Reply {
-    let history = game.history_for(viewer);
+    let history = game.history_in(viewer, lang);
     let t = reply::board_text_with(
         game,
         stored.summary.id,
@@ -192,18 +192,20 @@ pub(super) fn board_text_reply(
     Reply {
         subject: t.heading,
         text: t.body,
-        game: Some(report_at(game, stored, viewer, history, now)),
+        game: Some(report_at(game, stored, viewer, history, now, lang)),
         data: Value::Null,
     }
 }
 
-/// A game's report for `viewer` at `now`, with the history lines given.
+/// A game's report for `viewer` at `now`, with the history lines given,
+/// its words in `lang`.
 pub(super) fn report_at(
     game: &Game,
     stored: &StoredGame,
     viewer: Viewer,
     history: Vec<HistoryEntry>,
     now: Timestamp,
+    lang: Lang,
 ) -> GameReport {
     let mut view = game.view_json(viewer, now);
     GameReport {
@@ -224,7 +226,7 @@ pub(super) fn report_at(
             json!({
                 "winners": o.winners.iter().map(|&s| game.players()[s].clone()).collect::<Vec<_>>(),
                 "draw": o.winners.len() > 1,
-                "reason": o.reason,
+                "reason": o.reason.render(lang),
                 // Exact (`61/3`), and as shown (`20.33`).
                 "scores": o.scores,
                 "scores_text": o.scores.iter().map(|s| s.decimal()).collect::<Vec<_>>(),

@@ -97,7 +97,7 @@ impl Service {
         {
             let version = stored.summary.version;
             let before = game.record().events.len();
-            let history_before = game.history_for(Viewer::Observer).len();
+            let history_before = game.history_len();
             if let Some(due) = game.state().next_clock() {
                 let late_ms = (self.now() - due).max(0);
                 crate::metrics::METRICS.clock_lag_seconds.observe(late_ms as f64 / 1000.0);
@@ -107,7 +107,8 @@ impl Service {
             if events.is_empty() {
                 break;
             }
-            let added = game.history_for(Viewer::Observer)[history_before..].to_vec();
+            // Only the lines the catch-up added are put into words.
+            let added = game.history_from(Viewer::Observer, history_before, tabula_model::Lang::En);
             match self
                 .commit(
                     game,

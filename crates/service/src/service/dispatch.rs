@@ -361,7 +361,7 @@ impl Service {
             }
             GameCommand::History { board } => {
                 let loaded = self.load_kind(kind, board).await?;
-                let entries = loaded.game.history_for(Viewer::Observer);
+                let entries = loaded.game.history_in(Viewer::Observer, caller.lang);
                 let mut text = String::new();
                 let lines = entries.iter().map(HistoryEntry::line);
                 reply::write_move_list(&mut text, lines, usize::MAX, caller.lang);
