@@ -33,8 +33,11 @@ async fn show(s: &Service, game: &str, lang: Lang) -> Reply {
     s.execute(&format!("{game} show 1"), reader).await.unwrap()
 }
 
+/// A game, the moves (user, move) that end it, and three texts of its end.
+type Ending = (&'static str, &'static [(&'static str, &'static str)], [&'static str; 3]);
+
 /// Each game ended, and the outcome line and reason read in each language.
-const ENDINGS: &[(&str, &[(&str, &str)], [&str; 3])] = &[
+const ENDINGS: &[Ending] = &[
     (
         "dna",
         &[("ned", "resign")],

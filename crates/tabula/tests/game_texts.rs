@@ -16,8 +16,12 @@ fn finished(game: &str, moves: &[(&str, &str)]) -> Tabula {
     t
 }
 
+/// A game, the moves (user, move) that end it, and what `show` then says
+/// in Finnish and in Spanish.
+type Ended = (&'static str, &'static [(&'static str, &'static str)], [&'static str; 2]);
+
 /// Each game ended, and what `show` then says in Finnish and in Spanish.
-const GAMES: &[(&str, &[(&str, &str)], [&str; 2])] = &[
+const GAMES: &[Ended] = &[
     (
         "dna",
         &[("ned", "resign")],
