@@ -1,5 +1,6 @@
 use std::borrow::Cow;
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 use tabula_i18n::{Lang, Message, msg};
@@ -154,6 +155,17 @@ struct Logged {
     entry: LogEntry,
     superseded: bool,
     event: usize,
+    words: Words,
+}
+
+/// A history line's two texts (the line, and what others see while it is
+/// secret) once put into words, per language: a game kept between moves
+/// (the service's replay cache) renders each line once per language, not
+/// once for every reply that shows the whole history.
+#[derive(Clone, Debug, Default)]
+struct Words {
+    full: [OnceLock<String>; 3],
+    public: [OnceLock<String>; 3],
 }
 
 /// The text of a move-list line: a game's message, or a line already in
@@ -203,16 +215,31 @@ impl HistoryEntry {
 }
 
 impl Logged {
-    /// The line in `lang` as `text` (what the viewer may see) gives it.
-    fn in_lang(&self, text: &Message, lang: Lang) -> HistoryEntry {
+    /// The line in `lang`, its public text if `public` (what others see of
+    /// a secret), else its own.
+    fn in_lang(&self, public: bool, lang: Lang) -> HistoryEntry {
         HistoryEntry {
             number: self.number,
             opens: self.opens,
             undone: self.undone,
             at: self.at,
-            entry: LogLine { seat: self.entry.seat, text: text.render(lang), hidden: None },
+            entry: LogLine {
+                seat: self.entry.seat,
+                text: self.words(public, lang).to_string(),
+                hidden: None,
+            },
             superseded: self.superseded,
             event: self.event,
+        }
+    }
+
+    /// The words of the line's own text (or its public one) in `lang`,
+    /// rendered the first time they are asked for.
+    fn words(&self, public: bool, lang: Lang) -> &str {
+        let index = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
+        match (public, &self.entry.hidden) {
+            (true, Some(hidden)) => self.words.public[index].get_or_init(|| hidden.public.render(lang)),
+            _ => self.words.full[index].get_or_init(|| self.entry.text.render(lang)),
         }
     }
 }
@@ -351,9 +378,11 @@ impl Game {
                 }
         };
         let line = |h: &Logged| {
+            let words = h.words.full.iter().chain(&h.words.public).filter_map(OnceLock::get).map(String::len);
             size_of::<Logged>()
                 + h.entry.text.heap_size()
                 + h.entry.hidden.as_ref().map_or(0, |hidden| hidden.public.heap_size())
+                + words.sum::<usize>()
         };
         size_of::<Self>()
             + self.state.memory()
@@ -423,7 +452,7 @@ impl Game {
     /// The lines from the `from`-th on of [`Game::history_in`]: only they
     /// are put into words.
     pub fn history_from(&self, viewer: Viewer, from: usize, lang: Lang) -> Vec<HistoryEntry> {
-        self.history.iter().skip(from).map(|h| h.in_lang(self.seen(h, viewer), lang)).collect()
+        self.history.iter().skip(from).map(|h| h.in_lang(self.shows_public(h, viewer), lang)).collect()
     }
 
     /// How many lines the history has.
@@ -445,15 +474,20 @@ impl Game {
     /// The text of `h` that `viewer` may see.
     fn seen<'a>(&self, h: &'a Logged, viewer: Viewer) -> &'a Message {
         match &h.entry.hidden {
-            Some(hidden) => {
-                let own = h.entry.seat.is_some() && h.entry.seat == viewer.seat();
-                // A secret replaced or taken back stays hidden when its
-                // group is revealed: only the one in force is shown then.
-                let revealed = self.revealed.contains(&hidden.key) && !h.superseded && !h.undone;
-                if self.is_over() || own || revealed { &h.entry.text } else { &hidden.public }
-            }
-            None => &h.entry.text,
+            Some(hidden) if self.shows_public(h, viewer) => &hidden.public,
+            _ => &h.entry.text,
         }
+    }
+
+    /// Whether `viewer` sees only the public text of `h`: a secret of
+    /// another player, not revealed yet.
+    fn shows_public(&self, h: &Logged, viewer: Viewer) -> bool {
+        let Some(hidden) = &h.entry.hidden else { return false };
+        let own = h.entry.seat.is_some() && h.entry.seat == viewer.seat();
+        // A secret replaced or taken back stays hidden when its group is
+        // revealed: only the one in force is shown then.
+        let revealed = self.revealed.contains(&hidden.key) && !h.superseded && !h.undone;
+        !(self.is_over() || own || revealed)
     }
 
     /// The viewer's view as text.
@@ -511,12 +545,11 @@ impl Game {
         Ok(self.history[before.min(self.history.len())..]
             .iter()
             .map(|h| {
-                let mut line = h.in_lang(&h.entry.text, Lang::En);
-                line.entry.hidden = h
-                    .entry
-                    .hidden
-                    .as_ref()
-                    .map(|hidden| HiddenLine { key: hidden.key, public: hidden.public.render(Lang::En) });
+                let mut line = h.in_lang(false, Lang::En);
+                line.entry.hidden = h.entry.hidden.as_ref().map(|hidden| HiddenLine {
+                    key: hidden.key,
+                    public: h.words(true, Lang::En).to_string(),
+                });
                 line
             })
             .collect())
@@ -864,6 +897,7 @@ impl Game {
             entry,
             superseded: false,
             event,
+            words: Words::default(),
         });
     }
 }
