@@ -170,6 +170,11 @@ pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
                 }
             }));
         }
+        if args.smtp.is_some() && relay.is_none() {
+            // Not an error: another server, or `cron --relay`, may send from this database;
+            // but an operator who forgot it would otherwise find out from the players.
+            tracing::warn!("no --relay: the replies to mail received here wait in the outbox");
+        }
         if let Some(relay) = relay {
             let relay = Arc::new(relay);
             tracing::info!(relay = %relay.describe(), "sending mail");

@@ -646,6 +646,13 @@ fn json_logs_for_collectors_and_the_smtp_address() {
     let lines: Vec<serde_json::Value> =
         logs.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect();
     assert!(lines.iter().any(|l| l["message"] == "serving" && l["level"] == "INFO"), "{logs}");
+    // Mail taken in with nothing to send the answers is said at the start, not found out later.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["level"] == "WARN" && l["message"].as_str().is_some_and(|m| m.contains("no --relay"))),
+        "{logs}"
+    );
 }
 
 #[test]
