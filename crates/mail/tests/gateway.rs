@@ -133,7 +133,7 @@ async fn a_wrong_password_or_a_stranger_changes_nothing_and_gets_an_error_reply(
     assert_eq!(
         r.body,
         "Your command\n\n> dna move ******** ned ******** ********\n\nwas refused: wrong password for ned\nNothing was changed.\n\n\
-         Your comment was not sent: a comment goes to the other players of a board with a move\nthat succeeded.\n"
+         Your comment was not sent: a comment goes to the other players of a board with a move that succeeded.\n"
     );
 
     // The right password from an address that is not ned's.

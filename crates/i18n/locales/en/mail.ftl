@@ -22,9 +22,7 @@ mail-refused-help = Send `help` for the commands, or `help GAME` for a game's mo
 mail-nothing-changed = Nothing was changed.
 mail-board-as-it-stands = The board as it stands:
 mail-comment-refused = Your comment was not sent: { $reason }.
-mail-comment-not-sent =
-    Your comment was not sent: a comment goes to the other players of a board with a move
-    that succeeded.
+mail-comment-not-sent = Your comment was not sent: a comment goes to the other players of a board with a move that succeeded.
 mail-comment-sent = Your comment went to the other players of board { $board } with the move.
 mail-commands-not-run = The commands after this one were not run: the server stopped while running them. Send them again.
 mail-help =

@@ -22,9 +22,7 @@ mail-refused-help = Envía `help` para ver las órdenes, o `help GAME` para ver 
 mail-nothing-changed = No se cambió nada.
 mail-board-as-it-stands = El tablero tal como está:
 mail-comment-refused = Tu comentario no se envió: { $reason }.
-mail-comment-not-sent =
-    Tu comentario no se envió: un comentario va a los demás jugadores de un tablero con una jugada
-    que se haya hecho.
+mail-comment-not-sent = Tu comentario no se envió: un comentario va a los demás jugadores de un tablero con una jugada que se haya hecho.
 mail-comment-sent = Tu comentario fue a los demás jugadores del tablero { $board } con la jugada.
 mail-commands-not-run = Las órdenes posteriores a esta no se ejecutaron: el servidor se detuvo mientras las ejecutaba. Envíalas de nuevo.
 mail-help =

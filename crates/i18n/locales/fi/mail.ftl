@@ -22,9 +22,7 @@ mail-refused-help = Lähetä `help`, niin saat komennot, tai `help GAME`, niin s
 mail-nothing-changed = Mitään ei muutettu.
 mail-board-as-it-stands = Lauta tällä hetkellä:
 mail-comment-refused = Kommenttiasi ei lähetetty: { $reason }.
-mail-comment-not-sent =
-    Kommenttiasi ei lähetetty: kommentti lähtee laudan muille pelaajille onnistuneen
-    siirron mukana.
+mail-comment-not-sent = Kommenttiasi ei lähetetty: kommentti lähtee laudan muille pelaajille onnistuneen siirron mukana.
 mail-comment-sent = Kommenttisi lähti laudan { $board } muille pelaajille siirron mukana.
 mail-commands-not-run = Tämän jälkeisiä komentoja ei ajettu: palvelin pysähtyi kesken niiden. Lähetä ne uudelleen.
 mail-help =
