@@ -24,9 +24,11 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use serde_json::{Value, json};
 use tabula_bots::protocol::Message;
+use tabula_i18n::t;
 
 use crate::botplay::{Games, Refusal, Sender};
 use crate::cli::Global;
+use crate::help::lang;
 
 /// The words after `tabula bot` that are this module's (the others, `on`
 /// and `off`, are the command language's).
@@ -168,10 +170,11 @@ fn host(global: &Global, user: &str, command: Option<Vec<String>>) -> Result<Exi
         match service.host_bot(&id, command.as_deref()).await {
             Ok(()) => {
                 match &command {
-                    Some(c) => println!("The server runs `{}` for {id}'s games.", c.join(" ")),
-                    None => {
-                        println!("The server no longer runs a program for {id}; it is still a bot account.")
-                    }
+                    Some(c) => println!(
+                        "{}",
+                        t!(lang(), "bot-hosted-set", command = c.join(" "), user = id.as_str())
+                    ),
+                    None => println!("{}", t!(lang(), "bot-hosted-removed", user = id.as_str())),
                 }
                 Ok(ExitCode::SUCCESS)
             }
@@ -196,18 +199,19 @@ fn list(global: &Global) -> Result<ExitCode> {
                 .collect();
             writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
         } else if bots.is_empty() {
-            writeln!(out, "No bot accounts.")?;
+            writeln!(out, "{}", t!(lang(), "bot-list-empty"))?;
         } else {
             for b in &bots {
                 match b.argv() {
                     Some(argv) => {
                         let host = match b.host_at(now) {
-                            Some(host) => format!(" (run by {host})"),
-                            None => " (no server runs it now)".to_string(),
+                            Some(host) => t!(lang(), "bot-list-run-by", host = host),
+                            None => t!(lang(), "bot-list-not-run"),
                         };
-                        writeln!(out, "{:<20} hosted: {}{host}", b.user_id, argv.join(" "))?
+                        let hosted = t!(lang(), "bot-list-hosted", command = argv.join(" "));
+                        writeln!(out, "{:<20} {hosted} {host}", b.user_id)?
                     }
-                    None => writeln!(out, "{:<20} remote (tabula bot connect)", b.user_id)?,
+                    None => writeln!(out, "{:<20} {}", b.user_id, t!(lang(), "bot-list-remote"))?,
                 }
             }
         }
@@ -269,7 +273,7 @@ impl Api {
         } else if let Some(rest) = url.strip_prefix("http://") {
             (false, rest)
         } else {
-            bail!("the URL must start with http:// or https://");
+            bail!(t!(lang(), "bot-url-scheme"));
         };
         let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
         let host = match authority.strip_prefix('[') {
@@ -278,7 +282,7 @@ impl Api {
         };
         let host = match host {
             Some(h) if !h.is_empty() && !authority.contains('@') && !authority.contains('?') => h,
-            _ => bail!("{url:?} is not a server's URL (http://HOST:PORT or https://HOST:PORT)"),
+            _ => bail!(t!(lang(), "bot-url-bad", url = format!("{url:?}"))),
         };
         let has_port = authority.rsplit_once(':').is_some_and(|(_, p)| !p.ends_with(']'));
         let authority = if has_port {
@@ -288,14 +292,14 @@ impl Api {
         };
         let prefix = format!("/{}", path.trim_end_matches('/')).trim_end_matches('/').to_string();
         if token.trim().is_empty() {
-            bail!("the token is empty");
+            bail!(t!(lang(), "bot-token-empty"));
         }
         let tls = match (https, ca) {
-            (false, Some(_)) => bail!("--ca is for https:// servers; {url} is plain http"),
+            (false, Some(_)) => bail!(t!(lang(), "bot-ca-plain", url = url)),
             (false, None) => None,
             (true, ca) => {
                 let name = rustls::pki_types::ServerName::try_from(host.to_string())
-                    .map_err(|_| anyhow!("{host:?} is not a host name or address a certificate can carry"))?;
+                    .map_err(|_| anyhow!(t!(lang(), "bot-bad-host", host = format!("{host:?}"))))?;
                 Some((tls_client(ca)?, name))
             }
         };
@@ -312,14 +316,14 @@ impl Api {
         let stream =
             tokio::time::timeout(Duration::from_secs(10), tokio::net::TcpStream::connect(&self.authority))
                 .await
-                .map_err(|_| net(&"no connection within 10 s"))?
+                .map_err(|_| net(&t!(lang(), "bot-no-connection", seconds = 10)))?
                 .map_err(|e| net(&e))?;
         let stream: Box<dyn Connection> = match &self.tls {
             None => Box::new(stream),
             Some((connector, name)) => {
                 let handshake = connector.connect(name.clone(), stream);
                 match tokio::time::timeout(Duration::from_secs(10), handshake).await {
-                    Err(_) => return Err(net(&"no TLS handshake within 10 s")),
+                    Err(_) => return Err(net(&t!(lang(), "bot-no-handshake", seconds = 10))),
                     Ok(Ok(tls)) => Box::new(tls),
                     Ok(Err(e)) => return Err(tls_failure(&self.authority, e)),
                 }
@@ -347,7 +351,7 @@ impl Api {
         let status = response.status().as_u16();
         let body = tokio::time::timeout(Duration::from_secs(30), response.into_body().collect())
             .await
-            .map_err(|_| net(&"the answer did not arrive"))?
+            .map_err(|_| net(&t!(lang(), "bot-no-answer", seconds = 30)))?
             .map_err(|e| net(&e))?
             .to_bytes();
         let error: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
@@ -365,10 +369,11 @@ impl Api {
         let response = self.send(method, path, body).await?;
         let body = tokio::time::timeout(Duration::from_secs(60), response.into_body().collect())
             .await
-            .map_err(|_| Failed::Network("the answer did not arrive within 60 s".into()))?
+            .map_err(|_| Failed::Network(t!(lang(), "bot-no-answer", seconds = 60)))?
             .map_err(|e| Failed::Network(e.to_string()))?
             .to_bytes();
-        serde_json::from_slice(&body).map_err(|e| Failed::Network(format!("the answer is not JSON: {e}")))
+        serde_json::from_slice(&body)
+            .map_err(|e| Failed::Network(t!(lang(), "bot-not-json", error = e.to_string())))
     }
 
     /// Run a command of the command language as the bot.
@@ -386,21 +391,24 @@ fn tls_client(ca: Option<&std::path::Path>) -> Result<tokio_rustls::TlsConnector
     match ca {
         None => roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned()),
         Some(file) => {
-            let pem = std::fs::read(file).with_context(|| format!("--ca: reading {}", file.display()))?;
+            let pem = std::fs::read(file)
+                .with_context(|| t!(lang(), "bot-ca-reading", file = file.display().to_string()))?;
             for certificate in CertificateDer::pem_slice_iter(&pem) {
-                let certificate = certificate
-                    .map_err(|e| anyhow!("--ca: {} is not a PEM certificate file: {e}", file.display()))?;
+                let certificate = certificate.map_err(|e| {
+                    let file = file.display().to_string();
+                    anyhow!(t!(lang(), "bot-ca-not-pem", file = file, error = e.to_string()))
+                })?;
                 roots.add(certificate).map_err(|e| anyhow!("--ca: {}: {e}", file.display()))?;
             }
             if roots.is_empty() {
-                bail!("--ca: {} holds no certificate (-----BEGIN CERTIFICATE-----)", file.display());
+                bail!(t!(lang(), "bot-ca-no-certificate", file = file.display().to_string()));
             }
         }
     }
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let config = rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .context("the TLS settings")?
+        .with_context(|| t!(lang(), "bot-tls-settings"))?
         .with_root_certificates(roots)
         .with_no_client_auth();
     Ok(tokio_rustls::TlsConnector::from(Arc::new(config)))
@@ -409,11 +417,12 @@ fn tls_client(ca: Option<&std::path::Path>) -> Result<tokio_rustls::TlsConnector
 /// A failed TLS handshake with the server at `authority`, said plainly.
 fn tls_failure(authority: &str, e: std::io::Error) -> Failed {
     match e.get_ref().and_then(|inner| inner.downcast_ref::<rustls::Error>()) {
-        Some(rustls::Error::InvalidCertificate(why)) => Failed::Tls(format!(
-            "{authority}: the server's certificate is not trusted ({why}); if it comes from a private \
-             authority, give that authority's certificate with --ca FILE"
-        )),
-        Some(other) => Failed::Tls(format!("{authority}: the TLS handshake failed: {other}")),
+        Some(rustls::Error::InvalidCertificate(why)) => {
+            Failed::Tls(t!(lang(), "bot-untrusted", server = authority, why = why.to_string()))
+        }
+        Some(other) => {
+            Failed::Tls(t!(lang(), "bot-handshake-failed", server = authority, error = other.to_string()))
+        }
         None => Failed::Network(format!("{authority}: {e}")),
     }
 }
@@ -426,22 +435,19 @@ struct Bridge {
 fn connect(args: ConnectArgs) -> Result<ExitCode> {
     for kind in &args.games {
         if tabula_games::find(kind).is_none() {
-            bail!(
-                "there is no game {kind:?}: the games are {}",
-                tabula_service::Service::game_words().join(", ")
-            );
+            let games = tabula_service::Service::game_words().join(", ");
+            bail!(t!(lang(), "bot-no-game", game = format!("{kind:?}"), games = games));
         }
     }
     let token = match (&args.token, &args.token_file) {
         (Some(token), _) => token.clone(),
         (None, Some(file)) => {
             let text = std::fs::read_to_string(file)
-                .with_context(|| format!("--token-file: reading {}", file.display()))?;
+                .with_context(|| t!(lang(), "bot-reading-token-file", file = file.display().to_string()))?;
             text.lines().next().unwrap_or("").to_string()
         }
-        (None, None) => std::env::var(TOKEN_VARIABLE).map_err(|_| {
-            anyhow!("the bot's token is missing: --token-file FILE, the environment variable {TOKEN_VARIABLE}, or --token TOKEN")
-        })?,
+        (None, None) => std::env::var(TOKEN_VARIABLE)
+            .map_err(|_| anyhow!(t!(lang(), "bot-token-missing", variable = TOKEN_VARIABLE)))?,
     };
     let api = Arc::new(Api::new(&args.url, &token, args.ca.as_deref())?);
     let limits = tabula_bots::BotLimits {
@@ -455,10 +461,14 @@ fn connect(args: ConnectArgs) -> Result<ExitCode> {
         .worker_threads(2)
         .enable_all()
         .build()
-        .context("starting the runtime")?;
+        .with_context(|| t!(lang(), "op-starting-runtime"))?;
     runtime.block_on(async move {
         let user = who_am_i(&api).await?;
-        eprintln!("tabula: playing as {user} on {} with `{}`", args.url, args.command.join(" "));
+        let command = args.command.join(" ");
+        eprintln!(
+            "tabula: {}",
+            t!(lang(), "bot-playing", user = user.as_str(), url = args.url.as_str(), command = command)
+        );
         let sender = command_sender(api.clone(), tokio::runtime::Handle::current());
         let games = Games::new(&user, args.command, limits, args.games, sender, |_, text| {
             eprintln!("tabula: {text}")
@@ -479,7 +489,15 @@ fn command_sender(api: Arc<Api>, runtime: tokio::runtime::Handle) -> Sender {
                     return Err(Refusal { code, message });
                 }
                 Err(e) => {
-                    eprintln!("tabula: {e}; sending `{}` again in {} s", masked(line), wait.as_secs());
+                    let (error, seconds) = (e.to_string(), wait.as_secs());
+                    let again = t!(
+                        lang(),
+                        "bot-sending-again",
+                        error = error,
+                        command = masked(line),
+                        seconds = seconds
+                    );
+                    eprintln!("tabula: {again}");
                     std::thread::sleep(wait);
                     wait = (wait * 2).min(MAX_BACKOFF);
                 }
@@ -501,13 +519,14 @@ async fn who_am_i(api: &Api) -> Result<String> {
         match api.json(hyper::Method::GET, "/api/v1/me", None).await {
             Ok(v) => match v["user"].as_str() {
                 Some(user) => return Ok(user.to_string()),
-                None => bail!("the server does not know the token"),
+                None => bail!(t!(lang(), "bot-unknown-token")),
             },
-            Err(Failed::Refused { message, .. }) => bail!("the server refused the token: {message}"),
+            Err(Failed::Refused { message, .. }) => bail!(t!(lang(), "bot-token-refused", message = message)),
             // Not a passing fault: waiting would not make the certificate trusted.
             Err(Failed::Tls(message)) => bail!("{message}"),
             Err(e) => {
-                eprintln!("tabula: cannot reach the server ({e}); trying again in {} s", wait.as_secs());
+                let (error, seconds) = (e.to_string(), wait.as_secs());
+                eprintln!("tabula: {}", t!(lang(), "bot-unreachable", error = error, seconds = seconds));
                 tokio::time::sleep(wait).await;
                 wait = (wait * 2).min(MAX_BACKOFF);
             }
@@ -521,14 +540,18 @@ impl Bridge {
         loop {
             match self.follow().await {
                 Ok(()) => {
-                    eprintln!("tabula: the server ended the event stream; connecting again");
+                    eprintln!("tabula: {}", t!(lang(), "bot-stream-ended"));
                     wait = Duration::from_secs(1);
                 }
                 Err(Failed::Refused { status, code, message }) if status != 503 && status != 429 => {
-                    bail!("the server refused the event stream: {message} ({code})")
+                    bail!(t!(lang(), "bot-stream-refused", message = message, code = code))
                 }
                 Err(e) => {
-                    eprintln!("tabula: connection lost ({e}); connecting again in {} s", wait.as_secs());
+                    let (error, seconds) = (e.to_string(), wait.as_secs());
+                    eprintln!(
+                        "tabula: {}",
+                        t!(lang(), "bot-connection-lost", error = error, seconds = seconds)
+                    );
                     tokio::time::sleep(wait).await;
                     wait = (wait * 2).min(MAX_BACKOFF);
                 }
@@ -546,7 +569,7 @@ impl Bridge {
         loop {
             // The server sends a comment every 15 s: a minute of silence is a dead connection.
             let frame = match tokio::time::timeout(Duration::from_secs(60), body.frame()).await {
-                Err(_) => return Err(Failed::Network("the event stream went silent".into())),
+                Err(_) => return Err(Failed::Network(t!(lang(), "bot-stream-silent"))),
                 Ok(None) => return Ok(()),
                 Ok(Some(Err(e))) => return Err(Failed::Network(e.to_string())),
                 Ok(Some(Ok(frame))) => frame,
@@ -558,7 +581,7 @@ impl Bridge {
                 self.event(&String::from_utf8_lossy(&block[..text_end]));
             }
             if buffer.len() > MAX_EVENT {
-                return Err(Failed::Network("an event longer than 8 MiB".into()));
+                return Err(Failed::Network(t!(lang(), "bot-event-too-long")));
             }
         }
     }

@@ -11,6 +11,9 @@ use std::sync::{Arc, mpsc};
 use tabula_bots::BotLimits;
 use tabula_bots::live::GameProgram;
 use tabula_bots::protocol::Message;
+use tabula_i18n::t;
+
+use crate::help::lang;
 
 /// A command the server refused: its error code and message.
 #[derive(Clone, Debug)]
@@ -79,12 +82,17 @@ impl Games {
             ("challenge", _) => {
                 let take = self.accepted.is_empty() || self.accepted.iter().any(|g| g == kind);
                 let verb = if take { "accept" } else { "reject" };
+                let (done, failed) = if take {
+                    ("bot-accepted", "bot-accept-failed")
+                } else {
+                    ("bot-rejected", "bot-reject-failed")
+                };
                 let line = format!("{kind} {verb} {board} {} -", self.user);
                 let (sender, log, user, kind) =
                     (self.sender.clone(), self.log, self.user.clone(), kind.to_string());
                 std::thread::spawn(move || match sender(&line) {
-                    Ok(()) => log(&user, &format!("{verb}ed the challenge of board {board} ({kind})")),
-                    Err(r) => log(&user, &format!("could not {verb} board {board}: {}", r.message)),
+                    Ok(()) => log(&user, &t!(lang(), done, board = board, game = kind)),
+                    Err(r) => log(&user, &t!(lang(), failed, board = board, message = r.message)),
                 });
             }
             ("start", Some(m)) => {
@@ -97,7 +105,7 @@ impl Games {
                 if let Some(thread) = self.threads.remove(&board) {
                     let _ = thread.send.send(ToGame::End(m));
                 }
-                (self.log)(&self.user, &format!("board {board} is over"));
+                (self.log)(&self.user, &t!(lang(), "bot-game-over", board = board));
             }
             _ => {}
         }
@@ -157,14 +165,14 @@ impl Player {
                 // not made; one answered is not asked again.
                 ToGame::Turn { version, .. } if self.lost || self.answered.is_some_and(|v| v >= version) => {}
                 ToGame::Turn { .. } if !self.program.is_running() => {
-                    self.resign("the program is not running")
+                    self.resign(&t!(lang(), "bot-program-not-running"))
                 }
                 ToGame::Turn { version, message } => match self.program.turn(&message) {
                     Ok(text) => self.send_move(version, &text),
                     Err(f) => {
                         let tail = self.program.stderr_tail();
                         if !tail.trim().is_empty() {
-                            self.say(&format!("the program's last words:\n{tail}"));
+                            self.say(&t!(lang(), "bot-last-words", tail = tail));
                         }
                         self.resign(&f.to_string());
                     }
@@ -178,18 +186,23 @@ impl Player {
     }
 
     fn say(&self, text: &str) {
-        (self.log)(&self.user, &format!("board {}: {text}", self.board));
+        (self.log)(&self.user, &t!(lang(), "bot-on-board", board = self.board, text = text));
     }
 
     fn send_move(&mut self, version: i64, text: &str) {
         self.answered = Some(version);
         let line = format!("{} move {} {} - {text}", self.kind, self.board, self.user);
         if let Err(r) = (self.sender)(&line) {
-            self.say(&format!("the move {text:?} was refused: {}", r.message));
+            self.say(&t!(
+                lang(),
+                "bot-move-refused",
+                answer = format!("{text:?}"),
+                message = r.message.as_str()
+            ));
             // The program's own fault loses the game, as in a tournament;
             // a game that moved on meanwhile (over, or another turn) does not.
             if matches!(r.code.as_str(), "illegal_move" | "malformed_move" | "usage") {
-                self.resign(&format!("the program answered a move the server refused: {text:?}"));
+                self.resign(&t!(lang(), "bot-refused-move-loses", answer = format!("{text:?}")));
             }
         }
     }
@@ -197,10 +210,10 @@ impl Player {
     /// The bot resigns this game: its program failed.
     fn resign(&mut self, reason: &str) {
         self.lost = true;
-        self.say(&format!("{reason}; resigning"));
+        self.say(&t!(lang(), "bot-resigning", reason = reason));
         let line = format!("{} move {} {} - resign", self.kind, self.board, self.user);
         if let Err(r) = (self.sender)(&line) {
-            self.say(&format!("could not resign: {}", r.message));
+            self.say(&t!(lang(), "bot-resign-failed", message = r.message));
         }
     }
 }

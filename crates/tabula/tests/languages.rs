@@ -224,3 +224,45 @@ fn the_server_s_own_commands_report_in_the_reader_s_language() {
     assert!(out.starts_with("Backed up ") && out.contains(": 1 users, 0 games,"), "{out}");
     assert!(out.ends_with("; integrity check ok.\n"), "{out}");
 }
+
+#[test]
+fn the_bot_commands_report_in_the_reader_s_language() {
+    let t = Tabula::new();
+    t.signup(&["aino"]);
+    let (fi, es) = ("fi_FI.UTF-8", "es_ES.UTF-8");
+    let (code, out, _) = run_in(&t, fi, "bot list");
+    assert_eq!((code, out.as_str()), (Some(0), "Ei bottitilejä.\n"));
+    t.ok("bot on aino pw-aino");
+    let (code, out, err) = run_in(&t, fi, "bot add aino -- python3 center.py");
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out, "Palvelin ajaa ohjelmaa `python3 center.py` käyttäjän aino peleissä.\n");
+    let (_, out, _) = run_in(&t, es, "bot list");
+    assert_eq!(
+        out,
+        format!("{:<20} en el servidor: python3 center.py (ningún servidor lo ejecuta ahora)\n", "aino")
+    );
+    let (code, _, err) = run_in(&t, es, "bot connect ftp://example.org --token x -- ./bot");
+    assert_eq!((code, err.as_str()), (Some(1), "tabula: la URL debe empezar por http:// o https://\n"));
+    let (code, _, err) = run_in(&t, fi, "bot connect http://127.0.0.1:9 -- ./bot");
+    assert_eq!(code, Some(1));
+    assert!(err.starts_with("tabula: botin tunniste puuttuu: --token-file TIEDOSTO, "), "{err}");
+    // A server that cannot be reached is tried again, said in the terminal's language.
+    let mut child = t
+        .command(&["bot", "connect", "http://127.0.0.1:9", "--token", "x", "--", "./bot"])
+        .env("LANG", es)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("tabula runs");
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stderr.take().unwrap()), &mut line)
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(line.starts_with("tabula: no se puede llegar al servidor ("), "{line}");
+    assert!(line.ends_with("); nuevo intento dentro de 1 s\n"), "{line}");
+    // English as it was.
+    let (_, out, _) = run_in(&t, "C.UTF-8", "bot remove aino");
+    assert_eq!(out, "The server no longer runs a program for aino; it is still a bot account.\n");
+    let (_, out, _) = run_in(&t, "C.UTF-8", "bot list");
+    assert_eq!(out, format!("{:<20} remote (tabula bot connect)\n", "aino"));
+}
