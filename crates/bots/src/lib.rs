@@ -16,6 +16,7 @@
 
 pub mod builtin;
 pub mod distributed;
+pub mod fault;
 pub mod heuristics;
 pub mod intervalo;
 pub mod live;
@@ -33,6 +34,7 @@ mod table;
 pub mod tournament;
 
 pub use builtin::{BuiltinBot, Position, builtin_move};
+pub use fault::Fault;
 pub use process::BotLimits;
 pub use protocol::ViewMode;
 pub use referee::{Failure, FailureKind, GameResult, Heartbeat};

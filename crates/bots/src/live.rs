@@ -22,11 +22,12 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::Value;
-use tabula_model::{Game, SeatResult, Turn};
+use tabula_model::{Game, Lang, SeatResult, Turn};
 use tabula_service::store::{GameFilter, GameStatus};
 use tabula_service::{BotGame, CommandError, Service};
 
-use crate::process::{BotLimits, BotProcess, ReadError, WriteError};
+use crate::fault::Fault;
+use crate::process::{BotLimits, BotProcess, WriteError};
 use crate::protocol::{self, Message, ViewMode};
 
 /// The time a bot's program has for a move on the server: the `time_ms` of
@@ -194,11 +195,23 @@ pub fn end_message(game: &Game, seat: usize) -> Message {
 
 /// Why a program lost its game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ProgramFailure(pub String);
+pub struct ProgramFailure {
+    /// The program, as its command line.
+    pub name: String,
+    /// What went wrong.
+    pub fault: Fault,
+}
+
+impl ProgramFailure {
+    /// What went wrong, in `lang`.
+    pub fn describe(&self, lang: Lang) -> String {
+        self.fault.describe(&self.name, lang)
+    }
+}
 
 impl std::fmt::Display for ProgramFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.describe(Lang::En))
     }
 }
 
@@ -235,7 +248,7 @@ impl GameProgram {
             old.kill();
         }
         let process = BotProcess::spawn(&self.argv, &self.limits)
-            .map_err(|e| ProgramFailure(format!("{} could not be started: {e}", self.name)))?;
+            .map_err(|e| self.failure(Fault::NotStarted { error: e.to_string() }))?;
         self.fresh = true;
         let process = self.process.insert(process);
         let allowed = SERVER_MOVE_TIME + self.limits.startup_time;
@@ -257,29 +270,20 @@ impl GameProgram {
         self.fresh = false;
         let allowed = limit + startup;
         let deadline = Instant::now() + allowed;
-        let name = self.name.clone();
         let Some(process) = self.process.as_mut().filter(|p| !p.is_dead()) else {
-            return Err(ProgramFailure(format!("{name} is not running")));
+            return Err(self.failure(Fault::Dead));
         };
         if let Err(e) = process.send(&turn.to_line(), deadline) {
             return Err(self.write_failure(e, allowed));
         }
         let answer = process.receive(deadline);
-        let failure = match answer {
+        let fault = match answer {
             Ok(text) if !text.trim().is_empty() => return Ok(text.trim().to_string()),
-            Ok(_) => format!("{name} answered an empty line"),
-            Err(ReadError::Timeout) => {
-                format!("{name} timed out (no move within {} ms)", allowed.as_millis())
-            }
-            Err(ReadError::TooLong) => format!("{name} wrote more than 64 KiB in one line"),
-            Err(ReadError::Closed(status)) => format!(
-                "{name} crashed ({})",
-                status.map_or_else(|| "it closed its output".to_string(), |s| s.to_string())
-            ),
-            Err(ReadError::Io(e)) => format!("{name} crashed (pipe error: {e})"),
+            Ok(_) => Fault::EmptyLine,
+            Err(error) => Fault::of_read(error, allowed, startup),
         };
         self.kill();
-        Err(ProgramFailure(failure))
+        Err(self.failure(fault))
     }
 
     /// Send the `end` line and `quit`, then end the process.
@@ -303,13 +307,10 @@ impl GameProgram {
 
     fn write_failure(&mut self, e: WriteError, allowed: Duration) -> ProgramFailure {
         self.kill();
-        let name = &self.name;
-        ProgramFailure(match e {
-            WriteError::Timeout => {
-                format!("{name} timed out (it did not read its input within {} ms)", allowed.as_millis())
-            }
-            WriteError::Closed => format!("{name} crashed (its input is closed)"),
-            WriteError::Io(e) => format!("{name} crashed (pipe error: {e})"),
-        })
+        self.failure(Fault::of_write(e, allowed))
+    }
+
+    fn failure(&self, fault: Fault) -> ProgramFailure {
+        ProgramFailure { name: self.name.clone(), fault }
     }
 }

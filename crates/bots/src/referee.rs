@@ -9,10 +9,11 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use tabula_model::{Game, GameKind, GameRng, MoveError, Options, SeatResult, Seats, Turn, rng_for};
+use tabula_model::{Game, GameKind, GameRng, Lang, MoveError, Options, SeatResult, Seats, Turn, rng_for};
 
 use crate::builtin::BuiltinBot;
-use crate::process::{BotLimits, BotProcess, ReadError, WriteError};
+use crate::fault::Fault;
+use crate::process::{BotLimits, BotProcess, ReadError};
 use crate::protocol::{self, Message, ViewMode};
 use crate::table::Table;
 
@@ -55,11 +56,38 @@ pub struct Failure {
     pub bot: String,
     /// What went wrong.
     pub kind: FailureKind,
-    /// In words (`"python3 exit.py crashed (exit status: 3)"`).
+    /// In English words (`"python3 exit.py crashed (exit status: 3)"`);
+    /// [`Failure::describe`] gives them in the reader's language.
     pub message: String,
+    /// What went wrong, as data (absent from results recorded before it
+    /// was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<Fault>,
     /// The end of what the bot wrote to stderr, if anything.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub stderr: String,
+}
+
+impl Failure {
+    /// `fault` of the bot `name` in `seat`, with the end of its error output.
+    pub fn new(seat: usize, name: &str, fault: Fault, stderr: String) -> Failure {
+        Failure {
+            seat,
+            bot: name.to_string(),
+            kind: fault.kind(),
+            message: fault.describe(name, Lang::En),
+            fault: Some(fault),
+            stderr,
+        }
+    }
+
+    /// What went wrong, in `lang`.
+    pub fn describe(&self, lang: Lang) -> String {
+        match &self.fault {
+            Some(fault) => fault.describe(&self.bot, lang),
+            None => self.message.clone(),
+        }
+    }
 }
 
 /// The result of one game.
@@ -394,13 +422,9 @@ pub fn play_game(
                         let position = game.position();
                         settings.think(|| bot.choose_into(position, seat, &mut rngs[seat], &mut texts[seat]))
                     };
-                    choice.then_some(()).ok_or_else(|| Failure {
-                        seat,
-                        bot: name_of(seat).to_string(),
-                        kind: FailureKind::NoMove,
-                        message: format!("{} found no move", name_of(seat)),
-                        stderr: String::new(),
-                    })
+                    choice
+                        .then_some(())
+                        .ok_or_else(|| Failure::new(seat, name_of(seat), Fault::FoundNoMove, String::new()))
                 }
                 Player::External(bot) => {
                     ask(bot, game.game(), seat, name_of(seat), &mut used[seat], settings)
@@ -494,29 +518,15 @@ fn submit_move(
     if let Player::External(bot) = player {
         bot.kill();
     }
-    let (kind, what) = match error {
-        MoveError::Malformed(_) => (FailureKind::Malformed, "a malformed move"),
-        _ => (FailureKind::Illegal, "an illegal move"),
-    };
-    Some(Failure {
-        seat,
-        bot: name.to_string(),
-        kind,
-        message: format!("{name} answered {what} {shown:?}: {error}"),
-        stderr: stderr_of(player),
-    })
+    let malformed = matches!(error, MoveError::Malformed(_));
+    let fault = Fault::Refused { malformed, answer: shown, error: error.to_string() };
+    Some(Failure::new(seat, name, fault, stderr_of(player)))
 }
 
 /// An external bot seated at a game kept without its record (never made
 /// so: a game with an external bot is always kept in full).
 fn unkept(seat: usize, name: &str) -> Failure {
-    Failure {
-        seat,
-        bot: name.to_string(),
-        kind: FailureKind::Crashed,
-        message: format!("{name} cannot be shown a game kept without its record"),
-        stderr: String::new(),
-    }
+    Failure::new(seat, name, Fault::NoRecord, String::new())
 }
 
 fn clip(text: &str) -> String {
@@ -558,12 +568,8 @@ fn start(
     // A process that died since its last game, or cannot take the start of
     // the next (it has not read what it was sent), is replaced once.
     for attempt in 0..2 {
-        bot.live(&settings.limits).map_err(|e| Failure {
-            seat,
-            bot: name.to_string(),
-            kind: FailureKind::Spawn,
-            message: format!("{name} could not be started: {e}"),
-            stderr: String::new(),
+        bot.live(&settings.limits).map_err(|e| {
+            Failure::new(seat, name, Fault::NotStarted { error: e.to_string() }, String::new())
         })?;
         let allowed =
             settings.move_time + if bot.fresh { settings.limits.startup_time } else { Duration::ZERO };
@@ -577,14 +583,11 @@ fn start(
         if attempt == 1 {
             let stderr = process.stderr_tail();
             bot.kill();
-            let (kind, message) = match error {
-                WriteError::Timeout => (
-                    FailureKind::TimedOut,
-                    format!("{name} timed out (it did not read its input within {} ms)", allowed.as_millis()),
-                ),
-                _ => (FailureKind::Crashed, format!("{name} crashed before the game started")),
+            let fault = match Fault::of_write(error, allowed) {
+                timeout @ Fault::DidNotRead { .. } => timeout,
+                _ => Fault::CrashedBeforeStart,
             };
-            return Err(Failure { seat, bot: name.to_string(), kind, message, stderr });
+            return Err(Failure::new(seat, name, fault, stderr));
         }
     }
     Ok(())
@@ -603,15 +606,9 @@ fn ask(
     let limit = settings.move_time.min(left);
     let startup = if bot.fresh { settings.limits.startup_time } else { Duration::ZERO };
     bot.fresh = false;
-    let fail = |kind, message: String, stderr: String| Failure {
-        seat,
-        bot: name.to_string(),
-        kind,
-        message,
-        stderr,
-    };
+    let fail = |fault, stderr| Failure::new(seat, name, fault, stderr);
     let Some(process) = bot.process.as_mut().filter(|p| !p.is_dead()) else {
-        return Err(fail(FailureKind::Crashed, format!("{name} crashed"), String::new()));
+        return Err(fail(Fault::Dead, String::new()));
     };
     // The answer's whole allowance, start-up included, is what the bot is
     // told, and bounds both writing the turn and reading the answer.
@@ -624,19 +621,7 @@ fn ask(
     if let Err(error) = sent {
         let stderr = process.stderr_tail();
         bot.kill();
-        return Err(match error {
-            WriteError::Timeout => fail(
-                FailureKind::TimedOut,
-                format!("{name} timed out (it did not read its input within {} ms)", allowed.as_millis()),
-                stderr,
-            ),
-            WriteError::Closed => {
-                fail(FailureKind::Crashed, format!("{name} crashed (its input is closed)"), stderr)
-            }
-            WriteError::Io(e) => {
-                fail(FailureKind::Crashed, format!("{name} crashed (pipe error: {e})"), stderr)
-            }
-        });
+        return Err(fail(Fault::of_write(error, allowed), stderr));
     }
     let answer = process.receive(deadline);
     settings.beat();
@@ -647,41 +632,21 @@ fn ask(
             if text.is_empty() {
                 let stderr = process.stderr_tail();
                 bot.kill();
-                return Err(fail(FailureKind::Malformed, format!("{name} answered an empty line"), stderr));
+                return Err(fail(Fault::EmptyLine, stderr));
             }
             Ok(text)
         }
         Err(error) => {
             let stderr = process.stderr_tail();
-            let (kind, message) = match error {
-                ReadError::Timeout if limit < settings.move_time => (
-                    FailureKind::GameTime,
-                    format!("{name} used up its {} ms for the game", settings.game_time.as_millis()),
-                ),
-                ReadError::Timeout if startup.is_zero() => (
-                    FailureKind::TimedOut,
-                    format!("{name} timed out (no move within {} ms)", limit.as_millis()),
-                ),
-                ReadError::Timeout => (
-                    FailureKind::TimedOut,
-                    format!(
-                        "{name} timed out (no move within {} ms: {} ms for the move and {} ms to start up)",
-                        allowed.as_millis(),
-                        limit.as_millis(),
-                        startup.as_millis()
-                    ),
-                ),
-                ReadError::TooLong => {
-                    (FailureKind::Flood, format!("{name} wrote more than 64 KiB in one line"))
+            let fault = match error {
+                // The game's time ran out before the move's: the game's limit is what was missed.
+                ReadError::Timeout if limit < settings.move_time => {
+                    Fault::GameTime { ms: settings.game_time.as_millis().try_into().unwrap_or(u64::MAX) }
                 }
-                ReadError::Closed(status) => {
-                    let status = status.map_or_else(|| "it closed its output".to_string(), |s| s.to_string());
-                    (FailureKind::Crashed, format!("{name} crashed ({status})"))
-                }
-                ReadError::Io(e) => (FailureKind::Crashed, format!("{name} crashed (pipe error: {e})")),
+                error => Fault::of_read(error, allowed, startup),
             };
             bot.kill();
-            Err(fail(kind, message, stderr))
+            Err(fail(fault, stderr))
         }
     }
 }

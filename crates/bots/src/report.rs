@@ -8,10 +8,6 @@ use tabula_model::Lang;
 
 use crate::tournament::TournamentReport;
 
-fn percent(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
-}
-
 /// `name` in at most `width` characters: whole, or its start and its end
 /// (where a command line names its script) around `...`.
 fn short(name: &str, width: usize) -> String {
@@ -99,6 +95,7 @@ pub fn render_text(report: &TournamentReport, lang: Lang) -> String {
     };
     let _ = writeln!(out, "{}", row(headings.clone().try_into().unwrap_or_default()));
     for (rank, b) in report.bots.iter().enumerate() {
+        let percent = |x| tabula_i18n::format_percent(lang, x, 1);
         let interval = format!("[{}, {}]", percent(b.ci95[0]), percent(b.ci95[1]));
         let cells = [
             (rank + 1).to_string(),
@@ -155,7 +152,7 @@ pub fn render_text(report: &TournamentReport, lang: Lang) -> String {
             let _ = writeln!(
                 out,
                 "  {}",
-                t!(lang, "report-failure", game = index + 1, message = f.message.as_str())
+                t!(lang, "report-failure", game = index + 1, message = f.describe(lang))
             );
             // The bot's last word on stderr usually says why (a script not
             // found, a traceback's last line); the rest is in the JSON.

@@ -50,6 +50,17 @@ pub fn format_decimal(lang: Lang, value: f64, min_fraction: usize, max_fraction:
     decimal(&marks(lang), value, min_fraction, max_fraction, true)
 }
 
+/// A share (`0.625`) as a percentage with `fraction` decimals and the
+/// percent sign, as `lang` writes it (`62.5%`, `62,5 %`).
+pub fn format_percent(lang: Lang, share: f64, fraction: usize) -> String {
+    let number = format_decimal(lang, 100.0 * share, fraction, fraction);
+    match lang {
+        Lang::En => format!("{number}%"),
+        // CLDR: Finnish and Spanish set the sign apart by a no-break space.
+        Lang::Fi | Lang::Es => format!("{number}\u{a0}%"),
+    }
+}
+
 fn decimal(m: &Marks, value: f64, min_fraction: usize, max_fraction: usize, grouping: bool) -> String {
     if !value.is_finite() {
         return value.to_string();

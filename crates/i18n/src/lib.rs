@@ -27,7 +27,7 @@ use unic_langid::LanguageIdentifier;
 
 mod format;
 
-pub use format::{format_datetime, format_decimal, format_integer};
+pub use format::{format_datetime, format_decimal, format_integer, format_percent};
 
 /// A language Tabula speaks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -158,7 +158,7 @@ impl Player {
             match message {
                 ToGame::Start(start) => {
                     if let Err(f) = self.program.start(&start) {
-                        self.resign(&f.to_string());
+                        self.resign(&f.describe(lang()));
                     }
                 }
                 // A turn comes again after a reconnection if the move was
@@ -174,7 +174,7 @@ impl Player {
                         if !tail.trim().is_empty() {
                             self.say(&t!(lang(), "bot-last-words", tail = tail));
                         }
-                        self.resign(&f.to_string());
+                        self.resign(&f.describe(lang()));
                     }
                 },
                 ToGame::End(end) => {

@@ -218,6 +218,12 @@ fn the_server_s_own_commands_report_in_the_reader_s_language() {
         "{out}"
     );
     assert!(out.contains("\nsija  botti ") && out.contains("\nKeskinäiset ottelut ("), "{out}");
+    // A bot's failure, and the shares, as the reader writes them.
+    let (code, out, err) =
+        run_in(&t, "fi_FI.UTF-8", "tournament --game intervalo --bot false --bot random --games-per-pair 1");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("\n  peli 1: false kaatui"), "{out}");
+    assert!(out.contains(" 100,0\u{a0}% ") && out.contains("[0,0\u{a0}%, 79,3\u{a0}%]"), "{out}");
     // English as it was.
     let again = format!("backup {} --force", copy.display());
     let (_, out, _) = run_in(&t, "C.UTF-8", &again);

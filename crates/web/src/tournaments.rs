@@ -21,7 +21,6 @@ use serde::{Deserialize, Serialize};
 use tabula_bots::tournament::{build_report, unique_names};
 use tabula_bots::{BotStanding, GameResult, TournamentConfig, TournamentReport};
 use tabula_i18n::t;
-use tabula_model::Lang;
 use tabula_model::svg::escape;
 use tabula_service::store::TournamentRow;
 use utoipa::{IntoParams, ToSchema};
@@ -433,16 +432,7 @@ async fn list_page(
 /// A share as a percentage with one decimal, in the request's language
 /// (`62.5%`, `62,5 %`).
 fn percent(x: f64) -> String {
-    percent_sign(tabula_i18n::format_decimal(current(), 100.0 * x, 1, 1))
-}
-
-/// `number` with the percent sign, as the request's language writes it.
-fn percent_sign(number: String) -> String {
-    match current() {
-        Lang::En => format!("{number}%"),
-        // CLDR: Finnish and Spanish set the sign apart by a no-break space.
-        Lang::Fi | Lang::Es => format!("{number}\u{a0}%"),
-    }
+    tabula_i18n::format_percent(current(), x, 1)
 }
 
 /// A game's title in the request's language.
@@ -615,13 +605,19 @@ fn game_lines(report: &TournamentReport, limit: usize) -> Vec<GameLine> {
                 .iter()
                 .map(|f| FailureLog {
                     bot: f.bot.clone(),
-                    message: f.message.clone(),
+                    // The fault's own figures may name a path (a program not found).
+                    message: hide_paths(&f.describe(current())),
                     stderr: f.stderr.clone(),
                 })
                 .collect(),
             seats: g.seats.clone(),
             winner: g.winner.clone(),
-            reason: g.reason.clone(),
+            // A game lost by failures gives them as its reason, in the page's language.
+            reason: if g.failures.is_empty() {
+                g.reason.clone()
+            } else {
+                hide_paths(&g.failures.iter().map(|f| f.describe(current())).collect::<Vec<_>>().join("; "))
+            },
             scores: g.scores.iter().map(|s| s.decimal()).collect::<Vec<_>>().join(" : "),
             failed: !g.failures.is_empty(),
             moves: g.moves,
@@ -791,7 +787,7 @@ pub fn win_rate_chart(bots: &[BotStanding]) -> String {
                 "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\" fill=\"#5b6670\">{}</text>",
                 x(v),
                 bottom + 16.0,
-                percent_sign((tenth * 10).to_string())
+                tabula_i18n::format_percent(current(), f64::from(tenth) / 10.0, 0)
             );
         }
     }

@@ -155,3 +155,23 @@ bot-move-refused = the move { $answer } was refused: { $message }
 bot-refused-move-loses = the program answered a move the server refused: { $answer }
 bot-resigning = { $reason }; resigning
 bot-resign-failed = could not resign: { $message }
+
+## Why a bot lost a game (tournament tables and pages, a connected bot's log)
+
+fault-not-started = { $bot } could not be started: { $error }
+fault-did-not-read = { $bot } timed out (it did not read its input within { NUMBER($ms, useGrouping: "false") } ms)
+fault-crashed-before-start = { $bot } crashed before the game started
+fault-dead = { $bot } crashed
+fault-input-closed = { $bot } crashed (its input is closed)
+fault-pipe = { $bot } crashed (pipe error: { $error })
+fault-exited = { $bot } crashed ({ $status })
+fault-output-closed = { $bot } crashed (it closed its output)
+fault-empty-line = { $bot } answered an empty line
+fault-game-time = { $bot } used up its { NUMBER($ms, useGrouping: "false") } ms for the game
+fault-no-move = { $bot } timed out (no move within { NUMBER($ms, useGrouping: "false") } ms)
+fault-no-move-starting = { $bot } timed out (no move within { NUMBER($ms, useGrouping: "false") } ms: { NUMBER($move_ms, useGrouping: "false") } ms for the move and { NUMBER($startup_ms, useGrouping: "false") } ms to start up)
+fault-flood = { $bot } wrote more than 64 KiB in one line
+fault-malformed = { $bot } answered a malformed move { $answer }: { $error }
+fault-illegal = { $bot } answered an illegal move { $answer }: { $error }
+fault-no-record = { $bot } cannot be shown a game kept without its record
+fault-found-no-move = { $bot } found no move

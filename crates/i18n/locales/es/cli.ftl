@@ -200,3 +200,23 @@ bot-move-refused = la jugada { $answer } fue rechazada: { $message }
 bot-refused-move-loses = el programa respondió con una jugada que el servidor rechazó: { $answer }
 bot-resigning = { $reason }; abandona
 bot-resign-failed = no se pudo abandonar: { $message }
+
+## Por qué un bot perdió una partida (tablas y páginas de torneos, registro de un bot conectado)
+
+fault-not-started = { $bot } no se pudo arrancar: { $error }
+fault-did-not-read = { $bot } agotó su tiempo (no leyó su entrada en { NUMBER($ms, useGrouping: "false") } ms)
+fault-crashed-before-start = { $bot } falló antes de empezar la partida
+fault-dead = { $bot } falló
+fault-input-closed = { $bot } falló (su entrada está cerrada)
+fault-pipe = { $bot } falló (error de tubería: { $error })
+fault-exited = { $bot } falló ({ $status })
+fault-output-closed = { $bot } falló (cerró su salida)
+fault-empty-line = { $bot } respondió con una línea vacía
+fault-game-time = { $bot } agotó sus { NUMBER($ms, useGrouping: "false") } ms de la partida
+fault-no-move = { $bot } agotó su tiempo (ninguna jugada en { NUMBER($ms, useGrouping: "false") } ms)
+fault-no-move-starting = { $bot } agotó su tiempo (ninguna jugada en { NUMBER($ms, useGrouping: "false") } ms: { NUMBER($move_ms, useGrouping: "false") } ms para la jugada y { NUMBER($startup_ms, useGrouping: "false") } ms para arrancar)
+fault-flood = { $bot } escribió más de 64 KiB en una línea
+fault-malformed = { $bot } respondió con una jugada mal formada { $answer }: { $error }
+fault-illegal = { $bot } respondió con una jugada ilegal { $answer }: { $error }
+fault-no-record = { $bot } no puede ver una partida guardada sin su registro
+fault-found-no-move = { $bot } no encontró ninguna jugada

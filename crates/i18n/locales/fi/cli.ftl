@@ -200,3 +200,23 @@ bot-move-refused = siirto { $answer } hylättiin: { $message }
 bot-refused-move-loses = ohjelma vastasi siirrolla, jonka palvelin hylkäsi: { $answer }
 bot-resigning = { $reason }; luovutetaan
 bot-resign-failed = luovutus ei onnistunut: { $message }
+
+## Miksi botti hävisi pelin (turnausten taulukot ja sivut, yhdistetyn botin loki)
+
+fault-not-started = { $bot } ei käynnistynyt: { $error }
+fault-did-not-read = { $bot } ylitti ajan (se ei lukenut syötettään { NUMBER($ms, useGrouping: "false") } ms:ssa)
+fault-crashed-before-start = { $bot } kaatui ennen pelin alkua
+fault-dead = { $bot } kaatui
+fault-input-closed = { $bot } kaatui (sen syöte on suljettu)
+fault-pipe = { $bot } kaatui (putkivirhe: { $error })
+fault-exited = { $bot } kaatui ({ $status })
+fault-output-closed = { $bot } kaatui (se sulki tulosteensa)
+fault-empty-line = { $bot } vastasi tyhjällä rivillä
+fault-game-time = { $bot } käytti pelin { NUMBER($ms, useGrouping: "false") } ms loppuun
+fault-no-move = { $bot } ylitti ajan (ei siirtoa { NUMBER($ms, useGrouping: "false") } ms:ssa)
+fault-no-move-starting = { $bot } ylitti ajan (ei siirtoa { NUMBER($ms, useGrouping: "false") } ms:ssa: { NUMBER($move_ms, useGrouping: "false") } ms siirtoon ja { NUMBER($startup_ms, useGrouping: "false") } ms käynnistykseen)
+fault-flood = { $bot } kirjoitti yli 64 KiB yhdelle riville
+fault-malformed = { $bot } vastasi virheellisellä siirrolla { $answer }: { $error }
+fault-illegal = { $bot } vastasi sääntöjenvastaisella siirrolla { $answer }: { $error }
+fault-no-record = { $bot } ei voi nähdä peliä, jota pidetään ilman sen pöytäkirjaa
+fault-found-no-move = { $bot } ei löytänyt siirtoa
