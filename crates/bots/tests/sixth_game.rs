@@ -157,11 +157,11 @@ impl Rules for Toy {
         }
     }
 
-    fn render_text(view: &ToyView) -> String {
+    fn render_text(view: &ToyView, _lang: tabula_model::Lang) -> String {
         view.rows.join("\n")
     }
 
-    fn render_svg(view: &ToyView) -> String {
+    fn render_svg(view: &ToyView, _lang: tabula_model::Lang) -> String {
         let mut out = String::from("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"110\" height=\"110\">");
         for (r, row) in view.rows.iter().enumerate() {
             for (c, mark) in row.chars().enumerate() {
@@ -195,7 +195,7 @@ fn new_game(seed: u64) -> Game {
 fn its_board_is_clickable() {
     let mut game = new_game(1);
     game.submit(Event { at: 0, seat: Some(0), action: EventAction::Move("b2".into()) }).unwrap();
-    let picture = game.picture(Viewer::Player(1), 0);
+    let picture = game.picture(Viewer::Player(1), 0, tabula_model::Lang::En);
     let map = picture.click.expect("a click layout comes with the picture");
     let mut names = Vec::new();
     for part in picture.svg.split("<rect ").skip(1) {

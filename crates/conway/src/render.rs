@@ -3,7 +3,7 @@
 use serde::Serialize;
 use tabula_model::coords::column_name;
 use tabula_model::svg::{self, NEUTRAL_COLOUR, escape, player_colour};
-use tabula_model::{ClickMap, Seat};
+use tabula_model::{ClickMap, Lang, Seat, msg};
 
 /// Where a player stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -24,16 +24,28 @@ pub enum PlayerStatus {
 }
 
 impl PlayerStatus {
-    fn note(self) -> &'static str {
-        match self {
-            PlayerStatus::Playing => "",
-            PlayerStatus::Out => " (out)",
-            PlayerStatus::Resigned => " (resigned)",
-            PlayerStatus::Won => " (winner)",
-            PlayerStatus::Drew => " (draw)",
-            PlayerStatus::Lost => "",
-        }
+    /// What follows the player's line (` (out)`), in `lang`.
+    fn note(self, lang: Lang) -> String {
+        let word = match self {
+            PlayerStatus::Playing | PlayerStatus::Lost => return String::new(),
+            PlayerStatus::Out => msg!("conway-board-out"),
+            PlayerStatus::Resigned => msg!("conway-board-resigned"),
+            PlayerStatus::Won => msg!("conway-board-winner"),
+            PlayerStatus::Drew => msg!("conway-board-draw"),
+        };
+        format!(" {}", word.render(lang))
     }
+}
+
+/// `3 pieces` in `lang`.
+fn pieces(count: u64, lang: Lang) -> String {
+    msg!("conway-board-pieces", pieces = count).render(lang)
+}
+
+/// `Move 3, generation 1` in `lang`.
+fn move_line(view: &ConwayView, lang: Lang) -> String {
+    msg!("conway-board-move", moves = view.moves.to_string(), generation = view.generation.to_string())
+        .render(lang)
 }
 
 /// One line of the legend.
@@ -76,8 +88,9 @@ pub struct ConwayView {
 }
 
 /// The text board: column letters above and below (stacked when past `z`),
-/// row numbers on both sides with row 1 at the bottom, then the legend.
-pub fn text(view: &ConwayView) -> String {
+/// row numbers on both sides with row 1 at the bottom, then the legend,
+/// its words in `lang`.
+pub fn text(view: &ConwayView, lang: Lang) -> String {
     let n = view.size;
     let names: Vec<String> = (0..n as u64).map(column_name).collect();
     let depth = names.iter().map(String::len).max().unwrap_or(1);
@@ -100,21 +113,25 @@ pub fn text(view: &ConwayView) -> String {
     out.push('\n');
     let width = view.players.iter().map(|p| p.user.len()).max().unwrap_or(0);
     for p in &view.players {
-        let s = if p.pieces == 1 { "" } else { "s" };
-        out.push_str(&format!("{} {:<width$} {} piece{s}{}\n", p.letter, p.user, p.pieces, p.status.note()));
+        out.push_str(&format!(
+            "{} {:<width$} {}{}\n",
+            p.letter,
+            p.user,
+            pieces(p.pieces, lang),
+            p.status.note(lang)
+        ));
     }
-    let s = if view.neutral == 1 { "" } else { "s" };
-    out.push_str(&format!("# {:<width$} {} piece{s}\n", "neutral", view.neutral, width = width));
-    out.push_str(&format!("Move {}, generation {}", view.moves, view.generation));
+    let neutral = msg!("conway-board-neutral").render(lang);
+    out.push_str(&format!("# {:<width$} {}\n", neutral, pieces(view.neutral, lang), width = width));
+    out.push_str(&move_line(view, lang));
     if view.to_move.is_some() {
-        let s = if view.allowed == 1 { "" } else { "s" };
-        out.push_str(&format!("; the next move may place up to {} piece{s}", view.allowed));
+        out.push_str(&format!("; {}", msg!("conway-board-may-place", pieces = view.allowed).render(lang)));
     }
     // Only while the game runs: a finished game does not announce its end.
     if let Some(m) = view.max_turns
         && view.to_move.is_some()
     {
-        out.push_str(&format!("; the game ends after move {m}"));
+        out.push_str(&format!("; {}", msg!("conway-board-ends-after", moves = m.to_string()).render(lang)));
     }
     out.push('\n');
     out
@@ -144,8 +161,9 @@ pub fn click_map(view: &ConwayView) -> Option<ClickMap> {
 }
 
 /// The board as a standalone SVG document: the grid with coordinates, pieces
-/// in player colours, neutral pieces grey, and the legend below.
-pub fn svg(view: &ConwayView) -> String {
+/// in player colours, neutral pieces grey, and the legend below, its words
+/// in `lang`.
+pub fn svg(view: &ConwayView, lang: Lang) -> String {
     let n = view.size;
     let cell = cell_side(n);
     let margin = MARGIN;
@@ -208,33 +226,36 @@ pub fn svg(view: &ConwayView) -> String {
     }
     let mut ly = margin + board + 24.0;
     for (s, p) in view.players.iter().enumerate() {
-        let turn = if view.to_move == Some(s) { " (to move)" } else { "" };
+        let turn = if view.to_move == Some(s) {
+            format!(" {}", msg!("conway-board-to-move").render(lang))
+        } else {
+            String::new()
+        };
         out.push_str(&format!(
-            "<rect x=\"{margin}\" y=\"{}\" width=\"14\" height=\"14\" rx=\"3\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" font-size=\"13\">{} {}: {} piece{}{}{}</text>",
+            "<rect x=\"{margin}\" y=\"{}\" width=\"14\" height=\"14\" rx=\"3\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" font-size=\"13\">{} {}: {}{}{}</text>",
             ly - 11.0,
             player_colour(s),
             margin + 20.0,
             ly,
             p.letter,
             escape(&p.user),
-            p.pieces,
-            if p.pieces == 1 { "" } else { "s" },
-            p.status.note(),
-            turn
+            escape(&pieces(p.pieces, lang)),
+            escape(&p.status.note(lang)),
+            escape(&turn)
         ));
         ly += 22.0;
     }
     out.push_str(&format!(
-        "<rect x=\"{margin}\" y=\"{}\" width=\"14\" height=\"14\" rx=\"3\" fill=\"{NEUTRAL_COLOUR}\"/><text x=\"{}\" y=\"{ly}\" font-size=\"13\"># neutral: {} piece{}</text>",
+        "<rect x=\"{margin}\" y=\"{}\" width=\"14\" height=\"14\" rx=\"3\" fill=\"{NEUTRAL_COLOUR}\"/><text x=\"{}\" y=\"{ly}\" font-size=\"13\"># {}: {}</text>",
         ly - 11.0,
         margin + 20.0,
-        view.neutral,
-        if view.neutral == 1 { "" } else { "s" }
+        escape(&msg!("conway-board-neutral").render(lang)),
+        escape(&pieces(view.neutral, lang))
     ));
     ly += 22.0;
     out.push_str(&format!(
-        "<text x=\"{margin}\" y=\"{ly}\" font-size=\"13\">Move {}, generation {}</text>",
-        view.moves, view.generation
+        "<text x=\"{margin}\" y=\"{ly}\" font-size=\"13\">{}</text>",
+        escape(&move_line(view, lang))
     ));
     out.push_str("</svg>\n");
     out

@@ -6,8 +6,8 @@ use rand::seq::index::sample;
 use tabula_life::{Life, Owner, Threads, Topology, Universe};
 use tabula_model::coords::{Point, parse_points};
 use tabula_model::{
-    Applied, Ctx, Dynamics, GameInfo, GameRng, LogEntry, MoveError, OptionKind, OptionSpec, Outcome, Rules,
-    Score, Seat, Setup, SetupError, Timestamp, Turn, Viewer, msg,
+    Applied, Ctx, Dynamics, GameInfo, GameRng, Lang, LogEntry, MoveError, OptionKind, OptionSpec, Outcome,
+    Rules, Score, Seat, Setup, SetupError, Timestamp, Turn, Viewer, msg,
 };
 
 use crate::render::{self, ConwayView, PlayerLine, PlayerStatus};
@@ -459,12 +459,12 @@ impl Rules for Conway {
         }
     }
 
-    fn render_text(view: &ConwayView) -> String {
-        render::text(view)
+    fn render_text(view: &ConwayView, lang: Lang) -> String {
+        render::text(view, lang)
     }
 
-    fn render_svg(view: &ConwayView) -> String {
-        render::svg(view)
+    fn render_svg(view: &ConwayView, lang: Lang) -> String {
+        render::svg(view, lang)
     }
 
     fn click_map(view: &ConwayView) -> Option<tabula_model::ClickMap> {

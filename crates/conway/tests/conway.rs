@@ -51,9 +51,9 @@ fn the_placement_ramp() {
     play(&mut g, 0, "pass").unwrap();
     assert_eq!(state(&g).generation(), 2);
     // Fewer pieces than allowed are fine; nothing changes after a refusal.
-    let before = g.render_text(Viewer::Observer, 0);
+    let before = g.render_text(Viewer::Observer, 0, tabula_model::Lang::En);
     assert!(play(&mut g, 1, "a5,a6,a7,a8,a9").is_err());
-    assert_eq!(g.render_text(Viewer::Observer, 0), before);
+    assert_eq!(g.render_text(Viewer::Observer, 0, tabula_model::Lang::En), before);
     play(&mut g, 1, "e5,f5").unwrap();
     assert_eq!(state(&g).moves(), 6);
 }
@@ -104,7 +104,7 @@ fn a_complete_game_to_a_win() {
     assert_eq!(outcome.result_for(0), SeatResult::Win);
     assert_eq!(outcome.result_for(1), SeatResult::Loss);
     assert_eq!(play(&mut g, 1, "a1").unwrap_err(), MoveError::GameOver);
-    let text = g.render_text(Viewer::Observer, 0);
+    let text = g.render_text(Viewer::Observer, 0, tabula_model::Lang::En);
     assert_eq!(
         text,
         "  abcdefgh
@@ -125,7 +125,7 @@ Move 3, generation 1
 "
     );
     let replayed = Game::replay(&KIND, g.record().clone()).unwrap();
-    assert_eq!(replayed.render_text(Viewer::Observer, 0), text);
+    assert_eq!(replayed.render_text(Viewer::Observer, 0, tabula_model::Lang::En), text);
 }
 
 #[test]
@@ -192,12 +192,14 @@ fn max_turns_ends_by_piece_count() {
     play(&mut g, 1, "g7,h7").unwrap();
     play(&mut g, 0, "c2,b3,c3").unwrap();
     assert!(!g.is_over());
-    assert!(g.render_text(Viewer::Observer, 0).contains("; the game ends after move 4\n"));
+    assert!(
+        g.render_text(Viewer::Observer, 0, tabula_model::Lang::En).contains("; the game ends after move 4\n")
+    );
     // bob's blinker (3 after the generation) against ann's block (4).
     let lines = play(&mut g, 1, "i7").unwrap();
     assert!(g.is_over());
     assert_eq!(lines.last().unwrap(), "ann wins with the most pieces (4)");
-    let board = g.render_text(Viewer::Observer, 0);
+    let board = g.render_text(Viewer::Observer, 0, tabula_model::Lang::En);
     assert!(!board.contains("ends after"), "a finished game announces no end: {board}");
     let o = g.outcome().unwrap();
     assert_eq!(o.sole_winner(), Some(0));
@@ -239,7 +241,10 @@ fn random_moves_are_starred_and_replay() {
     assert_eq!(state(&g).pieces(0), 1);
     let replayed = Game::replay(&KIND, g.record().clone()).unwrap();
     assert_eq!(replayed.history_for(Viewer::Observer), g.history_for(Viewer::Observer));
-    assert_eq!(replayed.render_text(Viewer::Observer, 0), g.render_text(Viewer::Observer, 0));
+    assert_eq!(
+        replayed.render_text(Viewer::Observer, 0, tabula_model::Lang::En),
+        g.render_text(Viewer::Observer, 0, tabula_model::Lang::En)
+    );
 }
 
 #[test]
@@ -247,7 +252,7 @@ fn large_boards_use_spreadsheet_columns() {
     let mut g = game(&["ann", "bob"], &["-size=30"]);
     play(&mut g, 0, "ad30").unwrap();
     assert_eq!(at(&g, "ad30"), Some(Owner::Player(0)));
-    let text = g.render_text(Viewer::Observer, 0);
+    let text = g.render_text(Viewer::Observer, 0, tabula_model::Lang::En);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "                             aaaa");
     assert_eq!(lines[1], "   abcdefghijklmnopqrstuvwxyzabcd");
@@ -260,7 +265,7 @@ fn large_boards_use_spreadsheet_columns() {
 fn svg_is_a_standalone_picture() {
     let mut g = game(&["ann", "<b&b>"], &[]);
     play(&mut g, 0, "a1").unwrap();
-    let svg = g.render_svg(Viewer::Observer, 0);
+    let svg = g.render_svg(Viewer::Observer, 0, tabula_model::Lang::En);
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     assert!(svg.contains("#0072b2"), "ann's colour");
     assert!(svg.contains("&lt;b&amp;b&gt;"));

@@ -2,36 +2,48 @@
 
 use std::fmt::Write;
 
-use tabula_model::svg;
+use tabula_model::{Lang, msg, svg};
 
 use crate::rules::Standing;
 use crate::view::{DnaView, PlayerView};
 
 /// The board in the seed's form, one line per player:
 /// `ned (33): TCGCATGTACATTTTCAATCTTCGCCTTGAGAG`, with ` (out)` or
-/// ` (resigned)` after players no longer in.
-pub fn text(view: &DnaView) -> String {
+/// ` (resigned)` after players no longer in; its words in `lang`.
+pub fn text(view: &DnaView, lang: Lang) -> String {
     let mut out = String::new();
     for p in &view.players {
-        let mark = match p.standing {
-            Standing::In => "",
-            Standing::Out => " (out)",
-            Standing::Resigned => " (resigned)",
-        };
+        let mark = standing_mark(p.standing, lang);
         let line = match (&p.sequence, p.length) {
             (Some(s), _) if s.is_empty() => format!("{} (0):{mark}", p.name),
             (Some(s), _) => format!("{} ({}): {s}{mark}", p.name, s.len()),
-            (None, Some(len)) => format!("{} ({len}): hidden{mark}", p.name),
-            (None, None) if p.standing == Standing::In => format!("{}: no sequence yet", p.name),
-            (None, None) => format!("{}: no sequence{mark}", p.name),
+            (None, Some(len)) => {
+                let hidden = msg!("dna-board-hidden", name = &p.name, length = len.to_string()).render(lang);
+                format!("{hidden}{mark}")
+            }
+            (None, None) if p.standing == Standing::In => {
+                msg!("dna-board-no-sequence-yet", name = &p.name).render(lang)
+            }
+            (None, None) => format!("{}{mark}", msg!("dna-board-no-sequence", name = &p.name).render(lang)),
         };
         out.push_str(&line);
         out.push('\n');
     }
     if !view.opening_passes.is_empty() {
-        let _ = writeln!(out, "No legal nomination at the start, passed: {}", view.opening_passes.join(", "));
+        let passed = msg!("dna-board-opening-passes", users = view.opening_passes.join(", ")).render(lang);
+        let _ = writeln!(out, "{passed}");
     }
     out
+}
+
+/// ` (out)` or ` (resigned)` after a player no longer in, in `lang`.
+fn standing_mark(standing: Standing, lang: Lang) -> String {
+    let word = match standing {
+        Standing::In => return String::new(),
+        Standing::Out => msg!("dna-board-out"),
+        Standing::Resigned => msg!("dna-board-resigned"),
+    };
+    format!(" {}", word.render(lang))
 }
 
 const CELL: f64 = 16.0;
@@ -50,14 +62,15 @@ fn nucleotide_colour(letter: char) -> &'static str {
     }
 }
 
-fn nucleotide_name(letter: char) -> &'static str {
-    match letter {
-        'A' => "adenine",
-        'C' => "cytosine",
-        'G' => "guanine",
-        'T' => "thymine",
-        _ => "",
-    }
+fn nucleotide_name(letter: char, lang: Lang) -> String {
+    let name = match letter {
+        'A' => msg!("dna-board-adenine"),
+        'C' => msg!("dna-board-cytosine"),
+        'G' => msg!("dna-board-guanine"),
+        'T' => msg!("dna-board-thymine"),
+        _ => return String::new(),
+    };
+    name.render(lang)
 }
 
 /// Text colour readable on the nucleotide's fill.
@@ -65,27 +78,26 @@ fn ink(letter: char) -> &'static str {
     if letter == 'G' { "#000000" } else { "#ffffff" }
 }
 
-fn label_text(player: &PlayerView) -> String {
+fn label_text(player: &PlayerView, lang: Lang) -> String {
     let mark = match player.standing {
-        Standing::In if player.to_move => " \u{25c0}",
-        Standing::In => "",
-        Standing::Out => " (out)",
-        Standing::Resigned => " (resigned)",
+        Standing::In if player.to_move => " \u{25c0}".to_string(),
+        standing => standing_mark(standing, lang),
     };
     let length = player.length.map(|l| format!(" ({l})")).unwrap_or_default();
     format!("{}{length}{mark}", player.name)
 }
 
-fn status_line(view: &DnaView) -> String {
+fn status_line(view: &DnaView, lang: Lang) -> String {
     if view.over {
-        return "Game over".into();
+        return msg!("dna-board-over").render(lang);
     }
     let waiting: Vec<&str> = view.players.iter().filter(|p| p.to_move).map(|p| p.name.as_str()).collect();
+    let users = waiting.join(", ");
     if view.setting_up {
-        format!("Set-up: waiting for {}", waiting.join(", "))
+        msg!("dna-board-setting-up", users = users).render(lang)
     } else {
-        let round = if view.first_round { " (first round)" } else { "" };
-        format!("{} to nominate{round}", waiting.join(", "))
+        let round = if view.first_round { "first" } else { "later" };
+        msg!("dna-board-to-nominate", users = users, round = round).render(lang)
     }
 }
 
@@ -96,7 +108,7 @@ const PER_ROW: usize = 20;
 /// strip of coloured nucleotides per player, wrapped in rows of
 /// [`PER_ROW`]; above a sequence the last nomination reduced, a thin strip
 /// of how it was before, with the removed letters outlined; and a legend.
-pub fn svg(view: &DnaView) -> String {
+pub fn svg(view: &DnaView, lang: Lang) -> String {
     let last = view.last.as_ref();
     let width = svg::PHONE_WIDTH;
     let mut y = MARGIN;
@@ -113,8 +125,8 @@ pub fn svg(view: &DnaView) -> String {
             );
         }
     };
-    line(&mut body, &mut y, 15.0, " font-weight=\"bold\"", "DNA");
-    line(&mut body, &mut y, 13.0, "", &status_line(view));
+    line(&mut body, &mut y, 15.0, " font-weight=\"bold\"", &msg!("dna-title").render(lang));
+    line(&mut body, &mut y, 13.0, "", &status_line(view, lang));
     if let Some(l) = last {
         let name = view.players.get(l.seat).map_or("", |p| p.name.as_str());
         let effects: Vec<String> = l
@@ -125,23 +137,24 @@ pub fn svg(view: &DnaView) -> String {
                 c.map(|c| format!("{} {c}", view.players.get(s).map_or("", |p| p.name.as_str())))
             })
             .collect();
-        let text = format!("Last: {name} nominated {} ({})", l.chunk, effects.join(", "));
+        let text =
+            msg!("dna-board-last", user = name, chunk = &l.chunk, effects = effects.join(", ")).render(lang);
         line(&mut body, &mut y, 12.0, "", &text);
     }
     y += 10.0;
 
     for (seat, player) in view.players.iter().enumerate() {
-        y = player_label(&mut body, seat, player, y);
+        y = player_label(&mut body, seat, player, y, lang);
         let before = last.and_then(|l| l.before.get(seat).cloned().flatten());
         if let (Some(before), Some(l)) = (&before, last) {
             let removed = l.positions.get(seat).map_or(&[][..], Vec::as_slice);
-            y = before_strip(&mut body, before, removed, y, &l.chunk);
+            y = before_strip(&mut body, before, removed, y, &l.chunk, lang);
         }
-        y = player_strip(&mut body, player, y) + 8.0;
+        y = player_strip(&mut body, player, y, lang) + 8.0;
     }
 
     y += 4.0;
-    y = legend(&mut body, &view.alphabet, y);
+    y = legend(&mut body, &view.alphabet, y, lang);
     let height = y + MARGIN;
     format!(
         "{}<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>{body}</svg>\n",
@@ -161,12 +174,12 @@ fn strip_height(len: usize, row: f64) -> f64 {
 
 /// The sequence before the last nomination, removed letters outlined;
 /// returns where the next part starts.
-fn before_strip(out: &mut String, before: &str, removed: &[usize], y: f64, chunk: &str) -> f64 {
+fn before_strip(out: &mut String, before: &str, removed: &[usize], y: f64, chunk: &str, lang: Lang) -> f64 {
     let _ = write!(
         out,
-        "<text x=\"{MARGIN}\" y=\"{}\" font-size=\"12\" fill=\"#555555\">before {}</text>",
+        "<text x=\"{MARGIN}\" y=\"{}\" font-size=\"12\" fill=\"#555555\">{}</text>",
         y + 12.0,
-        svg::escape(chunk)
+        svg::escape(&msg!("dna-board-before", chunk = chunk).render(lang))
     );
     let y = y + 17.0;
     let mut removed_iter = removed.iter().peekable();
@@ -195,7 +208,7 @@ fn before_strip(out: &mut String, before: &str, removed: &[usize], y: f64, chunk
 
 /// A player's name, length and standing beside their colour; returns where
 /// the next part starts.
-fn player_label(out: &mut String, seat: usize, player: &PlayerView, y: f64) -> f64 {
+fn player_label(out: &mut String, seat: usize, player: &PlayerView, y: f64, lang: Lang) -> f64 {
     let faded = player.standing != Standing::In;
     let _ = write!(
         out,
@@ -206,13 +219,13 @@ fn player_label(out: &mut String, seat: usize, player: &PlayerView, y: f64) -> f
         MARGIN + 12.0,
         y + 14.0,
         if faded { " fill=\"#595959\"" } else { "" },
-        svg::escape(&label_text(player)),
+        svg::escape(&label_text(player, lang)),
     );
     y + 20.0
 }
 
 /// A player's strip, wrapped; returns where it ends.
-fn player_strip(out: &mut String, player: &PlayerView, y: f64) -> f64 {
+fn player_strip(out: &mut String, player: &PlayerView, y: f64, lang: Lang) -> f64 {
     let faded = player.standing != Standing::In;
     let group_opacity = if faded { " opacity=\"0.4\"" } else { "" };
     let _ = write!(out, "<g{group_opacity}>");
@@ -251,8 +264,9 @@ fn player_strip(out: &mut String, player: &PlayerView, y: f64) -> f64 {
         (None, None) => {
             let _ = write!(
                 out,
-                "<text x=\"{MARGIN}\" y=\"{}\" font-size=\"12\" fill=\"#555555\">no sequence yet</text>",
-                y + ROW - 7.0
+                "<text x=\"{MARGIN}\" y=\"{}\" font-size=\"12\" fill=\"#555555\">{}</text>",
+                y + ROW - 7.0,
+                svg::escape(&msg!("dna-board-no-strip").render(lang))
             );
             0
         }
@@ -263,7 +277,7 @@ fn player_strip(out: &mut String, player: &PlayerView, y: f64) -> f64 {
 
 /// The nucleotides' colours two to a row, then the mark of a removed
 /// letter; returns where the legend ends.
-fn legend(out: &mut String, alphabet: &str, y: f64) -> f64 {
+fn legend(out: &mut String, alphabet: &str, y: f64, lang: Lang) -> f64 {
     let mut y = y;
     for (k, letter) in alphabet.chars().enumerate() {
         let x = MARGIN + (k % 2) as f64 * 170.0;
@@ -274,7 +288,7 @@ fn legend(out: &mut String, alphabet: &str, y: f64) -> f64 {
             nucleotide_colour(letter),
             x + 16.0,
             y + 10.0,
-            nucleotide_name(letter)
+            svg::escape(&nucleotide_name(letter, lang))
         );
         if k % 2 == 1 {
             y += 18.0;
@@ -288,11 +302,12 @@ fn legend(out: &mut String, alphabet: &str, y: f64) -> f64 {
         out,
         "<rect x=\"{x}\" y=\"{y}\" width=\"12\" height=\"12\" fill=\"#cccccc\" stroke=\"#000000\" stroke-width=\"1.5\"/>\
          <line x1=\"{x}\" y1=\"{y}\" x2=\"{}\" y2=\"{}\" stroke=\"#000000\"/>\
-         <text x=\"{}\" y=\"{}\" font-size=\"12\">removed by the last nomination</text>",
+         <text x=\"{}\" y=\"{}\" font-size=\"12\">{}</text>",
         x + 12.0,
         y + 12.0,
         x + 16.0,
-        y + 10.0
+        y + 10.0,
+        svg::escape(&msg!("dna-board-removed").render(lang))
     );
     y + 18.0
 }

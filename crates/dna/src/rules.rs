@@ -7,8 +7,8 @@ use rand::Rng;
 use rand::seq::IndexedRandom;
 use serde::Serialize;
 use tabula_model::{
-    Applied, Arg, Ctx, GameInfo, GameRng, LogEntry, Message, MoveError, Options, Outcome, Rules, Score, Seat,
-    Setup, SetupError, Timestamp, Turn, Viewer, msg,
+    Applied, Arg, Ctx, GameInfo, GameRng, Lang, LogEntry, Message, MoveError, Options, Outcome, Rules, Score,
+    Seat, Setup, SetupError, Timestamp, Turn, Viewer, msg,
 };
 
 use crate::engine::Remover;
@@ -939,12 +939,12 @@ impl Rules for Dna {
         }
     }
 
-    fn render_text(view: &DnaView) -> String {
-        crate::render::text(view)
+    fn render_text(view: &DnaView, lang: Lang) -> String {
+        crate::render::text(view, lang)
     }
 
-    fn render_svg(view: &DnaView) -> String {
-        crate::render::svg(view)
+    fn render_svg(view: &DnaView, lang: Lang) -> String {
+        crate::render::svg(view, lang)
     }
 
     fn is_active(&self, seat: Seat) -> bool {

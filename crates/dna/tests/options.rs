@@ -125,8 +125,14 @@ fn manual_lets_players_set_hidden_sequences() {
     assert_eq!(board(&game), "ned: no sequence yet\nted: no sequence yet\n");
     play(&mut game, 1, TED).unwrap();
     assert_eq!(game.to_move(), Turn::Simultaneous([0].into()));
-    assert_eq!(game.render_text(Viewer::Player(0), 0), "ned: no sequence yet\nted (36): hidden\n");
-    assert_eq!(game.render_text(Viewer::Player(1), 0), format!("ned: no sequence yet\nted (36): {TED}\n"));
+    assert_eq!(
+        game.render_text(Viewer::Player(0), 0, tabula_model::Lang::En),
+        "ned: no sequence yet\nted (36): hidden\n"
+    );
+    assert_eq!(
+        game.render_text(Viewer::Player(1), 0, tabula_model::Lang::En),
+        format!("ned: no sequence yet\nted (36): {TED}\n")
+    );
     let without = create(&[], &["ned", "ted"]);
     assert_eq!(without.to_move(), Turn::Player(0));
 }

@@ -171,14 +171,14 @@ fn set_up_stays_hidden_until_everyone_has_set() {
         ["ned sets a sequence", format!("ted sets a random sequence: {teds}").as_str()]
     );
     assert_eq!(
-        game.render_text(Viewer::Player(2), 0),
+        game.render_text(Viewer::Player(2), 0, tabula_model::Lang::En),
         "ned (36): hidden\nted (36): hidden\njed: no sequence yet\n"
     );
     assert_eq!(
-        game.render_text(Viewer::Observer, 0),
+        game.render_text(Viewer::Observer, 0, tabula_model::Lang::En),
         "ned (36): hidden\nted (36): hidden\njed: no sequence yet\n"
     );
-    let svg = game.render_svg(Viewer::Player(2), 0);
+    let svg = game.render_svg(Viewer::Player(2), 0, tabula_model::Lang::En);
     assert!(!svg.contains(">T<") && !svg.contains(">C<"), "no letters leak into the picture");
 
     // Views that could tell the two hidden sequences apart must not differ.
@@ -186,11 +186,20 @@ fn set_up_stays_hidden_until_everyone_has_set() {
     play(&mut other, 0, JED).unwrap();
     play(&mut other, 1, TED).unwrap();
     for viewer in [Viewer::Player(2), Viewer::Observer] {
-        assert_eq!(game.render_text(viewer, 0), other.render_text(viewer, 0));
-        assert_eq!(game.render_svg(viewer, 0), other.render_svg(viewer, 0));
+        assert_eq!(
+            game.render_text(viewer, 0, tabula_model::Lang::En),
+            other.render_text(viewer, 0, tabula_model::Lang::En)
+        );
+        assert_eq!(
+            game.render_svg(viewer, 0, tabula_model::Lang::En),
+            other.render_svg(viewer, 0, tabula_model::Lang::En)
+        );
         assert_eq!(game.view_json(viewer, 0), other.view_json(viewer, 0));
     }
-    assert_ne!(game.render_text(Viewer::Player(0), 0), other.render_text(Viewer::Player(0), 0));
+    assert_ne!(
+        game.render_text(Viewer::Player(0), 0, tabula_model::Lang::En),
+        other.render_text(Viewer::Player(0), 0, tabula_model::Lang::En)
+    );
 
     play(&mut game, 2, JED).unwrap();
     let everyone = history(&game, Viewer::Observer);
@@ -237,7 +246,7 @@ fn resigning_during_set_up() {
 fn svg_shows_strips_the_last_removal_and_a_legend() {
     let mut game = seed_game(&[]);
     play(&mut game, 0, "AAG").unwrap();
-    let svg = game.render_svg(Viewer::Observer, 0);
+    let svg = game.render_svg(Viewer::Observer, 0, tabula_model::Lang::En);
     assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
     assert!(svg.trim_end().ends_with("</svg>"));
     assert!(svg.contains("Last: ned nominated AAG (ned 1, ted 1, jed 0)"));
@@ -256,7 +265,7 @@ fn svg_shows_strips_the_last_removal_and_a_legend() {
 fn svg_fits_a_phone_with_readable_text_and_wrapped_strips() {
     let mut game = seed_game(&[]);
     play(&mut game, 0, "AAG").unwrap();
-    let svg = game.render_svg(Viewer::Observer, 0);
+    let svg = game.render_svg(Viewer::Observer, 0, tabula_model::Lang::En);
     let width: f64 = svg.split("width=\"").nth(1).and_then(|w| w.split('"').next()).unwrap().parse().unwrap();
     assert!(width <= 360.0, "{width}");
     for text in svg.split("<text ").skip(1) {
@@ -279,6 +288,6 @@ fn svg_fits_a_phone_with_readable_text_and_wrapped_strips() {
 #[test]
 fn names_are_escaped_in_svg() {
     let game = create(&[], &["a<b", "c&d"]);
-    let svg = game.render_svg(Viewer::Observer, 0);
+    let svg = game.render_svg(Viewer::Observer, 0, tabula_model::Lang::En);
     assert!(svg.contains("a&lt;b") && svg.contains("c&amp;d") && !svg.contains("a<b"));
 }

@@ -50,7 +50,7 @@ fn the_seed_game_move_by_move() {
     assert_eq!(game.to_move(), Turn::Player(2));
     // Every viewer sees the same board once the sequences are revealed.
     for viewer in [Viewer::Player(0), Viewer::Player(1), Viewer::Player(2)] {
-        assert_eq!(game.render_text(viewer, 0), board(&game));
+        assert_eq!(game.render_text(viewer, 0, tabula_model::Lang::En), board(&game));
     }
     // `help dna` tells this example: each of its boards is the game's.
     let rules = tabula_dna::INFO.rules(Lang::En);

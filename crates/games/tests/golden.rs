@@ -55,9 +55,9 @@ fn snapshot(out: &mut String, game: &Game, now: i64) {
             })
             .collect();
         for (what, text) in [
-            ("text", game.render_text(viewer, now)),
+            ("text", game.render_text(viewer, now, tabula_model::Lang::En)),
             ("json", json),
-            ("svg", game.render_svg(viewer, now)),
+            ("svg", game.render_svg(viewer, now, tabula_model::Lang::En)),
             ("moves", history),
         ] {
             let _ = write!(out, "--- {what} as {name}");

@@ -115,6 +115,51 @@ pub fn format_datetime(lang: Lang, ms: i64) -> String {
     t.format(pattern).to_string()
 }
 
+/// A number as English writes it without grouping (`10.25`, `-3`) with
+/// `lang`'s decimal mark and minus sign instead; its digits and their
+/// count are kept, so a number kept as text beyond what a float holds
+/// loses nothing. Text that is not such a number is returned as it is.
+pub fn localize_decimal(lang: Lang, text: &str) -> String {
+    let (negative, unsigned) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (whole, fraction) = unsigned.split_once('.').unwrap_or((unsigned, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty()
+        || !digits(whole)
+        || !digits(fraction)
+        || (unsigned.contains('.') && fraction.is_empty())
+    {
+        return text.to_string();
+    }
+    let m = marks(lang);
+    let mut out = String::with_capacity(text.len() + 3);
+    if negative {
+        out.push_str(m.minus);
+    }
+    out.push_str(whole);
+    if !fraction.is_empty() {
+        out.push(m.decimal);
+        out.push_str(fraction);
+    }
+    out
+}
+
+/// Milliseconds since 1970 as a date and time to the second in UTC,
+/// `lang`'s way (`2026-01-02 13:45:07 UTC`, `2.1.2026 klo 13.45.07 UTC`).
+pub fn format_datetime_seconds(lang: Lang, ms: i64) -> String {
+    let Some(t) = chrono::DateTime::from_timestamp_millis(ms) else {
+        return format!("{} ms", format_integer(lang, ms));
+    };
+    let pattern = match lang {
+        Lang::En => "%Y-%m-%d %H:%M:%S UTC",
+        Lang::Fi => "%-d.%-m.%Y klo %-H.%M.%S UTC",
+        Lang::Es => "%-d/%-m/%Y %-H:%M:%S UTC",
+    };
+    t.format(pattern).to_string()
+}
+
 /// Fluent's formatter of numbers for `lang`'s bundle: numbers as above,
 /// with the message's `minimumFractionDigits`, `maximumFractionDigits`
 /// (3 decimals at most by default, as ICU does) and `useGrouping`.
@@ -169,6 +214,26 @@ mod tests {
         assert_eq!(format_decimal(Lang::Fi, -1.5, 0, 2), "\u{2212}1,5");
         assert_eq!(format_decimal(Lang::En, 3.0, 0, 3), "3");
         assert_eq!(format_decimal(Lang::En, f64::NAN, 0, 3), "NaN");
+    }
+
+    #[test]
+    fn decimals_written_as_text_take_the_language_marks() {
+        assert_eq!(localize_decimal(Lang::En, "10.25"), "10.25");
+        assert_eq!(localize_decimal(Lang::Fi, "10.25"), "10,25");
+        assert_eq!(localize_decimal(Lang::Es, "12345.00"), "12345,00");
+        assert_eq!(localize_decimal(Lang::Fi, "-3.5"), "\u{2212}3,5");
+        assert_eq!(localize_decimal(Lang::Es, "7"), "7");
+        for odd in ["", "a.b", "1.", ".5", "1.2.3", "x"] {
+            assert_eq!(localize_decimal(Lang::Fi, odd), odd);
+        }
+    }
+
+    #[test]
+    fn dates_to_the_second_per_language() {
+        let ms = 1_700_000_000_000; // 2023-11-14 22:13:20 UTC
+        assert_eq!(format_datetime_seconds(Lang::En, ms), "2023-11-14 22:13:20 UTC");
+        assert_eq!(format_datetime_seconds(Lang::Fi, ms), "14.11.2023 klo 22.13.20 UTC");
+        assert_eq!(format_datetime_seconds(Lang::Es, ms), "14/11/2023 22:13:20 UTC");
     }
 
     #[test]

@@ -27,7 +27,10 @@ use unic_langid::LanguageIdentifier;
 
 mod format;
 
-pub use format::{format_datetime, format_decimal, format_integer, format_percent};
+pub use format::{
+    format_datetime, format_datetime_seconds, format_decimal, format_integer, format_percent,
+    localize_decimal,
+};
 
 /// A language Tabula speaks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -384,12 +387,22 @@ pub enum Arg {
     /// Another message, rendered in the same language (an option error's
     /// problem inside the line that names the option).
     Message(Box<Message>),
+    /// A number as English writes it without grouping (`10.25`, `-3.5`),
+    /// shown with the language's decimal mark and minus sign, digits as
+    /// they are (see [`localize_decimal`]). For numbers kept exactly as
+    /// text, beyond what a float holds (a score with its two decimals).
+    Decimal(String),
 }
 
 impl Arg {
     /// The text of the message `id` (see [`Arg::Fixed`]).
     pub fn fixed(id: impl Into<String>) -> Arg {
         Arg::Fixed(id.into())
+    }
+
+    /// The number written `text` (see [`Arg::Decimal`]).
+    pub fn decimal(text: impl Into<String>) -> Arg {
+        Arg::Decimal(text.into())
     }
 }
 
@@ -415,7 +428,7 @@ impl Message {
     /// arguments (what a cache of replayed games counts).
     pub fn heap_size(&self) -> usize {
         let arg = |a: &Arg| match a {
-            Arg::Text(t) | Arg::Fixed(t) => t.len(),
+            Arg::Text(t) | Arg::Fixed(t) | Arg::Decimal(t) => t.len(),
             Arg::Int(_) => 0,
             Arg::List(names) => names.iter().map(|n| std::mem::size_of::<String>() + n.len()).sum(),
             Arg::Message(m) => std::mem::size_of::<Message>() + m.heap_size(),
@@ -452,6 +465,7 @@ impl Message {
                 Arg::Fixed(id) => args.with(name, fixed_text(lang, id).unwrap_or(id.as_str())),
                 Arg::List(names) => args.with(name, and_list(lang, names)),
                 Arg::Message(inner) => args.with(name, inner.render(lang)),
+                Arg::Decimal(number) => args.with(name, localize_decimal(lang, number)),
             };
         }
         text(lang, self.id, &args)

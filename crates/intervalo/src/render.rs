@@ -1,6 +1,6 @@
 use std::fmt::Write;
 
-use tabula_model::{ClickMap, svg};
+use tabula_model::{Arg, ClickMap, Lang, msg, svg};
 
 use crate::view::IntervaloView;
 
@@ -24,8 +24,8 @@ fn display_char(c: char) -> char {
 }
 
 /// The board part of a reply: the strip with a ruler, the score, the last
-/// turn's choices, and the state of the current turn.
-pub(crate) fn text(view: &IntervaloView) -> String {
+/// turn's choices, and the state of the current turn; its words in `lang`.
+pub(crate) fn text(view: &IntervaloView, lang: Lang) -> String {
     let cells: Vec<char> = view.strip.chars().map(display_char).collect();
     let width = cells.len().to_string().len();
     let mut out = String::new();
@@ -42,26 +42,53 @@ pub(crate) fn text(view: &IntervaloView) -> String {
     let l = letters(view);
     let [p0, p1] = &view.players;
     let [s0, s1] = view.scores;
-    let _ = writeln!(out, "Score: {} {p0} {s0}, {} {p1} {s1}", l[0], l[1]);
+    let score = msg!(
+        "intervalo-board-score",
+        l0 = l[0].to_string(),
+        p0 = p0,
+        s0 = s0.to_string(),
+        l1 = l[1].to_string(),
+        p1 = p1,
+        s1 = s1.to_string()
+    );
+    let _ = writeln!(out, "{}", score.render(lang));
     if let Some(last) = view.history.last() {
         let [c0, c1] = last.choices;
         let what = match (c0 == c1, last.point) {
-            (true, _) => "both chose the same cell: neutral".to_string(),
-            (false, Some(s)) => format!("{} scores", view.players[s]),
-            (false, None) => "no point".to_string(),
+            (true, _) => msg!("intervalo-board-neutral"),
+            (false, Some(s)) => msg!("intervalo-board-scores", user = &view.players[s]),
+            (false, None) => msg!("intervalo-board-no-point"),
         };
-        let _ = writeln!(out, "Last turn ({}): {p0} {c0}, {p1} {c1}: {what}", view.history.len());
+        let line = msg!(
+            "intervalo-board-last",
+            turn = view.history.len().to_string(),
+            p0 = p0,
+            c0 = c0.to_string(),
+            p1 = p1,
+            c1 = c1.to_string(),
+            what = what
+        );
+        let _ = writeln!(out, "{}", line.render(lang));
     }
     match &view.result {
         Some(result) => {
-            let _ = writeln!(out, "{result}");
+            let _ = writeln!(out, "{}", result.render(lang));
         }
         None => {
-            let waiting: Vec<&str> =
-                (0..2).filter(|&s| !view.chosen[s]).map(|s| view.players[s].as_str()).collect();
-            let mut line = format!("Turn {}: waiting for {}", view.history.len() + 1, waiting.join(" and "));
+            let waiting: Vec<String> =
+                (0..2).filter(|&s| !view.chosen[s]).map(|s| view.players[s].clone()).collect();
+            let mut line = msg!(
+                "intervalo-board-waiting",
+                turn = (view.history.len() + 1).to_string(),
+                users = Arg::List(waiting)
+            )
+            .render(lang);
             if let Some(mine) = view.my_choice {
-                let _ = write!(line, "; you chose cell {mine}");
+                let _ = write!(
+                    line,
+                    "; {}",
+                    msg!("intervalo-board-you-chose", cell = mine.to_string()).render(lang)
+                );
             }
             let _ = writeln!(out, "{line}");
         }
@@ -104,8 +131,9 @@ fn ink_on(seat: usize) -> &'static str {
 
 /// The strip wrapped in rows of ten squares, each empty cell showing its
 /// number and each taken one its player's letter, the last turn's interval
-/// highlighted; beneath, a legend naming every colour and the scores.
-pub(crate) fn svg(view: &IntervaloView) -> String {
+/// highlighted; beneath, a legend naming every colour and the scores, its
+/// words in `lang`.
+pub(crate) fn svg(view: &IntervaloView, lang: Lang) -> String {
     const LINE: f64 = 20.0;
     let (x0, y0) = SVG_ORIGIN;
     let cells: Vec<char> = view.strip.chars().collect();
@@ -126,14 +154,20 @@ pub(crate) fn svg(view: &IntervaloView) -> String {
     };
     let mut legend: Vec<(Option<&str>, String)> = Vec::new();
     for (seat, (letter, (name, score))) in l.iter().zip(view.players.iter().zip(view.scores)).enumerate() {
-        let you = if view.viewer == Some(seat) { " (you)" } else { "" };
-        let points = if score == 1 { "point" } else { "points" };
-        legend.push((Some(svg::player_colour(seat)), format!("{letter} {name}{you}: {score} {points}")));
+        let you = if view.viewer == Some(seat) { "you" } else { "other" };
+        let line = msg!(
+            "intervalo-board-legend-player",
+            letter = letter.to_string(),
+            user = name,
+            you = you,
+            points = score
+        );
+        legend.push((Some(svg::player_colour(seat)), line.render(lang)));
     }
-    legend.push((Some(svg::NEUTRAL_COLOUR), "# neutral: both chose the same cell".into()));
-    legend.push((Some("#ffe08a"), "the last turn's interval".into()));
+    legend.push((Some(svg::NEUTRAL_COLOUR), msg!("intervalo-board-legend-neutral").render(lang)));
+    legend.push((Some("#ffe08a"), msg!("intervalo-board-legend-interval").render(lang)));
     if let Some(result) = &view.result {
-        legend.push((None, result.to_string()));
+        legend.push((None, result.render(lang)));
     }
     let legend: Vec<(Option<&str>, String)> = legend
         .into_iter()
@@ -166,19 +200,24 @@ pub(crate) fn svg(view: &IntervaloView) -> String {
         let (x, y) = at(i);
         let seat = seat_of(c);
         let (fill, mark, ink, what) = match (c, seat) {
-            ('#', _) => (svg::NEUTRAL_COLOUR, "#".to_string(), "#ffffff", "neutral".to_string()),
+            ('#', _) => (
+                svg::NEUTRAL_COLOUR,
+                "#".to_string(),
+                "#ffffff",
+                msg!("intervalo-board-cell-neutral").render(lang),
+            ),
             (_, Some(s)) => (
                 svg::player_colour(s),
                 l[s].to_string(),
                 ink_on(s),
                 format!("{} ({})", l[s], view.players[s]),
             ),
-            _ => ("#f4f4f4", (i + 1).to_string(), "#444444", "empty".to_string()),
+            _ => ("#f4f4f4", (i + 1).to_string(), "#444444", msg!("intervalo-board-cell-empty").render(lang)),
         };
         let taken = c != '.';
         let _ = write!(
             out,
-            "<rect class=\"cell\" data-cell=\"{n}\" x=\"{x}\" y=\"{y}\" width=\"{side}\" height=\"{side}\" rx=\"3\" fill=\"{fill}\" stroke=\"#999999\" stroke-width=\"0.5\"><title>cell {n}: {what}</title></rect>\
+            "<rect class=\"cell\" data-cell=\"{n}\" x=\"{x}\" y=\"{y}\" width=\"{side}\" height=\"{side}\" rx=\"3\" fill=\"{fill}\" stroke=\"#999999\" stroke-width=\"0.5\"><title>{what}</title></rect>\
              <text x=\"{}\" y=\"{}\" font-size=\"{}\"{} text-anchor=\"middle\" fill=\"{ink}\" pointer-events=\"none\">{}</text>",
             x + side / 2.0,
             y + side / 2.0 + if taken { 6.0 } else { 4.0 },
@@ -186,7 +225,9 @@ pub(crate) fn svg(view: &IntervaloView) -> String {
             if taken { " font-weight=\"bold\"" } else { "" },
             svg::escape(&mark),
             n = i + 1,
-            what = svg::escape(&what),
+            what = svg::escape(
+                &msg!("intervalo-board-cell", cell = (i + 1).to_string(), what = what).render(lang)
+            ),
         );
     }
     for (k, (swatch, line)) in legend.iter().enumerate() {

@@ -1,7 +1,7 @@
 use rand::Rng;
 use tabula_model::{
-    Applied, Ctx, Dynamics, GameInfo, GameRng, LogEntry, MoveError, OptionKind, OptionSpec, Outcome, Rules,
-    Score, Seat, Setup, SetupError, Timestamp, Turn, Viewer, msg,
+    Applied, Ctx, Dynamics, GameInfo, GameRng, Lang, LogEntry, MoveError, OptionKind, OptionSpec, Outcome,
+    Rules, Score, Seat, Setup, SetupError, Timestamp, Turn, Viewer, msg,
 };
 
 use crate::view::IntervaloView;
@@ -427,12 +427,12 @@ impl Rules for Intervalo {
         IntervaloView::new(self, viewer, &self.players, self.pending)
     }
 
-    fn render_text(view: &IntervaloView) -> String {
-        crate::render::text(view)
+    fn render_text(view: &IntervaloView, lang: Lang) -> String {
+        crate::render::text(view, lang)
     }
 
-    fn render_svg(view: &IntervaloView) -> String {
-        crate::render::svg(view)
+    fn render_svg(view: &IntervaloView, lang: Lang) -> String {
+        crate::render::svg(view, lang)
     }
 
     fn click_map(view: &IntervaloView) -> Option<tabula_model::ClickMap> {

@@ -1,5 +1,5 @@
 use serde::Serialize;
-use tabula_model::{Lang, Rules, Seat, Viewer};
+use tabula_model::{Arg, Message, Rules, Seat, Viewer, msg};
 
 use crate::rules::Intervalo;
 
@@ -24,8 +24,9 @@ pub struct IntervaloView {
     pub chosen: [bool; 2],
     /// The viewer's own pending choice (a cell number), if any.
     pub my_choice: Option<usize>,
-    /// The result once over (`"ned wins: more points"`), else `None`.
-    pub result: Option<String>,
+    /// The result once over (`"ned wins: more points"`, in English in the
+    /// JSON view), else `None`.
+    pub result: Option<Message>,
 }
 
 /// One resolved turn as shown to everyone.
@@ -46,8 +47,8 @@ impl IntervaloView {
     ) -> Self {
         let seat = viewer.seat().filter(|&s| s < 2);
         let result = state.outcome().map(|o| match o.sole_winner() {
-            Some(w) => format!("{} wins: {}", players[w], o.reason.render(Lang::En)),
-            None => format!("a draw: {}", o.reason.render(Lang::En)),
+            Some(w) => msg!("intervalo-board-wins", user = &players[w], reason = Arg::from(o.reason.clone())),
+            None => msg!("intervalo-board-draw", reason = Arg::from(o.reason.clone())),
         });
         IntervaloView {
             players: players.clone(),

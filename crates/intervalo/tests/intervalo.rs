@@ -111,19 +111,25 @@ fn choices_are_secret_until_both_are_in_and_cannot_change() {
     let e = choose(&mut g, 0, "6").unwrap_err();
     assert!(e.to_string().contains("cannot be changed"), "{e}");
     // ted and observers see that ned has chosen, not what.
-    let for_ted = g.render_text(Viewer::Player(1), 0);
+    let for_ted = g.render_text(Viewer::Player(1), 0, tabula_model::Lang::En);
     assert!(!for_ted.contains("cell 5"), "{for_ted}");
     assert_eq!(g.history_for(Viewer::Player(1))[0].entry.text, "ned has chosen a cell");
     assert_eq!(g.history_for(Viewer::Observer)[0].entry.text, "ned has chosen a cell");
     assert_eq!(g.history_for(Viewer::Player(0))[0].entry.text, "ned chooses cell 5");
-    assert!(g.render_text(Viewer::Player(0), 0).contains("you chose cell 5"));
+    assert!(g.render_text(Viewer::Player(0), 0, tabula_model::Lang::En).contains("you chose cell 5"));
     // Another pending choice gives ted an identical view.
     let mut other = game(10);
     choose(&mut other, 0, "9").unwrap();
     for v in [Viewer::Player(1), Viewer::Observer] {
         assert_eq!(other.view_json(v, 0), g.view_json(v, 0));
-        assert_eq!(other.render_text(v, 0), g.render_text(v, 0));
-        assert_eq!(other.render_svg(v, 0), g.render_svg(v, 0));
+        assert_eq!(
+            other.render_text(v, 0, tabula_model::Lang::En),
+            g.render_text(v, 0, tabula_model::Lang::En)
+        );
+        assert_eq!(
+            other.render_svg(v, 0, tabula_model::Lang::En),
+            g.render_svg(v, 0, tabula_model::Lang::En)
+        );
     }
     choose(&mut g, 1, "7").unwrap();
     assert_eq!(g.history_for(Viewer::Player(1))[0].entry.text, "ned chooses cell 5");
@@ -182,19 +188,19 @@ fn text_board_has_a_ruler_the_score_and_the_last_turn() {
         "",
     ]
     .join("\n");
-    assert_eq!(g.render_text(Viewer::Player(0), 0), expected);
-    let for_ted = g.render_text(Viewer::Player(1), 0);
+    assert_eq!(g.render_text(Viewer::Player(0), 0, tabula_model::Lang::En), expected);
+    let for_ted = g.render_text(Viewer::Player(1), 0, tabula_model::Lang::En);
     assert!(for_ted.contains(" 1 .O..#.....X.\n"), "{for_ted}");
     assert!(for_ted.contains("Score: O ned 0, X ted 0"), "{for_ted}");
     assert!(for_ted.ends_with("Turn 3: waiting for ned; you chose cell 7\n"), "{for_ted}");
-    let observer = g.render_text(Viewer::Observer, 0);
+    let observer = g.render_text(Viewer::Observer, 0, tabula_model::Lang::En);
     assert!(observer.contains(" 1 .A..#.....B.\n"), "{observer}");
 }
 
 #[test]
 fn long_strips_wrap_with_numbered_rows() {
     let g = game(130);
-    let text = g.render_text(Viewer::Observer, 0);
+    let text = g.render_text(Viewer::Observer, 0, tabula_model::Lang::En);
     let strips: Vec<&str> = text.lines().filter(|l| l.contains('.')).collect();
     assert_eq!(strips.len(), 3);
     assert!(strips[1].starts_with(" 65 ....."), "{text}");
@@ -205,7 +211,7 @@ fn long_strips_wrap_with_numbered_rows() {
 fn svg_highlights_the_last_interval() {
     let mut g = game(10);
     turn(&mut g, 3, 6);
-    let svg = g.render_svg(Viewer::Observer, 0);
+    let svg = g.render_svg(Viewer::Observer, 0, tabula_model::Lang::En);
     assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
     // Cells 3 to 6, and the legend's swatch naming the highlight.
     assert_eq!(svg.matches("#ffe08a").count(), 5, "cells 3 to 6 highlighted");
@@ -302,7 +308,7 @@ fn svg_wraps_the_strip_in_rows_of_ten_and_names_every_colour() {
     )
     .unwrap();
     turn(&mut g, 3, 12);
-    let svg = g.render_svg(Viewer::Player(0), 0);
+    let svg = g.render_svg(Viewer::Player(0), 0, tabula_model::Lang::En);
     let width: f64 = svg.split("width=\"").nth(1).and_then(|w| w.split('"').next()).unwrap().parse().unwrap();
     assert!(width <= 360.0, "a phone shows it at full size: {width}");
     // Every cell drawn once, numbered, in rows of ten: cell 11 starts row 2.

@@ -69,6 +69,14 @@ async fn a_finnish_and_an_english_player_each_read_their_own_language() {
     // The goals, then the one round of rules: aino's tcg=>ag makes atcg aag.
     let got = send(&mut g, "aino", "rewrite move 1 aino pw-aino goal aag").await;
     assert!(to(&got, "aino").body.contains("Odotetaan siirtoja: ned"), "{got:#?}");
+    // The board under it in Finnish too, her own goal in the seed's words.
+    let board = &to(&got, "aino").body;
+    for words in ["Pöydän merkkijono:", "tavoitteiden valinta", "Tavoitteesi: aag"] {
+        assert!(board.contains(words), "{words}: {board}");
+    }
+    for words in ["Table string", "choosing goals", "Your goal"] {
+        assert!(!board.contains(words), "{words}: {board}");
+    }
     all.extend(got);
     all.extend(send(&mut g, "ned", "rewrite move 1 ned pw-ned goal acc").await);
     all.extend(send(&mut g, "aino", "rewrite move 1 aino pw-aino tcg=>ag").await);
@@ -81,6 +89,10 @@ async fn a_finnish_and_an_english_player_each_read_their_own_language() {
     assert!(aino.subject.starts_with("Merkkikorvauspeli lauta 1 päättynyt"), "{}", aino.subject);
     assert!(aino.body.contains("Pelin voitti aino"), "{}", aino.body);
     assert!(aino.body.contains("Siirrot:"), "{}", aino.body);
+    // The final board: Aino's in Finnish, Ned's as it always was.
+    assert!(aino.body.contains("Tavoitteet ja osumat lopullisessa merkkijonossa:"), "{}", aino.body);
+    assert!(!aino.body.contains("Goals and hits"), "{}", aino.body);
+    assert!(ned.body.contains("Goals and hits in the final string:"), "{}", ned.body);
     all.extend(got);
 
     // Every mail of the game went out in its reader's language.

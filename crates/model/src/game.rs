@@ -490,19 +490,20 @@ impl Game {
         !(self.is_over() || own || revealed)
     }
 
-    /// The viewer's view as text.
-    pub fn render_text(&self, viewer: Viewer, now: Timestamp) -> String {
-        self.state.render_text(viewer, now)
+    /// The viewer's view as text, its words in `lang`.
+    pub fn render_text(&self, viewer: Viewer, now: Timestamp, lang: Lang) -> String {
+        self.state.render_text(viewer, now, lang)
     }
 
-    /// The viewer's view as SVG.
-    pub fn render_svg(&self, viewer: Viewer, now: Timestamp) -> String {
-        self.state.render_svg(viewer, now)
+    /// The viewer's view as SVG, its words in `lang`.
+    pub fn render_svg(&self, viewer: Viewer, now: Timestamp, lang: Lang) -> String {
+        self.state.render_svg(viewer, now, lang)
     }
 
-    /// The viewer's picture with its click layout, drawn from one view.
-    pub fn picture(&self, viewer: Viewer, now: Timestamp) -> crate::Picture {
-        self.state.picture(viewer, now)
+    /// The viewer's picture with its click layout, drawn from one view,
+    /// its words in `lang`.
+    pub fn picture(&self, viewer: Viewer, now: Timestamp, lang: Lang) -> crate::Picture {
+        self.state.picture(viewer, now, lang)
     }
 
     /// The viewer's view as JSON.

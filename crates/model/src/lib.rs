@@ -87,7 +87,7 @@ pub use tabula_i18n::Lang;
 /// A text for people as a catalogue message, and the macro that makes one:
 /// what a game's refusals and contradictions say, put into words later in
 /// the reader's language.
-pub use tabula_i18n::{Arg, Message, msg};
+pub use tabula_i18n::{Arg, Message, format_datetime_seconds, localize_decimal, msg};
 
 use serde::{Deserialize, Serialize};
 

@@ -4,8 +4,8 @@ use std::marker::PhantomData;
 use serde::Serialize;
 
 use crate::{
-    ClickMap, GameInfo, GameRng, Message, MoveError, Options, Outcome, Picture, Seat, SetupError, Timestamp,
-    Turn, Viewer,
+    ClickMap, GameInfo, GameRng, Lang, Message, MoveError, Options, Outcome, Picture, Seat, SetupError,
+    Timestamp, Turn, Viewer,
 };
 
 /// What a game is set up from.
@@ -163,11 +163,13 @@ pub trait Rules: Clone + Send + Sync + 'static {
     /// What `viewer` may see at time `now`. After the end, everything.
     fn view(&self, viewer: Viewer, now: Timestamp) -> Self::View;
 
-    /// The view as plain text, for email and terminals.
-    fn render_text(view: &Self::View) -> String;
+    /// The view as plain text, for email and terminals, its words in
+    /// `lang`.
+    fn render_text(view: &Self::View, lang: Lang) -> String;
 
-    /// The view as a standalone SVG picture, for the web.
-    fn render_svg(view: &Self::View) -> String;
+    /// The view as a standalone SVG picture, for the web, its words in
+    /// `lang`.
+    fn render_svg(view: &Self::View, lang: Lang) -> String;
 
     /// The clickable layout of the picture [`Rules::render_svg`] draws from
     /// `view`, for games whose moves name points or cells of a board: the
@@ -273,12 +275,13 @@ pub trait DynState: Send + Sync {
     fn is_active(&self, seat: Seat) -> bool;
     /// The viewer's view as JSON.
     fn view_json(&self, viewer: Viewer, now: Timestamp) -> serde_json::Value;
-    /// The viewer's view as text.
-    fn render_text(&self, viewer: Viewer, now: Timestamp) -> String;
-    /// The viewer's view as SVG.
-    fn render_svg(&self, viewer: Viewer, now: Timestamp) -> String;
-    /// The viewer's picture and its click layout, drawn from one view.
-    fn picture(&self, viewer: Viewer, now: Timestamp) -> Picture;
+    /// The viewer's view as text, its words in `lang`.
+    fn render_text(&self, viewer: Viewer, now: Timestamp, lang: Lang) -> String;
+    /// The viewer's view as SVG, its words in `lang`.
+    fn render_svg(&self, viewer: Viewer, now: Timestamp, lang: Lang) -> String;
+    /// The viewer's picture and its click layout, drawn from one view,
+    /// its words in `lang`.
+    fn picture(&self, viewer: Viewer, now: Timestamp, lang: Lang) -> Picture;
     /// The game's evaluation for `seat` (see [`Rules::EVALUATE`]); `None`
     /// where the game has none.
     fn evaluate(&self, seat: Seat) -> Option<f64>;
@@ -453,17 +456,17 @@ impl<R: Rules> DynState for Erased<R> {
         serde_json::to_value(self.0.view(viewer, now)).unwrap_or(serde_json::Value::Null)
     }
 
-    fn render_text(&self, viewer: Viewer, now: Timestamp) -> String {
-        R::render_text(&self.0.view(viewer, now))
+    fn render_text(&self, viewer: Viewer, now: Timestamp, lang: Lang) -> String {
+        R::render_text(&self.0.view(viewer, now), lang)
     }
 
-    fn render_svg(&self, viewer: Viewer, now: Timestamp) -> String {
-        R::render_svg(&self.0.view(viewer, now))
+    fn render_svg(&self, viewer: Viewer, now: Timestamp, lang: Lang) -> String {
+        R::render_svg(&self.0.view(viewer, now), lang)
     }
 
-    fn picture(&self, viewer: Viewer, now: Timestamp) -> Picture {
+    fn picture(&self, viewer: Viewer, now: Timestamp, lang: Lang) -> Picture {
         let view = self.0.view(viewer, now);
-        Picture { svg: R::render_svg(&view), click: R::click_map(&view) }
+        Picture { svg: R::render_svg(&view, lang), click: R::click_map(&view) }
     }
 
     fn evaluate(&self, seat: Seat) -> Option<f64> {

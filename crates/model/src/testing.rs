@@ -4,7 +4,9 @@
 
 use rand::{Rng, SeedableRng};
 
-use crate::{Event, EventAction, Game, GameKind, Options, Record, Seat, Timestamp, Turn, Viewer, rng_for};
+use crate::{
+    Event, EventAction, Game, GameKind, Lang, Options, Record, Seat, Timestamp, Turn, Viewer, rng_for,
+};
 
 /// What a random playout checks, and how long it may run.
 #[derive(Clone, Debug)]
@@ -182,18 +184,27 @@ fn viewers(game: &Game) -> Vec<Viewer> {
 fn views(game: &Game, now: Timestamp) -> Vec<String> {
     viewers(game)
         .into_iter()
-        .flat_map(|v| [game.render_text(v, now), game.render_svg(v, now), game.view_json(v, now).to_string()])
+        .flat_map(|v| {
+            [
+                game.render_text(v, now, Lang::En),
+                game.render_svg(v, now, Lang::En),
+                game.view_json(v, now).to_string(),
+            ]
+        })
         .collect()
 }
 
 fn check_renders(game: &Game, now: Timestamp) {
     for v in viewers(game) {
-        let svg = game.render_svg(v, now);
-        assert!(
-            svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
-            "SVG is a standalone document"
-        );
-        let _ = game.render_text(v, now);
+        // Every language's words, which must leave the picture a document.
+        for lang in Lang::ALL {
+            let svg = game.render_svg(v, now, lang);
+            assert!(
+                svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+                "SVG is a standalone document"
+            );
+            let _ = game.render_text(v, now, lang);
+        }
         let _ = game.view_json(v, now);
     }
 }
@@ -277,9 +288,11 @@ pub fn fuzz_moves(kinds: &[&'static dyn GameKind], data: &[u8]) {
         }
     }
     for seat in 0..game.players().len() {
-        let _ = game.render_text(Viewer::Player(seat), now);
-        let svg = game.render_svg(Viewer::Player(seat), now);
-        assert!(svg.starts_with("<svg"), "the SVG is not a document");
+        for lang in Lang::ALL {
+            let _ = game.render_text(Viewer::Player(seat), now, lang);
+            let svg = game.render_svg(Viewer::Player(seat), now, lang);
+            assert!(svg.starts_with("<svg"), "the SVG is not a document");
+        }
     }
     let json = serde_json::to_string(game.record()).expect("the record serialises");
     let back: Record = serde_json::from_str(&json).expect("the record deserialises");

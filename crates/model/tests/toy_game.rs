@@ -112,10 +112,10 @@ impl Rules for Pile {
             (0..2).map(|s| if all_in || viewer.seat() == Some(s) { self.lucky[s] } else { None }).collect();
         PileView { pile: self.pile, lucky }
     }
-    fn render_text(view: &PileView) -> String {
+    fn render_text(view: &PileView, _lang: tabula_model::Lang) -> String {
         format!("pile {} lucky {:?}", view.pile, view.lucky)
     }
-    fn render_svg(view: &PileView) -> String {
+    fn render_svg(view: &PileView, _lang: tabula_model::Lang) -> String {
         format!("{}<text>{}</text></svg>", svg::open(10.0, 10.0), view.pile)
     }
     fn is_active(&self, seat: Seat) -> bool {
@@ -147,12 +147,12 @@ fn secrets_are_hidden_until_revealed() {
     g.submit(mv(0, "7")).unwrap();
     assert_eq!(g.history_for(Viewer::Player(1))[0].entry.text, "a lucky number");
     assert_eq!(g.history_for(Viewer::Player(0))[0].entry.text, "lucky 7");
-    assert_eq!(g.render_text(Viewer::Player(1), 0), "pile 5 lucky [None, None]");
+    assert_eq!(g.render_text(Viewer::Player(1), 0, tabula_model::Lang::En), "pile 5 lucky [None, None]");
     // Replacing the secret is the game's business; here a second submission is refused.
     assert!(matches!(g.submit(mv(0, "8")), Err(MoveError::NotYourTurn(_))));
     g.submit(mv(1, "9")).unwrap();
     assert_eq!(g.history_for(Viewer::Observer)[0].entry.text, "lucky 7");
-    assert_eq!(g.render_text(Viewer::Observer, 0), "pile 5 lucky [Some(7), Some(9)]");
+    assert_eq!(g.render_text(Viewer::Observer, 0, tabula_model::Lang::En), "pile 5 lucky [Some(7), Some(9)]");
 }
 
 #[test]
@@ -163,10 +163,17 @@ fn a_preview_that_completes_a_step_shows_the_movers_part_only() {
     let p = g.preview(1, "9", 0).unwrap();
     assert!(p.completes_step);
     for viewer in [Viewer::Player(1), Viewer::Observer] {
-        let seen = format!("{} {:?}", p.game.render_text(viewer, 0), p.game.history_for(viewer));
+        let seen = format!(
+            "{} {:?}",
+            p.game.render_text(viewer, 0, tabula_model::Lang::En),
+            p.game.history_for(viewer)
+        );
         assert!(!seen.contains("lucky 7") && !seen.contains("Some(7)"), "{viewer:?} sees {seen}");
     }
-    assert_eq!(p.game.render_text(Viewer::Player(1), 0), "pile 5 lucky [None, Some(9)]");
+    assert_eq!(
+        p.game.render_text(Viewer::Player(1), 0, tabula_model::Lang::En),
+        "pile 5 lucky [None, Some(9)]"
+    );
     assert_eq!(p.game.history_for(Viewer::Player(1)).last().unwrap().entry.text, "lucky 9");
     assert_eq!(g.record(), &before, "a preview changes nothing");
     // A preview refuses what the move would refuse, with the same words.
@@ -175,7 +182,10 @@ fn a_preview_that_completes_a_step_shows_the_movers_part_only() {
     // Out of simultaneous steps the preview is the move made on a copy.
     let p = g.preview(0, "2", 0).unwrap();
     assert!(!p.completes_step);
-    assert_eq!(p.game.render_text(Viewer::Observer, 0), "pile 3 lucky [Some(7), Some(9)]");
+    assert_eq!(
+        p.game.render_text(Viewer::Observer, 0, tabula_model::Lang::En),
+        "pile 3 lucky [Some(7), Some(9)]"
+    );
 }
 
 #[test]
@@ -198,16 +208,19 @@ fn undo_needs_everyone_and_replays() {
     for (s, t) in [(0, "1"), (1, "1"), (0, "3")] {
         g.submit(mv(s, t)).unwrap();
     }
-    assert_eq!(g.render_text(Viewer::Observer, 0), "pile 2 lucky [Some(1), Some(1)]");
+    assert_eq!(g.render_text(Viewer::Observer, 0, tabula_model::Lang::En), "pile 2 lucky [Some(1), Some(1)]");
     let propose = Event { at: 0, seat: Some(1), action: EventAction::Propose(ProposalKind::Undo) };
     g.submit(propose).unwrap();
     assert!(g.proposal().is_some());
     g.submit(Event { at: 0, seat: Some(0), action: EventAction::Accept }).unwrap();
     assert!(g.proposal().is_none());
-    assert_eq!(g.render_text(Viewer::Observer, 0), "pile 5 lucky [Some(1), Some(1)]");
+    assert_eq!(g.render_text(Viewer::Observer, 0, tabula_model::Lang::En), "pile 5 lucky [Some(1), Some(1)]");
     assert_eq!(g.to_move(), Turn::Player(0));
     let replayed = Game::replay(&KIND, g.record().clone()).unwrap();
-    assert_eq!(replayed.render_text(Viewer::Observer, 0), g.render_text(Viewer::Observer, 0));
+    assert_eq!(
+        replayed.render_text(Viewer::Observer, 0, tabula_model::Lang::En),
+        g.render_text(Viewer::Observer, 0, tabula_model::Lang::En)
+    );
     assert_eq!(replayed.history_for(Viewer::Observer), g.history_for(Viewer::Observer));
 }
 
@@ -231,7 +244,7 @@ fn prefix_replay() {
     }
     let p = Game::replay_prefix(&KIND, g.record().clone(), 3).unwrap();
     assert_eq!(p.moves(), 3);
-    assert_eq!(p.render_text(Viewer::Observer, 0), "pile 2 lucky [Some(1), Some(1)]");
+    assert_eq!(p.render_text(Viewer::Observer, 0, tabula_model::Lang::En), "pile 2 lucky [Some(1), Some(1)]");
 }
 
 #[test]
@@ -319,10 +332,10 @@ mod replaceable {
         fn view(&self, _: Viewer, _: Timestamp) -> SealedView {
             SealedView
         }
-        fn render_text(_: &SealedView) -> String {
+        fn render_text(_: &SealedView, _: tabula_model::Lang) -> String {
             String::new()
         }
-        fn render_svg(_: &SealedView) -> String {
+        fn render_svg(_: &SealedView, _: tabula_model::Lang) -> String {
             String::new()
         }
         fn is_active(&self, _: Seat) -> bool {

@@ -1,6 +1,6 @@
 //! The board as plain text and as SVG, drawn from a view only.
 
-use tabula_model::svg;
+use tabula_model::{Lang, Message, msg, svg};
 
 use crate::view::{RewriteView, shown};
 
@@ -41,29 +41,37 @@ fn names(view: &RewriteView, seats: &[usize]) -> String {
     seats.iter().map(|&s| view.players[s].as_str()).collect::<Vec<_>>().join(", ")
 }
 
-/// The board as lines of pieces; both renderers draw these.
-fn lines(view: &RewriteView) -> Vec<Vec<Piece>> {
+/// The board as lines of pieces, its words in `lang`; both renderers draw
+/// these.
+fn lines(view: &RewriteView, lang: Lang) -> Vec<Vec<Piece>> {
+    let words = |m: Message| m.render(lang);
     let mut out: Vec<Vec<Piece>> = Vec::new();
+    let (round, rounds) = (view.round.to_string(), view.rounds.to_string());
     let status = match view.phase {
-        "goals" => "choosing goals".to_string(),
-        "rules" => format!("round {} of {}: writing rules", view.round, view.rounds),
-        _ => format!("over after {} of {} rounds", view.round, view.rounds),
+        "goals" => msg!("rewrite-board-choosing-goals"),
+        "rules" => msg!("rewrite-board-writing-rules", round = &round, rounds = &rounds),
+        _ => msg!("rewrite-board-over", round = &round, rounds = &rounds),
     };
-    out.push(vec![plain(format!("Rewrite, alphabet {}: {status}", view.alphabet))]);
-    out.push(vec![plain("Table string:")]);
+    out.push(vec![plain(words(msg!("rewrite-board-heading", alphabet = &view.alphabet, status = status)))]);
+    out.push(vec![plain(words(msg!("rewrite-board-table")))]);
     for (i, t) in view.tables.iter().enumerate() {
-        let label = if i == 0 { "start".to_string() } else { format!("round {i}") };
+        let label = if i == 0 {
+            words(msg!("rewrite-board-start"))
+        } else {
+            words(msg!("rewrite-board-round", round = i.to_string()))
+        };
         let cut = if t.cut {
-            format!("  (cut at {} letters, -max_length)", view.max_length)
+            format!("  {}", words(msg!("rewrite-board-cut", letters = view.max_length.to_string())))
         } else {
             String::new()
         };
-        out.push(vec![plain(format!("  {label:<8} {}{cut}", shown(&t.text, t.length)))]);
+        out.push(vec![plain(format!("  {label:<8} {}{cut}", words(shown(&t.text, t.length))))]);
     }
     if !view.sets.is_empty() {
-        out.push(vec![plain("Rules:")]);
+        out.push(vec![plain(words(msg!("rewrite-board-rules")))]);
         for (i, set) in view.sets.iter().enumerate() {
-            let mut line = vec![plain(format!("  round {}:", i + 1))];
+            let mut line =
+                vec![plain(format!("  {}", words(msg!("rewrite-board-set", round = (i + 1).to_string()))))];
             for (k, r) in set.iter().enumerate() {
                 line.push(plain(if k == 0 { " " } else { ", " }));
                 line.push(owned(format!("{} {}=>{}", view.players[r.owner], r.lhs, r.rhs), r.owner));
@@ -72,58 +80,57 @@ fn lines(view: &RewriteView) -> Vec<Vec<Piece>> {
         }
     }
     if let Some(trace) = &view.last_round {
-        out.push(vec![plain(format!("Round {}, pass by pass:", trace.round))]);
+        out.push(vec![plain(words(msg!("rewrite-board-trace", round = trace.round.to_string())))]);
         for p in &trace.passes {
-            let cut = if p.cut { ", cut at -max_length" } else { "" };
-            let count = if p.applications == 1 {
-                "1 application".into()
-            } else {
-                format!("{} applications", p.applications)
-            };
-            out.push(vec![plain(format!(
-                "  set {}: {} -> {}  ({count}{cut})",
-                p.set,
-                shown(&p.input, p.input_length),
-                shown(&p.output, p.output_length)
-            ))]);
+            let pass = msg!(
+                "rewrite-board-pass",
+                set = p.set.to_string(),
+                input = shown(&p.input, p.input_length),
+                output = shown(&p.output, p.output_length),
+                applications = p.applications,
+                cut = if p.cut { "yes" } else { "no" }
+            );
+            out.push(vec![plain(format!("  {}", words(pass)))]);
             for chunk in p.steps[..p.steps.len().min(STEPS_SHOWN)].chunks(STEPS_PER_LINE) {
                 let mut line = vec![plain("   ")];
                 for (k, s) in chunk.iter().enumerate() {
                     line.push(plain(if k == 0 { " " } else { "; " }));
-                    line.push(owned(
-                        format!("{} {}=>{} at {}", view.players[s.owner], s.lhs, s.rhs, s.pos),
-                        s.owner,
-                    ));
+                    let step = msg!(
+                        "rewrite-board-step",
+                        user = &view.players[s.owner],
+                        rule = format!("{}=>{}", s.lhs, s.rhs),
+                        pos = s.pos.to_string()
+                    );
+                    line.push(owned(words(step), s.owner));
                 }
                 out.push(line);
             }
             let shown = p.steps.len().min(STEPS_SHOWN) as u64;
             if p.applications > shown {
-                out.push(vec![plain(format!("    ... and {} more", p.applications - shown))]);
+                let more = msg!("rewrite-board-more", count = (p.applications - shown).to_string());
+                out.push(vec![plain(format!("    {}", words(more)))]);
             }
         }
     }
     if let Some(goal) = &view.own_goal {
-        out.push(vec![plain(format!("Your goal: {goal}"))]);
+        out.push(vec![plain(words(msg!("rewrite-board-your-goal", goal = goal)))]);
     }
     if let Some(rule) = &view.own_rule {
-        out.push(vec![plain(format!(
-            "Your rule for round {}: {rule} (you may replace it until everyone has written one)",
-            view.round
-        ))]);
+        out.push(vec![plain(words(msg!("rewrite-board-your-rule", round = &round, rule = rule)))]);
     }
     if !view.waiting.is_empty() {
-        out.push(vec![plain(format!("Waiting for: {}", names(view, &view.waiting)))]);
+        out.push(vec![plain(words(msg!("rewrite-board-waiting", users = names(view, &view.waiting))))]);
     }
     if view.results.iter().any(Option::is_some) {
-        out.push(vec![plain("Goals and hits in the final string:")]);
+        out.push(vec![plain(words(msg!("rewrite-board-results")))]);
         for (seat, r) in view.results.iter().enumerate() {
+            let user = &view.players[seat];
             let Some(r) = r else {
-                out.push(vec![plain(format!("  {} (no goal)", view.players[seat]))]);
+                out.push(vec![plain(format!("  {}", words(msg!("rewrite-board-no-goal", user = user))))]);
                 continue;
             };
-            let hits = if r.hits == 1 { "1 hit".to_string() } else { format!("{} hits", r.hits) };
-            let mut line = vec![owned(format!("  {} {} {hits}: ", view.players[seat], r.goal), seat)];
+            let goal = msg!("rewrite-board-goal", user = user, goal = &r.goal, hits = r.hits);
+            let mut line = vec![owned(format!("  {}: ", words(goal)), seat)];
             line.extend(marked(&r.marked, seat));
             out.push(line);
         }
@@ -131,10 +138,10 @@ fn lines(view: &RewriteView) -> Vec<Vec<Piece>> {
     out
 }
 
-/// The board as plain text.
-pub fn text(view: &RewriteView) -> String {
+/// The board as plain text, its words in `lang`.
+pub fn text(view: &RewriteView, lang: Lang) -> String {
     let mut s = String::new();
-    for line in lines(view) {
+    for line in lines(view, lang) {
         for piece in line {
             s.push_str(&piece.text);
         }
@@ -180,14 +187,15 @@ fn wrap_line(line: Vec<Piece>, width: usize) -> Vec<Vec<Piece>> {
 }
 
 /// The board as a standalone SVG document, its lines wrapped to a phone's
-/// width in a readable monospace size.
-pub fn svg(view: &RewriteView) -> String {
+/// width in a readable monospace size, its words in `lang`.
+pub fn svg(view: &RewriteView, lang: Lang) -> String {
     const ROW: f64 = 20.0;
     const CHAR: f64 = 8.0;
     // 42 characters of 8 units and the margins: the phone width.
     const WRAP: usize = 42;
     const MARGIN: f64 = 12.0;
-    let lines: Vec<Vec<Piece>> = lines(view).into_iter().flat_map(|line| wrap_line(line, WRAP)).collect();
+    let lines: Vec<Vec<Piece>> =
+        lines(view, lang).into_iter().flat_map(|line| wrap_line(line, WRAP)).collect();
     let widest =
         lines.iter().map(|l| l.iter().map(|p| p.text.chars().count()).sum::<usize>()).max().unwrap_or(0);
     let width = (widest as f64 * CHAR + 2.0 * MARGIN).max(svg::PHONE_WIDTH);

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use rand::Rng;
 use tabula_model::{
-    Applied, Ctx, Dynamics, GameInfo, GameRng, LogEntry, Message, MoveError, OptionError, OptionKind,
+    Applied, Ctx, Dynamics, GameInfo, GameRng, Lang, LogEntry, Message, MoveError, OptionError, OptionKind,
     OptionSpec, Outcome, Rules, Score, Seat, Setup, SetupError, Timestamp, Turn, Viewer, msg,
 };
 
@@ -781,12 +781,12 @@ impl Rules for Rewrite {
         }
     }
 
-    fn render_text(view: &RewriteView) -> String {
-        crate::render::text(view)
+    fn render_text(view: &RewriteView, lang: Lang) -> String {
+        crate::render::text(view, lang)
     }
 
-    fn render_svg(view: &RewriteView) -> String {
-        crate::render::svg(view)
+    fn render_svg(view: &RewriteView, lang: Lang) -> String {
+        crate::render::svg(view, lang)
     }
 
     fn is_active(&self, seat: Seat) -> bool {

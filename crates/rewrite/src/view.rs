@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use serde::Serialize;
-use tabula_model::{Outcome, Seat};
+use tabula_model::{Message, Outcome, Seat, msg};
 
 use crate::goal::Goal;
 use crate::rules::Table;
@@ -160,9 +160,14 @@ pub fn abbreviate_bytes(text: &[u8]) -> String {
     }
 }
 
-/// An abbreviated string followed by its length when it was abbreviated.
-pub fn shown(text: &str, length: usize) -> String {
-    if length > 2 * SHOW { format!("{text} ({length} letters)") } else { text.to_string() }
+/// An abbreviated string followed by its length when it was abbreviated,
+/// to be put into words in the reader's language.
+pub fn shown(text: &str, length: usize) -> Message {
+    if length > 2 * SHOW {
+        msg!("rewrite-board-shown-long", text = text, length = length.to_string())
+    } else {
+        Message::from(text)
+    }
 }
 
 /// Count `goal`'s hits in the final string and mark them.

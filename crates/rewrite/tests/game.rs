@@ -102,7 +102,7 @@ fn the_seed_worked_example_round_by_round() {
     let last = last_pass.steps.last().unwrap();
     assert_eq!((last.owner, last.lhs.as_str(), last.rhs.as_str()), (Y, "t", "ac"));
 
-    let text = g.render_text(Viewer::Observer, 0);
+    let text = g.render_text(Viewer::Observer, 0, tabula_model::Lang::En);
     assert!(text.contains("Y acc 1 hit: tacACCac"), "{text}");
     assert!(text.contains("H aag 0 hits: tacaccac"), "{text}");
     assert!(text.contains("round 1: H tcg=>ag, Y t=>ac, I g=>tc, G at=>ta, M g=>at"), "{text}");
@@ -112,7 +112,7 @@ fn the_seed_worked_example_round_by_round() {
         &"Round 3: set 3: tacg -> tactc; set 2: tactc -> atctcac; set 1: atctcac -> tacaccac.".to_string()
     ));
     assert!(lines.contains(&"Y wins: most hits (1 hit).".to_string()));
-    let svg = g.render_svg(Viewer::Observer, 0);
+    let svg = g.render_svg(Viewer::Observer, 0, tabula_model::Lang::En);
     assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
     assert!(svg.contains("font-weight=\"bold\" text-decoration=\"underline\">ACC</tspan>"), "{svg}");
 }
@@ -179,10 +179,12 @@ fn secrets_stay_hidden_until_revealed() {
     play(&mut g, 1, "goal ctc").unwrap();
     play(&mut g, 2, "goal tca").unwrap();
     play(&mut g, 0, "t=>ac").unwrap();
-    assert!(!g.render_text(Viewer::Player(1), 0).contains("t=>ac"));
-    assert!(g.render_text(Viewer::Player(0), 0).contains("Your rule for round 1: t=>ac"));
-    assert!(g.render_text(Viewer::Player(0), 0).contains("Your goal: acc"));
-    assert!(!g.render_text(Viewer::Player(1), 0).contains("acc"));
+    assert!(!g.render_text(Viewer::Player(1), 0, tabula_model::Lang::En).contains("t=>ac"));
+    assert!(
+        g.render_text(Viewer::Player(0), 0, tabula_model::Lang::En).contains("Your rule for round 1: t=>ac")
+    );
+    assert!(g.render_text(Viewer::Player(0), 0, tabula_model::Lang::En).contains("Your goal: acc"));
+    assert!(!g.render_text(Viewer::Player(1), 0, tabula_model::Lang::En).contains("acc"));
     // Replace before the others are in: allowed while the round is open.
     assert_eq!(g.to_move(), Turn::Simultaneous([1, 2].into()));
     play(&mut g, 0, "g=>ac").unwrap();
@@ -196,7 +198,7 @@ fn secrets_stay_hidden_until_revealed() {
     assert!(observer.contains(&"ann replaces their round 1 rule with g=>ac".to_string()), "{observer:#?}");
     assert!(observer.contains(&"Round 1 rules: ann g=>ac, bob at=>ta, cat c=>.".to_string()));
     assert!(!observer.iter().any(|l| l.contains("aag") || l.contains("acc") || l.contains("ctc")));
-    assert!(!g.render_text(Viewer::Observer, 0).contains("Your goal"));
+    assert!(!g.render_text(Viewer::Observer, 0, tabula_model::Lang::En).contains("Your goal"));
 }
 
 /// Two games whose public events are the same but whose secrets differ.
@@ -221,13 +223,22 @@ fn states_differing_only_in_hidden_data_look_the_same_to_others() {
     // Round 1's rules are the same in both, so the table strings agree;
     // only the goals and the pending round 2 rules differ. cat sees neither.
     for viewer in [Viewer::Player(2), Viewer::Observer] {
-        assert_eq!(one.render_text(viewer, 0), two.render_text(viewer, 0));
-        assert_eq!(one.render_svg(viewer, 0), two.render_svg(viewer, 0));
+        assert_eq!(
+            one.render_text(viewer, 0, tabula_model::Lang::En),
+            two.render_text(viewer, 0, tabula_model::Lang::En)
+        );
+        assert_eq!(
+            one.render_svg(viewer, 0, tabula_model::Lang::En),
+            two.render_svg(viewer, 0, tabula_model::Lang::En)
+        );
         assert_eq!(one.view_json(viewer, 0), two.view_json(viewer, 0));
         assert_eq!(history(&one, viewer), history(&two, viewer));
     }
     // The owners see their own secrets, so those views differ.
-    assert_ne!(one.render_text(Viewer::Player(0), 0), two.render_text(Viewer::Player(0), 0));
+    assert_ne!(
+        one.render_text(Viewer::Player(0), 0, tabula_model::Lang::En),
+        two.render_text(Viewer::Player(0), 0, tabula_model::Lang::En)
+    );
     // A determinized state looks the same to the seat it is made for.
     let mut rng = tabula_model::rng_for(9, 0);
     let guess = one.state().determinize(2, &mut rng);
@@ -284,7 +295,7 @@ fn regex_goals() {
     // "ab": a=>aba, b=>bba gives "ababba": ab+a hits at 0 and 2.
     assert_eq!(state(&g).table(), "ababba");
     assert_eq!(state(&g).hits(), [Some(2), Some(1)]);
-    assert!(g.render_text(Viewer::Observer, 0).contains("ann ab+a 2 hits: ABABBA"));
+    assert!(g.render_text(Viewer::Observer, 0, tabula_model::Lang::En).contains("ann ab+a 2 hits: ABABBA"));
 }
 
 #[test]
@@ -338,7 +349,7 @@ fn growth_past_max_length_is_cut_and_recorded() {
     let cuts: Vec<String> = history(&g, Viewer::Observer).into_iter().filter(|l| l.contains("cut")).collect();
     assert!(!cuts.is_empty());
     assert!(cuts[0].ends_with("the string was cut at 1000 letters (-max_length)."), "{cuts:?}");
-    let text = g.render_text(Viewer::Observer, 0);
+    let text = g.render_text(Viewer::Observer, 0, tabula_model::Lang::En);
     assert!(text.contains("(1000 letters)"), "{text}");
     assert!(text.contains("cut at 1000 letters, -max_length"), "{text}");
     assert!(text.lines().all(|l| l.len() < 2000), "long strings are abbreviated");
@@ -358,9 +369,9 @@ fn a_full_size_cut_keeps_memory_bounded() {
     let s = state(&g);
     assert_eq!(s.table().len(), 16_777_216);
     assert!(g.is_over());
-    let text = g.render_text(Viewer::Observer, 0);
+    let text = g.render_text(Viewer::Observer, 0, tabula_model::Lang::En);
     assert!(text.len() < 20_000, "the text board abbreviates: {} bytes", text.len());
-    assert!(g.render_svg(Viewer::Observer, 0).len() < 40_000);
+    assert!(g.render_svg(Viewer::Observer, 0, tabula_model::Lang::En).len() < 40_000);
     assert!(history(&g, Viewer::Observer).iter().any(|l| l.contains("cut at 16777216 letters")));
 }
 

@@ -4,7 +4,7 @@ use serde::Serialize;
 use tabula_life::{Life, Owner};
 use tabula_model::coords::{Point, column_name};
 use tabula_model::svg::{self, NEUTRAL_COLOUR, escape, player_colour};
-use tabula_model::{ClickMap, Timestamp, Viewer};
+use tabula_model::{Arg, ClickMap, Lang, Message, Timestamp, Viewer, format_datetime_seconds, msg};
 
 use crate::rules::{Edges, Gone, RtLife};
 
@@ -39,15 +39,17 @@ pub enum PlayerStatus {
 }
 
 impl PlayerStatus {
-    fn note(self) -> &'static str {
-        match self {
-            PlayerStatus::NotPlaced => " (not placed yet)",
-            PlayerStatus::Playing | PlayerStatus::Lost => "",
-            PlayerStatus::Out => " (out)",
-            PlayerStatus::Resigned => " (resigned)",
-            PlayerStatus::Won => " (winner)",
-            PlayerStatus::Drew => " (draw)",
-        }
+    /// What follows the player's line (` (out)`), in `lang`.
+    fn note(self, lang: Lang) -> String {
+        let word = match self {
+            PlayerStatus::NotPlaced => msg!("rtlife-board-not-placed"),
+            PlayerStatus::Playing | PlayerStatus::Lost => return String::new(),
+            PlayerStatus::Out => msg!("rtlife-board-out"),
+            PlayerStatus::Resigned => msg!("rtlife-board-resigned"),
+            PlayerStatus::Won => msg!("rtlife-board-winner"),
+            PlayerStatus::Drew => msg!("rtlife-board-draw"),
+        };
+        format!(" {}", word.render(lang))
     }
 }
 
@@ -134,8 +136,8 @@ pub struct RtLifeView {
     pub players: Vec<PlayerLine>,
     /// Neutral cells.
     pub neutral: u64,
-    /// How the game ended, once over.
-    pub result: Option<String>,
+    /// How the game ended, once over (in English in the JSON view).
+    pub result: Option<Message>,
 }
 
 pub(crate) fn view(game: &RtLife, viewer: Viewer, now: Timestamp) -> RtLifeView {
@@ -218,7 +220,7 @@ pub(crate) fn view(game: &RtLife, viewer: Viewer, now: Timestamp) -> RtLifeView 
         own_box,
         players,
         neutral: population.neutral,
-        result: outcome.map(|o| o.reason.render(tabula_model::Lang::En)),
+        result: outcome.map(|o| o.reason.clone()),
     }
 }
 
@@ -296,41 +298,69 @@ fn plane_rows(game: &RtLife, occupied: Option<Window>, own: &[Point]) -> (Option
     (Some(window), lines, !fits)
 }
 
-/// `2026-01-02 18:00:00 UTC` for a time in milliseconds since the epoch.
-pub fn format_time(ms: Timestamp) -> String {
-    chrono::DateTime::from_timestamp_millis(ms)
-        .map_or_else(|| format!("{ms} ms after 1970"), |t| t.format("%Y-%m-%d %H:%M:%S UTC").to_string())
+/// `2026-01-02 18:00:00 UTC` for a time in milliseconds since the epoch,
+/// `lang`'s way.
+pub fn format_time(ms: Timestamp, lang: Lang) -> String {
+    format_datetime_seconds(lang, ms)
 }
 
-/// A span of time, largest units first (`2d 3h`, `42m 10s`, `5s`).
-pub fn format_span(ms: i64) -> String {
+/// A span of time, largest units first (`2d 3h`, `42m 10s`, `5s`; in
+/// Finnish `2 pv 3 t`), `lang`'s way.
+pub fn format_span(ms: i64, lang: Lang) -> String {
     let secs = ms.max(0).saturating_add(999) / 1000;
-    let parts = [(secs / 86_400, 'd'), (secs / 3600 % 24, 'h'), (secs / 60 % 60, 'm'), (secs % 60, 's')];
-    let words: Vec<String> = parts.iter().filter(|(n, _)| *n > 0).map(|(n, u)| format!("{n}{u}")).collect();
-    if words.is_empty() { "0s".into() } else { words.join(" ") }
+    let parts = [
+        (secs / 86_400, msg!("rtlife-board-days", n = (secs / 86_400).to_string())),
+        (secs / 3600 % 24, msg!("rtlife-board-hours", n = (secs / 3600 % 24).to_string())),
+        (secs / 60 % 60, msg!("rtlife-board-minutes", n = (secs / 60 % 60).to_string())),
+        (secs % 60, msg!("rtlife-board-seconds", n = (secs % 60).to_string())),
+    ];
+    let words: Vec<String> =
+        parts.iter().filter(|(n, _)| *n > 0).map(|(_, unit)| unit.render(lang)).collect();
+    if words.is_empty() { msg!("rtlife-board-seconds", n = "0").render(lang) } else { words.join(" ") }
 }
 
-fn when(due: Timestamp, now: Timestamp) -> String {
+fn when(due: Timestamp, now: Timestamp, lang: Lang) -> String {
+    let time = format_time(due, lang);
     if due <= now {
-        format!("{} (due now)", format_time(due))
+        msg!("rtlife-board-due-now", time = time).render(lang)
     } else {
-        format!("{} (in {})", format_time(due), format_span(due - now))
+        msg!("rtlife-board-due-in", time = time, span = format_span(due - now, lang)).render(lang)
     }
+}
+
+/// `The game is over: REASON.` in `lang`.
+fn over_line(reason: &Message, lang: Lang) -> String {
+    msg!("rtlife-board-over", reason = reason.clone()).render(lang)
 }
 
 /// The status lines: generation and tick, then when the next ones are due.
-fn status(view: &RtLifeView) -> String {
-    let mut out = format!("Generation {}, tick {}", view.generation, view.tick);
+fn status(view: &RtLifeView, lang: Lang) -> String {
+    let mut out = msg!(
+        "rtlife-board-generation",
+        generation = view.generation.to_string(),
+        tick = view.tick.to_string()
+    )
+    .render(lang);
     if let Some(n) = view.generations {
-        out.push_str(&format!(" (the game ends after generation {n})"));
+        out.push_str(&format!(
+            " {}",
+            msg!("rtlife-board-ends-after", generation = n.to_string()).render(lang)
+        ));
     }
     out.push('\n');
     match (&view.result, view.next_tick, view.next_generation) {
-        (Some(reason), _, _) => out.push_str(&format!("The game is over: {reason}.\n")),
+        (Some(reason), _, _) => {
+            out.push_str(&over_line(reason, lang));
+            out.push('\n');
+        }
         (None, Some(tick), generation) => {
-            out.push_str(&format!("Next tick at {}\n", when(tick, view.now)));
+            out.push_str(&msg!("rtlife-board-next-tick", when = when(tick, view.now, lang)).render(lang));
+            out.push('\n');
             if let Some(g) = generation {
-                out.push_str(&format!("Next generation at {}\n", when(g, view.now)));
+                out.push_str(
+                    &msg!("rtlife-board-next-generation", when = when(g, view.now, lang)).render(lang),
+                );
+                out.push('\n');
             }
         }
         (None, None, _) => {}
@@ -338,38 +368,49 @@ fn status(view: &RtLifeView) -> String {
     out
 }
 
+/// A count's word (`cells`), padded to the longer of its singular and
+/// plural so that columns line up.
+fn padded_word(id: &'static str, count: u64, lang: Lang) -> String {
+    let word = Message::new(id).arg("count", count).render(lang);
+    let width =
+        [1u64, 2].iter().map(|&n| Message::new(id).arg("count", n).render(lang).chars().count()).max();
+    format!("{word:<width$}", width = width.unwrap_or(0))
+}
+
 /// The text view: the status lines, the field with coordinates (row 1 at the
 /// bottom; on the unbounded plane the occupied box, with `x` and `y`
-/// numbers), then a line per player.
-pub fn text(view: &RtLifeView) -> String {
-    let mut out = status(view);
+/// numbers), then a line per player; its words in `lang`.
+pub fn text(view: &RtLifeView, lang: Lang) -> String {
+    let mut out = status(view, lang);
     out.push('\n');
+    let empty = || format!("{}\n", msg!("rtlife-board-empty").render(lang));
     match (view.edges, view.window) {
-        (_, None) => out.push_str("The plane is empty.\n"),
-        ("unbounded", Some(_)) if view.occupied.is_none() => out.push_str("The plane is empty.\n"),
-        ("unbounded", Some(w)) => out.push_str(&plane_text(view, w)),
+        (_, None) => out.push_str(&empty()),
+        ("unbounded", Some(_)) if view.occupied.is_none() => out.push_str(&empty()),
+        ("unbounded", Some(w)) => out.push_str(&plane_text(view, w, lang)),
         (_, Some(w)) => out.push_str(&field_text(view, w)),
     }
     out.push('\n');
-    let width = view.players.iter().map(|p| p.user.len()).max().unwrap_or(0).max("neutral".len());
+    let neutral = msg!("rtlife-board-neutral").render(lang);
+    let width = view.players.iter().map(|p| p.user.len()).max().unwrap_or(0).max(neutral.chars().count());
     for p in &view.players {
+        let score = msg!("rtlife-board-score", score = Arg::decimal(&p.score)).render(lang);
         out.push_str(&format!(
-            "{} {:<width$} {:>5} {} {:>5} {}  score {}{}\n",
+            "{} {:<width$} {:>5} {} {:>5} {}  {score}{}\n",
             p.letter,
             p.user,
             p.cells,
-            if p.cells == 1 { "cell " } else { "cells" },
+            padded_word("rtlife-board-cells", p.cells, lang),
             p.points,
-            if p.points == 1 { "point " } else { "points" },
-            p.score,
-            p.status.note()
+            padded_word("rtlife-board-points", p.points, lang),
+            p.status.note(lang)
         ));
     }
     out.push_str(&format!(
         "# {:<width$} {:>5} {}\n",
-        "neutral",
+        neutral,
         view.neutral,
-        if view.neutral == 1 { "cell" } else { "cells" }
+        msg!("rtlife-board-cells", count = view.neutral).render(lang)
     ));
     out
 }
@@ -396,21 +437,29 @@ fn field_text(view: &RtLifeView, w: Window) -> String {
     out
 }
 
-fn plane_text(view: &RtLifeView, w: Window) -> String {
+fn plane_text(view: &RtLifeView, w: Window, lang: Lang) -> String {
     let (right, bottom) = (w.left + w.columns as i64 - 1, w.top - w.rows as i64 + 1);
-    let mut out = format!("x {} to {}, y {} down to {}", w.left, right, w.top, bottom);
+    let mut out = msg!(
+        "rtlife-board-plane",
+        left = w.left.to_string(),
+        right = right.to_string(),
+        top = w.top.to_string(),
+        bottom = bottom.to_string()
+    )
+    .render(lang);
     if view.clipped
         && let Some(o) = view.occupied
     {
-        out.push_str(&format!(
-            " (part of the occupied box x {} to {}, y {} down to {})",
-            o.left,
-            o.left + o.columns as i64 - 1,
-            o.top,
-            o.top - o.rows as i64 + 1
-        ));
+        let part = msg!(
+            "rtlife-board-plane-part",
+            left = o.left.to_string(),
+            right = (o.left + o.columns as i64 - 1).to_string(),
+            top = o.top.to_string(),
+            bottom = (o.top - o.rows as i64 + 1).to_string()
+        );
+        out.push_str(&format!(" {}", part.render(lang)));
     }
-    out.push_str("; points are (x,y)\n");
+    out.push_str(&format!("; {}\n", msg!("rtlife-board-plane-points").render(lang)));
     let margin = [w.top, bottom].iter().map(|y| y.to_string().len()).max().unwrap_or(1);
     // A ruler: each x divisible by 10 written from its column on.
     let mut ruler = vec![' '; w.columns as usize + 12];
@@ -471,31 +520,29 @@ pub fn click_map(view: &RtLifeView) -> Option<ClickMap> {
 
 /// The view as a standalone SVG document: the field (or the occupied box
 /// with a margin of one point) in player colours, coordinates along the
-/// edges, and the legend below.
-pub fn svg(view: &RtLifeView) -> String {
+/// edges, and the legend below; its words in `lang`.
+pub fn svg(view: &RtLifeView, lang: Lang) -> String {
     let (columns, rows) = view.window.map_or((10, 5), |w| (w.columns as usize, w.rows as usize));
     let cell = cell_side(columns, rows);
     let margin = MARGIN;
     let (field_w, field_h) = (cell * columns as f64, cell * rows as f64);
     let mut legend: Vec<(Option<&str>, String)> =
-        vec![(None, status(view).lines().next().unwrap_or_default().to_string())];
+        vec![(None, status(view, lang).lines().next().unwrap_or_default().to_string())];
     for (s, p) in view.players.iter().enumerate() {
-        legend.push((
-            Some(player_colour(s)),
-            format!(
-                "{} {}: {} cells, {} points, score {}{}",
-                p.letter,
-                p.user,
-                p.cells,
-                p.points,
-                p.score,
-                p.status.note()
-            ),
-        ));
+        let line = msg!(
+            "rtlife-board-legend-player",
+            letter = p.letter.to_string(),
+            user = &p.user,
+            cells = p.cells,
+            points = p.points,
+            score = Arg::decimal(&p.score)
+        );
+        legend.push((Some(player_colour(s)), format!("{}{}", line.render(lang), p.status.note(lang))));
     }
-    legend.push((Some(NEUTRAL_COLOUR), format!("# neutral: {} cells", view.neutral)));
+    legend
+        .push((Some(NEUTRAL_COLOUR), msg!("rtlife-board-legend-neutral", cells = view.neutral).render(lang)));
     if let Some(reason) = &view.result {
-        legend.push((None, format!("The game is over: {reason}.")));
+        legend.push((None, over_line(reason, lang)));
     }
     // Wide enough for the longest legend line: 0.6 em a character at 12.
     let widest = legend.iter().map(|(_, t)| t.chars().count()).max().unwrap_or(0) as f64 * 7.2;
@@ -607,13 +654,17 @@ mod tests {
 
     #[test]
     fn times_and_spans() {
-        assert_eq!(format_time(0), "1970-01-01 00:00:00 UTC");
-        assert_eq!(format_time(1_767_225_600_000), "2026-01-01 00:00:00 UTC");
-        assert_eq!(format_time(1_709_208_000_000), "2024-02-29 12:00:00 UTC");
-        assert_eq!(format_time(-1000), "1969-12-31 23:59:59 UTC");
-        assert_eq!(format_span(0), "0s");
-        assert_eq!(format_span(999), "1s");
-        assert_eq!(format_span(3_600_000 * 27 + 61_000), "1d 3h 1m 1s");
-        assert_eq!(format_span(-5), "0s");
+        let en = Lang::En;
+        assert_eq!(format_time(0, en), "1970-01-01 00:00:00 UTC");
+        assert_eq!(format_time(1_767_225_600_000, en), "2026-01-01 00:00:00 UTC");
+        assert_eq!(format_time(1_709_208_000_000, en), "2024-02-29 12:00:00 UTC");
+        assert_eq!(format_time(-1000, en), "1969-12-31 23:59:59 UTC");
+        assert_eq!(format_span(0, en), "0s");
+        assert_eq!(format_span(999, en), "1s");
+        assert_eq!(format_span(3_600_000 * 27 + 61_000, en), "1d 3h 1m 1s");
+        assert_eq!(format_span(-5, en), "0s");
+        assert_eq!(format_time(1_709_208_000_000, Lang::Fi), "29.2.2024 klo 12.00.00 UTC");
+        assert_eq!(format_span(3_600_000 * 27 + 61_000, Lang::Fi), "1 pv 3 t 1 min 1 s");
+        assert_eq!(format_span(0, Lang::Es), "0 s");
     }
 }

@@ -7,8 +7,8 @@ use rand::Rng;
 use tabula_life::{Life, Owner, Threads, Topology, Universe};
 use tabula_model::coords::{Point, parse_point, parse_points};
 use tabula_model::{
-    Applied, Ctx, Dynamics, GameInfo, GameRng, LogEntry, Message, MoveError, OptionKind, OptionSpec, Outcome,
-    Rules, Seat, Setup, SetupError, Timestamp, Turn, Viewer, msg,
+    Applied, Arg, Ctx, Dynamics, GameInfo, GameRng, Lang, LogEntry, Message, MoveError, OptionKind,
+    OptionSpec, Outcome, Rules, Seat, Setup, SetupError, Timestamp, Turn, Viewer, msg,
 };
 
 use crate::path::{Area, Route, route};
@@ -635,7 +635,7 @@ impl RtLife {
                 msg!(
                     "rtlife-history-wins",
                     user = &self.players[winner].user,
-                    score = best.to_string(),
+                    score = Arg::decimal(best.to_string()),
                     reason = reason.clone()
                 ),
             ));
@@ -646,7 +646,7 @@ impl RtLife {
                 msg!(
                     "rtlife-history-draw",
                     users = self.names(&leaders),
-                    score = best.to_string(),
+                    score = Arg::decimal(best.to_string()),
                     reason = reason.clone()
                 ),
             ));
@@ -996,12 +996,12 @@ impl Rules for RtLife {
         render::view(self, viewer, now)
     }
 
-    fn render_text(view: &RtLifeView) -> String {
-        render::text(view)
+    fn render_text(view: &RtLifeView, lang: Lang) -> String {
+        render::text(view, lang)
     }
 
-    fn render_svg(view: &RtLifeView) -> String {
-        render::svg(view)
+    fn render_svg(view: &RtLifeView, lang: Lang) -> String {
+        render::svg(view, lang)
     }
 
     fn click_map(view: &RtLifeView) -> Option<tabula_model::ClickMap> {

@@ -20,7 +20,9 @@ fn a_field_has_at_most_702_columns_and_rows() {
     }
     let options = Options::parse(&INFO, &["-width=702", "-height=702"]).unwrap();
     let game = Game::create(&KIND, options, vec!["ann".into(), "bob".into()], 1, 0).unwrap();
-    assert!(game.render_text(tabula_model::Viewer::Observer, 0).lines().count() >= 702);
+    assert!(
+        game.render_text(tabula_model::Viewer::Observer, 0, tabula_model::Lang::En).lines().count() >= 702
+    );
 }
 
 #[test]

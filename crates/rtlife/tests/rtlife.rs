@@ -97,7 +97,7 @@ fn the_seed_scoring_example() {
     assert_eq!(game.score(1).to_string(), "10.00");
     // ann's whole score: 100 * (1 + 1/2 + .. + 1/10) = 292.896..
     assert_eq!(game.score(0).to_string(), "292.90");
-    let text = RtLife::render_text(&game.view(Viewer::Observer, 10_000));
+    let text = RtLife::render_text(&game.view(Viewer::Observer, 10_000), tabula_model::Lang::En);
     assert!(text.contains("\nA ann       100 cells   100 points  score 292.90\n"), "{text}");
     assert!(text.contains("\nB bob        10 cells     1 point   score 10.00\n"), "{text}");
 }
@@ -337,7 +337,7 @@ fn generations_on_the_unbounded_plane() {
     expected_sorted.sort();
     assert_eq!(bob_sorted, expected_sorted);
     // The text view shows the occupied box with x and y numbers.
-    let text = RtLife::render_text(&game.view(Viewer::Observer, 400_000));
+    let text = RtLife::render_text(&game.view(Viewer::Observer, 400_000), tabula_model::Lang::En);
     assert!(text.contains("Generation 400, tick 400\n"), "{text}");
     assert!(text.contains("(part of the occupied box x -1 to 112, y 0 down to -100)"), "{text}");
     // Paths may leave the occupied box; their cost is capped by the points.
@@ -365,7 +365,7 @@ fn a_view_of_a_spread_out_plane_shows_cells_and_the_players_own_first() {
         assert_eq!(view.own_cells, [[x, 1], [x + 1, 1], [x, 0], [x + 1, 0]]);
         let json = serde_json::to_value(&view).unwrap();
         assert_eq!(json["own_box"]["left"], x);
-        let text = RtLife::render_text(&view);
+        let text = RtLife::render_text(&view, tabula_model::Lang::En);
         assert!(text.contains(letter), "{text}");
     }
 }
@@ -459,7 +459,7 @@ fn the_generation_limit_ends_with_the_highest_score() {
         (view["players"][1]["score"].as_str(), view["players"][1]["score_exact"].as_str()),
         (Some("18.33"), Some("55/3"))
     );
-    let text = RtLife::render_text(&game.view(Viewer::Observer, 3000));
+    let text = RtLife::render_text(&game.view(Viewer::Observer, 3000), tabula_model::Lang::En);
     assert!(text.contains("The game is over: the generation limit is reached.\n"), "{text}");
     assert!(text.contains("(winner)"), "{text}");
 }
@@ -523,7 +523,7 @@ fn joins_through_the_model() {
     assert_eq!(lines[0], "ann places: c7,d7,c6,e6,d5,f5,e4,g4,f3,g3");
     assert!(lines[1].starts_with("bob joins: ae25,af25,"), "{lines:?}");
     assert_eq!(lines.len(), 3);
-    let text = g.render_text(Viewer::Observer, T0 + 8_000);
+    let text = g.render_text(Viewer::Observer, T0 + 8_000, tabula_model::Lang::En);
     assert!(text.contains("C cy"), "{text}");
     assert!(text.contains("Next tick at 2026-01-01 01:00:00 UTC (in 59m 52s)\n"), "{text}");
     assert!(text.contains("Next generation at 2026-01-01 12:00:00 UTC (in 11h 59m 52s)\n"), "{text}");
@@ -615,9 +615,15 @@ fn a_replay_rebuilds_the_same_game() {
     let replayed = Game::replay(&KIND, record).unwrap();
     let now = T0 + 301 * minute;
     for viewer in [Viewer::Observer, Viewer::Player(0), Viewer::Player(2)] {
-        assert_eq!(replayed.render_text(viewer, now), g.render_text(viewer, now));
+        assert_eq!(
+            replayed.render_text(viewer, now, tabula_model::Lang::En),
+            g.render_text(viewer, now, tabula_model::Lang::En)
+        );
         assert_eq!(replayed.view_json(viewer, now), g.view_json(viewer, now));
-        assert_eq!(replayed.render_svg(viewer, now), g.render_svg(viewer, now));
+        assert_eq!(
+            replayed.render_svg(viewer, now, tabula_model::Lang::En),
+            g.render_svg(viewer, now, tabula_model::Lang::En)
+        );
     }
     assert_eq!(typed(&replayed).generation(), 10);
 }
@@ -626,7 +632,7 @@ fn a_replay_rebuilds_the_same_game() {
 fn views_show_the_field_and_the_players() {
     let mut g = game(&["-tick=1h", "-width=12", "-height=6", "-start_cells=3"], &["ann", "bob"]);
     g.submit(mv(T0, 0, "place b2,c2,d2")).unwrap();
-    let text = g.render_text(Viewer::Observer, T0 + 90 * 60_000);
+    let text = g.render_text(Viewer::Observer, T0 + 90 * 60_000, tabula_model::Lang::En);
     let expected_field = "\
   abcdefghijkl
 6 ............ 6
@@ -645,7 +651,7 @@ fn views_show_the_field_and_the_players() {
     assert!(text.contains("\nA ann         3 cells     0 points  score 0.00\n"), "{text}");
     assert!(text.contains("\nB bob         0 cells     0 points  score 0.00 (not placed yet)\n"), "{text}");
     assert!(text.contains("\nNext generation at 2026-01-01 12:00:00 UTC (in 10h 30m)\n"), "{text}");
-    let svg = g.render_svg(Viewer::Observer, T0);
+    let svg = g.render_svg(Viewer::Observer, T0, tabula_model::Lang::En);
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     assert!(svg.contains("fill=\"#0072b2\""), "ann's colour");
     let json = g.view_json(Viewer::Observer, T0);
@@ -719,8 +725,8 @@ fn the_svg_holds_its_legend_and_an_empty_plane_has_a_field_to_click() {
         w.left <= 0 && w.left + w.columns as i64 > 0 && w.top >= 0 && w.top - (w.rows as i64) < 0,
         "{w:?}"
     );
-    assert!(RtLife::render_text(&view).contains("The plane is empty."));
-    let svg = RtLife::render_svg(&view);
+    assert!(RtLife::render_text(&view, tabula_model::Lang::En).contains("The plane is empty."));
+    let svg = RtLife::render_svg(&view, tabula_model::Lang::En);
     let width: f64 = svg.split("width=\"").nth(1).and_then(|w| w.split('"').next()).unwrap().parse().unwrap();
     // Every legend line fits (0.6 em a character at 12 units), the longest
     // ending "(not placed yet)".

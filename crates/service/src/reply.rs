@@ -239,7 +239,7 @@ fn board_text_from<'a>(
         body.push('\n');
         write_move_list(&mut body, history, MOVE_LIST_LINES, lang);
     }
-    let board = game.render_text(viewer, now);
+    let board = game.render_text(viewer, now, lang);
     if !board.trim().is_empty() {
         body.push('\n');
         body.push_str(board.trim_end_matches('\n'));

@@ -134,8 +134,8 @@ const LINES: &[(&str, [&str; 3])] = &[
         "rtlife",
         [
             "The game is a draw between aino, ned with 0.00 each: nobody is left in the game",
-            "Peli päättyy tasan pelaajien aino, ned kesken, kullakin 0.00: pelissä ei ole enää ketään",
-            "La partida termina en tablas entre aino, ned con 0.00 cada uno: no queda nadie en la partida",
+            "Peli päättyy tasan pelaajien aino, ned kesken, kullakin 0,00: pelissä ei ole enää ketään",
+            "La partida termina en tablas entre aino, ned con 0,00 cada uno: no queda nadie en la partida",
         ],
     ),
 ];
@@ -159,4 +159,27 @@ async fn the_history_reads_in_each_language() {
             assert!(all.text.contains(&format!(" {line}\n")), "{game} {lang}: {}", all.text);
         }
     }
+}
+
+#[tokio::test]
+async fn the_board_and_its_picture_read_in_the_readers_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = service(&dir).await;
+    finished(&s, "intervalo", &[("aino", "5")]).await;
+    // The reply's board, as mail and the command line show it.
+    let reply = show(&s, "intervalo", Lang::Es).await;
+    assert!(reply.text.contains("\nPuntos: A aino 0, B ned 0\nTurno 1: se espera a ned\n"), "{}", reply.text);
+    assert!(!reply.text.contains("Score:") && !reply.text.contains("waiting for"), "{}", reply.text);
+    let reply = show(&s, "intervalo", Lang::Fi).await;
+    assert!(reply.text.contains("\nPisteet: A aino 0, B ned 0\n"), "{}", reply.text);
+    // The web's picture of the same board, a player's and an observer's.
+    let picture = s.snapshot(1, None, None, Lang::Es).await.unwrap().svg;
+    assert!(picture.contains("<title>casilla 1: libre</title>"), "{picture}");
+    assert!(picture.contains("el intervalo del último turno"), "{picture}");
+    assert!(!picture.contains("empty") && !picture.contains("points"), "{picture}");
+    let picture = s.snapshot(1, Some("aino"), None, Lang::Fi).await.unwrap().svg;
+    assert!(picture.contains("X aino (sinä): 0 pistettä"), "{picture}");
+    // English as it always was.
+    let picture = s.snapshot(1, Some("aino"), None, Lang::En).await.unwrap().svg;
+    assert!(picture.contains("<title>cell 1: empty</title>") && picture.contains("X aino (you): 0 points"));
 }

@@ -76,14 +76,16 @@ async fn play_random_games(seed: u64) {
         let replayed = stored_game(&store, board).await;
         for v in (0..n).map(Viewer::Player).chain([Viewer::Observer]) {
             assert_eq!(
-                replayed.render_text(v, now),
-                stored_game(&store, board).await.render_text(v, now),
+                replayed.render_text(v, now, tabula_model::Lang::En),
+                stored_game(&store, board).await.render_text(v, now, tabula_model::Lang::En),
                 "{}: two replays differ",
                 info.kind
             );
         }
         assert!(
-            shown.text.contains(replayed.render_text(Viewer::Observer, now).trim_end()),
+            shown
+                .text
+                .contains(replayed.render_text(Viewer::Observer, now, tabula_model::Lang::En).trim_end()),
             "{}: show is the replayed board",
             info.kind
         );

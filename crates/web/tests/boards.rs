@@ -39,7 +39,7 @@ fn play(game: &mut Game, seat: usize, text: &str) {
 
 fn check(game: &Game, expect_at_least: usize) -> ClickMap {
     let kind = game.kind().info().kind;
-    let picture = game.picture(Viewer::Player(0), 0);
+    let picture = game.picture(Viewer::Player(0), 0, tabula_model::Lang::En);
     let (map, svg) = (picture.click.expect("a click map"), picture.svg);
     let cells = titled_rects(&svg);
     assert!(cells.len() >= expect_at_least, "{kind}: only {} titled cells", cells.len());
@@ -87,7 +87,7 @@ fn conway_points_map_to_their_names() {
 fn games_without_points_have_no_map() {
     let kind = tabula_games::find("dna").unwrap();
     let g = game(kind, &["-length=6"], &["ann", "bob"]);
-    assert_eq!(g.picture(Viewer::Observer, 0).click, None);
+    assert_eq!(g.picture(Viewer::Observer, 0, tabula_model::Lang::En).click, None);
 }
 
 /// The centres of the cells drawn in `colour` (runs of a row are one rect).
@@ -119,7 +119,7 @@ fn real_time_life_points_map_to_their_names() {
     ] {
         let mut g = game(kind, &options, &["ann", "bob"]);
         play(&mut g, 0, &format!("place {}", placed.join(",")));
-        let picture = g.picture(Viewer::Player(1), 0);
+        let picture = g.picture(Viewer::Player(1), 0, tabula_model::Lang::En);
         let (map, svg) = (picture.click.expect("a click map"), picture.svg);
         let ClickMap::Field { cell, ref placing, .. } = map else { panic!("rtlife is a field") };
         assert_eq!(placing, &vec!["bob".to_string()], "{options:?}");

@@ -46,3 +46,22 @@ conway-history-out = { $user } is out: no pieces left
 conway-history-vanished = The game is a draw: { $users } vanished together
 conway-history-most-pieces = { $user } wins with the most pieces ({ NUMBER($pieces, useGrouping: "false") })
 conway-history-equal-pieces = The game is a draw: { $users } have { NUMBER($pieces, useGrouping: "false") } pieces each
+
+## The board ($moves and $generation are numbers written as they are)
+
+conway-board-pieces = { NUMBER($pieces, useGrouping: "false") } { $pieces ->
+    [one] piece
+   *[other] pieces
+}
+conway-board-out = (out)
+conway-board-resigned = (resigned)
+conway-board-winner = (winner)
+conway-board-draw = (draw)
+conway-board-neutral = neutral
+conway-board-move = Move { $moves }, generation { $generation }
+conway-board-may-place = the next move may place up to { NUMBER($pieces, useGrouping: "false") } { $pieces ->
+    [one] piece
+   *[other] pieces
+}
+conway-board-ends-after = the game ends after move { $moves }
+conway-board-to-move = (to move)

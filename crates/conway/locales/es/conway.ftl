@@ -50,3 +50,22 @@ conway-history-equal-pieces = La partida termina en tablas: { $users } tienen { 
     [one] pieza
    *[other] piezas
 } cada uno
+
+## El tablero ($moves y $generation son números escritos tal cual)
+
+conway-board-pieces = { NUMBER($pieces, useGrouping: "false") } { $pieces ->
+    [one] ficha
+   *[other] fichas
+}
+conway-board-out = (eliminado)
+conway-board-resigned = (abandonó)
+conway-board-winner = (ganador)
+conway-board-draw = (tablas)
+conway-board-neutral = neutral
+conway-board-move = Jugada { $moves }, generación { $generation }
+conway-board-may-place = la próxima jugada puede colocar hasta { NUMBER($pieces, useGrouping: "false") } { $pieces ->
+    [one] ficha
+   *[other] fichas
+}
+conway-board-ends-after = la partida termina tras la jugada { $moves }
+conway-board-to-move = (le toca)

@@ -50,3 +50,22 @@ conway-history-equal-pieces = Peli päättyy tasan: pelaajilla { $users } on kul
     [one] nappula
    *[other] nappulaa
 }
+
+## Lauta ($moves ja $generation ovat lukuja sellaisinaan)
+
+conway-board-pieces = { NUMBER($pieces, useGrouping: "false") } { $pieces ->
+    [one] nappula
+   *[other] nappulaa
+}
+conway-board-out = (pudonnut)
+conway-board-resigned = (luovuttanut)
+conway-board-winner = (voittaja)
+conway-board-draw = (tasapeli)
+conway-board-neutral = neutraali
+conway-board-move = Siirto { $moves }, sukupolvi { $generation }
+conway-board-may-place = seuraava siirto voi asettaa enintään { NUMBER($pieces, useGrouping: "false") } { $pieces ->
+    [one] nappulan
+   *[other] nappulaa
+}
+conway-board-ends-after = peli päättyy siirron { $moves } jälkeen
+conway-board-to-move = (siirtovuorossa)

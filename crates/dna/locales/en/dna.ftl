@@ -138,3 +138,26 @@ dna-history-sets-sequence = { $user } sets a sequence
 dna-history-all-set = Every sequence is set and now shown to all
 dna-history-resigns-frozen = { $user } resigns; their sequence stays on the board, frozen
 dna-history-resigns-unset = { $user } resigns before setting a sequence
+
+## The board ($length is a number written as it is; $round is first or later)
+
+dna-board-hidden = { $name } ({ $length }): hidden
+dna-board-no-sequence-yet = { $name }: no sequence yet
+dna-board-no-sequence = { $name }: no sequence
+dna-board-opening-passes = No legal nomination at the start, passed: { $users }
+dna-board-out = (out)
+dna-board-resigned = (resigned)
+dna-board-over = Game over
+dna-board-setting-up = Set-up: waiting for { $users }
+dna-board-to-nominate = { $users } to nominate{ $round ->
+    [first] {" "}(first round)
+   *[later] {""}
+}
+dna-board-last = Last: { $user } nominated { $chunk } ({ $effects })
+dna-board-before = before { $chunk }
+dna-board-no-strip = no sequence yet
+dna-board-adenine = adenine
+dna-board-cytosine = cytosine
+dna-board-guanine = guanine
+dna-board-thymine = thymine
+dna-board-removed = removed by the last nomination

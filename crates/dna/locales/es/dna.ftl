@@ -41,7 +41,7 @@ dna-rules =
       ted (30): TCAGCGCGCCGGAGTCGTCGTATTAGGGAT
       jed (33): GCCAATTATGGACTTGTTGTCAGATAGTCGGCG
 
-    EL TABLERO. Una línea por jugador con la longitud de la secuencia y la secuencia: `ned (33): TCGCATGTACATTTTCAATCTTCGCCTTGAGAG`. El jugador que queda fuera de la partida lleva la marca (out), y el que abandona, (resigned). Mientras se fijan las secuencias con -manual, en lugar de las de los demás se ve hidden.
+    EL TABLERO. Una línea por jugador con la longitud de la secuencia y la secuencia: `ned (33): TCGCATGTACATTTTCAATCTTCGCCTTGAGAG`. El jugador que queda fuera de la partida lleva la marca (eliminado), y el que abandona, (abandonó). Mientras se fijan las secuencias con -manual, en lugar de las de los demás se ve oculta.
 dna-move-help =
     Nomina un fragmento escribiendo sus letras (en mayúsculas o minúsculas):
       dna move 1 ned CONTRASEÑA AAG
@@ -133,3 +133,26 @@ dna-history-sets-sequence = { $user } fija una secuencia
 dna-history-all-set = Todas las secuencias están fijadas y ahora se muestran a todos
 dna-history-resigns-frozen = { $user } abandona; su secuencia queda en el tablero, congelada
 dna-history-resigns-unset = { $user } abandona antes de fijar una secuencia
+
+## El tablero ($length es un número escrito tal cual; $round es first o later)
+
+dna-board-hidden = { $name } ({ $length }): oculta
+dna-board-no-sequence-yet = { $name }: aún sin secuencia
+dna-board-no-sequence = { $name }: sin secuencia
+dna-board-opening-passes = Ninguna nominación legal al empezar; pasaron: { $users }
+dna-board-out = (eliminado)
+dna-board-resigned = (abandonó)
+dna-board-over = Partida terminada
+dna-board-setting-up = Preparación: se espera a { $users }
+dna-board-to-nominate = Nomina: { $users }{ $round ->
+    [first] {" "}(primera ronda)
+   *[later] {""}
+}
+dna-board-last = Última: { $user } nominó { $chunk } ({ $effects })
+dna-board-before = antes de { $chunk }
+dna-board-no-strip = aún sin secuencia
+dna-board-adenine = adenina
+dna-board-cytosine = citosina
+dna-board-guanine = guanina
+dna-board-thymine = timina
+dna-board-removed = quitada por la última nominación

@@ -41,7 +41,7 @@ dna-rules =
       ted (30): TCAGCGCGCCGGAGTCGTCGTATTAGGGAT
       jed (33): GCCAATTATGGACTTGTTGTCAGATAGTCGGCG
 
-    LAUTA. Kullekin pelaajalle yksi rivi, jossa on sekvenssin pituus ja itse sekvenssi: `ned (33): TCGCATGTACATTTTCAATCTTCGCCTTGAGAG`. Pelistä pudonneen pelaajan perässä on merkintä (out), luovuttaneen perässä (resigned). Kun sekvenssit valitaan asetuksella -manual, muiden sekvenssien paikalla lukee hidden, kunnes kaikki ovat valinneet.
+    LAUTA. Kullekin pelaajalle yksi rivi, jossa on sekvenssin pituus ja itse sekvenssi: `ned (33): TCGCATGTACATTTTCAATCTTCGCCTTGAGAG`. Pelistä pudonneen pelaajan perässä on merkintä (pudonnut), luovuttaneen perässä (luovuttanut). Kun sekvenssit valitaan asetuksella -manual, muiden sekvenssien paikalla lukee piilossa, kunnes kaikki ovat valinneet.
 dna-move-help =
     Nimeä pätkä kirjoittamalla sen kirjaimet (isoilla tai pienillä):
       dna move 1 ned SALASANA AAG
@@ -133,3 +133,26 @@ dna-history-sets-sequence = { $user } asettaa sekvenssin
 dna-history-all-set = Kaikki sekvenssit on asetettu, ja nyt ne näytetään kaikille
 dna-history-resigns-frozen = { $user } luovuttaa; hänen sekvenssinsä jää laudalle jäätyneenä
 dna-history-resigns-unset = { $user } luovuttaa ennen kuin on asettanut sekvenssin
+
+## Lauta ($length on luku sellaisenaan; $round on first tai later)
+
+dna-board-hidden = { $name } ({ $length }): piilossa
+dna-board-no-sequence-yet = { $name }: ei vielä sekvenssiä
+dna-board-no-sequence = { $name }: ei sekvenssiä
+dna-board-opening-passes = Alussa ei ollut sallittua nimeämistä, vuoronsa ohittivat: { $users }
+dna-board-out = (pudonnut)
+dna-board-resigned = (luovuttanut)
+dna-board-over = Peli on päättynyt
+dna-board-setting-up = Aloitus: odotetaan pelaajia { $users }
+dna-board-to-nominate = Nimeämisvuorossa: { $users }{ $round ->
+    [first] {" "}(ensimmäinen kierros)
+   *[later] {""}
+}
+dna-board-last = Viimeksi: { $user } nimesi pätkän { $chunk } ({ $effects })
+dna-board-before = ennen pätkää { $chunk }
+dna-board-no-strip = ei vielä sekvenssiä
+dna-board-adenine = adeniini
+dna-board-cytosine = sytosiini
+dna-board-guanine = guaniini
+dna-board-thymine = tymiini
+dna-board-removed = poistettu viimeisellä nimeämisellä

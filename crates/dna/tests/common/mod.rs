@@ -45,7 +45,7 @@ pub fn resign(game: &mut Game, seat: Seat) -> Vec<HistoryEntry> {
 
 /// The board as an observer sees it.
 pub fn board(game: &Game) -> String {
-    game.render_text(Viewer::Observer, 0)
+    game.render_text(Viewer::Observer, 0, tabula_model::Lang::En)
 }
 
 /// The history lines as `viewer` sees them.

@@ -46,3 +46,27 @@ intervalo-history-neutral = both chose cell { $cell }: a neutral piece
 intervalo-history-scores = { $p0 } { $c0 }, { $p1 } { $c1 }: { $user } scores
 intervalo-history-no-point = { $p0 } { $c0 }, { $p1 } { $c1 }: no point
 intervalo-history-turn = Turn { $turn }: { $what } ({ $p0 } { $s0 }, { $p1 } { $s1 }).
+
+## The board ($turn, $cell, $c0, $c1, $s0 and $s1 are numbers written as they are; $l0 and $l1 are the seats' letters; $you is you or other)
+
+intervalo-board-score = Score: { $l0 } { $p0 } { $s0 }, { $l1 } { $p1 } { $s1 }
+intervalo-board-neutral = both chose the same cell: neutral
+intervalo-board-scores = { $user } scores
+intervalo-board-no-point = no point
+intervalo-board-last = Last turn ({ $turn }): { $p0 } { $c0 }, { $p1 } { $c1 }: { $what }
+intervalo-board-wins = { $user } wins: { $reason }
+intervalo-board-draw = a draw: { $reason }
+intervalo-board-waiting = Turn { $turn }: waiting for { $users }
+intervalo-board-you-chose = you chose cell { $cell }
+intervalo-board-legend-player = { $letter } { $user }{ $you ->
+    [you] {" "}(you)
+   *[other] {""}
+}: { NUMBER($points, useGrouping: "false") } { $points ->
+    [one] point
+   *[other] points
+}
+intervalo-board-legend-neutral = # neutral: both chose the same cell
+intervalo-board-legend-interval = the last turn's interval
+intervalo-board-cell = cell { $cell }: { $what }
+intervalo-board-cell-neutral = neutral
+intervalo-board-cell-empty = empty

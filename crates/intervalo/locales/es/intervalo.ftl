@@ -48,3 +48,27 @@ intervalo-history-neutral = los dos eligieron la casilla { $cell }: una ficha ne
 intervalo-history-scores = { $p0 } { $c0 }, { $p1 } { $c1 }: { $user } obtiene un punto
 intervalo-history-no-point = { $p0 } { $c0 }, { $p1 } { $c1 }: nadie puntúa
 intervalo-history-turn = Turno { $turn }: { $what } ({ $p0 } { $s0 }, { $p1 } { $s1 }).
+
+## El tablero ($turn, $cell, $c0, $c1, $s0 y $s1 son números escritos tal cual; $l0 y $l1 son las letras de los asientos; $you es you u other)
+
+intervalo-board-score = Puntos: { $l0 } { $p0 } { $s0 }, { $l1 } { $p1 } { $s1 }
+intervalo-board-neutral = los dos eligieron la misma casilla: ficha neutral
+intervalo-board-scores = { $user } obtiene un punto
+intervalo-board-no-point = nadie puntúa
+intervalo-board-last = Último turno ({ $turn }): { $p0 } { $c0 }, { $p1 } { $c1 }: { $what }
+intervalo-board-wins = gana { $user }: { $reason }
+intervalo-board-draw = tablas: { $reason }
+intervalo-board-waiting = Turno { $turn }: se espera a { $users }
+intervalo-board-you-chose = elegiste la casilla { $cell }
+intervalo-board-legend-player = { $letter } { $user }{ $you ->
+    [you] {" "}(tú)
+   *[other] {""}
+}: { NUMBER($points, useGrouping: "false") } { $points ->
+    [one] punto
+   *[other] puntos
+}
+intervalo-board-legend-neutral = # ficha neutral: los dos eligieron la misma casilla
+intervalo-board-legend-interval = el intervalo del último turno
+intervalo-board-cell = casilla { $cell }: { $what }
+intervalo-board-cell-neutral = ficha neutral
+intervalo-board-cell-empty = libre

@@ -48,3 +48,27 @@ intervalo-history-neutral = molemmat valitsivat ruudun { $cell }: neutraali napp
 intervalo-history-scores = { $p0 } { $c0 }, { $p1 } { $c1 }: { $user } saa pisteen
 intervalo-history-no-point = { $p0 } { $c0 }, { $p1 } { $c1 }: ei pistettä
 intervalo-history-turn = Vuoro { $turn }: { $what } ({ $p0 } { $s0 }, { $p1 } { $s1 }).
+
+## Lauta ($turn, $cell, $c0, $c1, $s0 ja $s1 ovat lukuja sellaisinaan; $l0 ja $l1 ovat paikkojen kirjaimet; $you on you tai other)
+
+intervalo-board-score = Pisteet: { $l0 } { $p0 } { $s0 }, { $l1 } { $p1 } { $s1 }
+intervalo-board-neutral = molemmat valitsivat saman ruudun: neutraali
+intervalo-board-scores = { $user } saa pisteen
+intervalo-board-no-point = ei pistettä
+intervalo-board-last = Edellinen vuoro ({ $turn }): { $p0 } { $c0 }, { $p1 } { $c1 }: { $what }
+intervalo-board-wins = { $user } voittaa: { $reason }
+intervalo-board-draw = tasapeli: { $reason }
+intervalo-board-waiting = Vuoro { $turn }: vielä valitsemassa: { $users }
+intervalo-board-you-chose = valitsit ruudun { $cell }
+intervalo-board-legend-player = { $letter } { $user }{ $you ->
+    [you] {" "}(sinä)
+   *[other] {""}
+}: { NUMBER($points, useGrouping: "false") } { $points ->
+    [one] piste
+   *[other] pistettä
+}
+intervalo-board-legend-neutral = # neutraali: molemmat valitsivat saman ruudun
+intervalo-board-legend-interval = edellisen vuoron väli
+intervalo-board-cell = ruutu { $cell }: { $what }
+intervalo-board-cell-neutral = neutraali
+intervalo-board-cell-empty = tyhjä

@@ -113,3 +113,36 @@ rewrite-regex-decimal-invalid = error: decimal literal invalid
 rewrite-regex-nesting = error: exceed the maximum number of nested parentheses/brackets ({ $limit })
 # Any other problem: the parser's own line, in English, quoted.
 rewrite-regex-other = { $detail }
+
+## The board ($round, $rounds, $set, $letters, $length, $pos and $count are numbers written as they are; $cut is yes or no)
+
+rewrite-board-heading = Rewrite, alphabet { $alphabet }: { $status }
+rewrite-board-choosing-goals = choosing goals
+rewrite-board-writing-rules = round { $round } of { $rounds }: writing rules
+rewrite-board-over = over after { $round } of { $rounds } rounds
+rewrite-board-table = Table string:
+rewrite-board-start = start
+rewrite-board-round = round { $round }
+rewrite-board-cut = (cut at { $letters } letters, -max_length)
+rewrite-board-shown-long = { $text } ({ $length } letters)
+rewrite-board-rules = Rules:
+rewrite-board-set = round { $round }:
+rewrite-board-trace = Round { $round }, pass by pass:
+rewrite-board-pass = set { $set }: { $input } -> { $output }  ({ NUMBER($applications, useGrouping: "false") } { $applications ->
+    [one] application
+   *[other] applications
+}{ $cut ->
+    [yes] , cut at -max_length
+   *[no] {""}
+})
+rewrite-board-step = { $user } { $rule } at { $pos }
+rewrite-board-more = ... and { $count } more
+rewrite-board-your-goal = Your goal: { $goal }
+rewrite-board-your-rule = Your rule for round { $round }: { $rule } (you may replace it until everyone has written one)
+rewrite-board-waiting = Waiting for: { $users }
+rewrite-board-results = Goals and hits in the final string:
+rewrite-board-no-goal = { $user } (no goal)
+rewrite-board-goal = { $user } { $goal } { NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] hit
+   *[other] hits
+}

@@ -114,3 +114,36 @@ rewrite-regex-decimal-invalid = el número de una repetición no es válido
 rewrite-regex-nesting = hay más de { $limit } paréntesis o corchetes anidados
 # Cualquier otro problema: la línea del analizador, en inglés, citada.
 rewrite-regex-other = el analizador de expresiones informa: { $detail }
+
+## El tablero ($round, $rounds, $set, $letters, $length, $pos y $count son números escritos tal cual; $cut es yes o no)
+
+rewrite-board-heading = Rewrite, alfabeto { $alphabet }: { $status }
+rewrite-board-choosing-goals = eligiendo objetivos
+rewrite-board-writing-rules = ronda { $round } de { $rounds }: escribiendo reglas
+rewrite-board-over = terminada tras { $round } de { $rounds } rondas
+rewrite-board-table = Cadena de la mesa:
+rewrite-board-start = inicio
+rewrite-board-round = ronda { $round }
+rewrite-board-cut = (cortada en { $letters } letras, -max_length)
+rewrite-board-shown-long = { $text } ({ $length } letras)
+rewrite-board-rules = Reglas:
+rewrite-board-set = ronda { $round }:
+rewrite-board-trace = Ronda { $round }, conjunto a conjunto:
+rewrite-board-pass = conjunto { $set }: { $input } -> { $output }  ({ NUMBER($applications, useGrouping: "false") } { $applications ->
+    [one] aplicación
+   *[other] aplicaciones
+}{ $cut ->
+    [yes] , cortada en -max_length
+   *[no] {""}
+})
+rewrite-board-step = { $user } { $rule } en { $pos }
+rewrite-board-more = ... y { $count } más
+rewrite-board-your-goal = Tu objetivo: { $goal }
+rewrite-board-your-rule = Tu regla para la ronda { $round }: { $rule } (puedes cambiarla hasta que todos hayan escrito la suya)
+rewrite-board-waiting = Se espera a: { $users }
+rewrite-board-results = Objetivos y aciertos en la cadena final:
+rewrite-board-no-goal = { $user } (sin objetivo)
+rewrite-board-goal = { $user } { $goal } { NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] acierto
+   *[other] aciertos
+}

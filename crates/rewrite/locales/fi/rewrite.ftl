@@ -116,3 +116,36 @@ rewrite-regex-decimal-invalid = toistomäärän luku ei kelpaa
 rewrite-regex-nesting = sisäkkäisiä sulkeita tai hakasulkeita on enemmän kuin { $limit }
 # Muu ongelma: jäsentimen oma englanninkielinen rivi lainattuna.
 rewrite-regex-other = lausekkeen jäsennin ilmoittaa: { $detail }
+
+## Lauta ($round, $rounds, $set, $letters, $length, $pos ja $count ovat lukuja sellaisinaan; $cut on yes tai no)
+
+rewrite-board-heading = Merkkikorvauspeli, aakkosto { $alphabet }: { $status }
+rewrite-board-choosing-goals = tavoitteiden valinta
+rewrite-board-writing-rules = kierros { $round }/{ $rounds }: sääntöjen kirjoittaminen
+rewrite-board-over = päättyi { $round }/{ $rounds } kierroksen jälkeen
+rewrite-board-table = Pöydän merkkijono:
+rewrite-board-start = alussa
+rewrite-board-round = kierros { $round }
+rewrite-board-cut = (katkaistu { $letters } kirjaimen kohdalta, -max_length)
+rewrite-board-shown-long = { $text } ({ $length } kirjainta)
+rewrite-board-rules = Säännöt:
+rewrite-board-set = kierros { $round }:
+rewrite-board-trace = Kierros { $round } säännöstö kerrallaan:
+rewrite-board-pass = säännöstö { $set }: { $input } -> { $output }  ({ NUMBER($applications, useGrouping: "false") } { $applications ->
+    [one] sovellus
+   *[other] sovellusta
+}{ $cut ->
+    [yes] , katkaistu (-max_length)
+   *[no] {""}
+})
+rewrite-board-step = { $user } { $rule } kohdassa { $pos }
+rewrite-board-more = ... ja { $count } muuta
+rewrite-board-your-goal = Tavoitteesi: { $goal }
+rewrite-board-your-rule = Sääntösi kierrokselle { $round }: { $rule } (voit vaihtaa sen, kunnes kaikki ovat kirjoittaneet sääntönsä)
+rewrite-board-waiting = Odotetaan: { $users }
+rewrite-board-results = Tavoitteet ja osumat lopullisessa merkkijonossa:
+rewrite-board-no-goal = { $user } (ei tavoitetta)
+rewrite-board-goal = { $user } { $goal } { NUMBER($hits, useGrouping: "false") } { $hits ->
+    [one] osuma
+   *[other] osumaa
+}

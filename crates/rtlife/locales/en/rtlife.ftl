@@ -93,3 +93,38 @@ rtlife-history-moves = { $user } moves { $steps } ({ NUMBER($points, useGrouping
     [one] point
    *[other] points
 })
+
+## The board ($generation, $tick, $n and the coordinates are numbers written as they are; $count, $cells and $points are quantities)
+
+rtlife-board-generation = Generation { $generation }, tick { $tick }
+rtlife-board-ends-after = (the game ends after generation { $generation })
+rtlife-board-over = The game is over: { $reason }.
+rtlife-board-next-tick = Next tick at { $when }
+rtlife-board-next-generation = Next generation at { $when }
+rtlife-board-due-now = { $time } (due now)
+rtlife-board-due-in = { $time } (in { $span })
+rtlife-board-days = { $n }d
+rtlife-board-hours = { $n }h
+rtlife-board-minutes = { $n }m
+rtlife-board-seconds = { $n }s
+rtlife-board-empty = The plane is empty.
+rtlife-board-plane = x { $left } to { $right }, y { $top } down to { $bottom }
+rtlife-board-plane-part = (part of the occupied box x { $left } to { $right }, y { $top } down to { $bottom })
+rtlife-board-plane-points = points are (x,y)
+rtlife-board-neutral = neutral
+rtlife-board-cells = { $count ->
+    [one] cell
+   *[other] cells
+}
+rtlife-board-points = { $count ->
+    [one] point
+   *[other] points
+}
+rtlife-board-score = score { $score }
+rtlife-board-not-placed = (not placed yet)
+rtlife-board-out = (out)
+rtlife-board-resigned = (resigned)
+rtlife-board-winner = (winner)
+rtlife-board-draw = (draw)
+rtlife-board-legend-player = { $letter } { $user }: { NUMBER($cells, useGrouping: "false") } cells, { NUMBER($points, useGrouping: "false") } points, score { $score }
+rtlife-board-legend-neutral = # neutral: { NUMBER($cells, useGrouping: "false") } cells

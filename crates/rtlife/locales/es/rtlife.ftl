@@ -94,3 +94,47 @@ rtlife-history-moves = { $user } mueve { $steps } ({ NUMBER($points, useGrouping
     [one] punto
    *[other] puntos
 })
+
+## El tablero ($generation, $tick, $n y las coordenadas son números escritos tal cual; $count, $cells y $points son cantidades)
+
+rtlife-board-generation = Generación { $generation }, tic { $tick }
+rtlife-board-ends-after = (la partida termina tras la generación { $generation })
+rtlife-board-over = La partida ha terminado: { $reason }.
+rtlife-board-next-tick = Próximo tic: { $when }
+rtlife-board-next-generation = Próxima generación: { $when }
+rtlife-board-due-now = { $time } (ahora)
+rtlife-board-due-in = { $time } (dentro de { $span })
+rtlife-board-days = { $n } d
+rtlife-board-hours = { $n } h
+rtlife-board-minutes = { $n } min
+rtlife-board-seconds = { $n } s
+rtlife-board-empty = El plano está vacío.
+rtlife-board-plane = x de { $left } a { $right }, y de { $top } bajando a { $bottom }
+rtlife-board-plane-part = (parte de la zona ocupada x de { $left } a { $right }, y de { $top } bajando a { $bottom })
+rtlife-board-plane-points = los puntos son (x,y)
+rtlife-board-neutral = neutral
+rtlife-board-cells = { $count ->
+    [one] célula
+   *[other] células
+}
+rtlife-board-points = { $count ->
+    [one] punto
+   *[other] puntos
+}
+rtlife-board-score = puntuación { $score }
+rtlife-board-not-placed = (aún sin colocar)
+rtlife-board-out = (eliminado)
+rtlife-board-resigned = (abandonó)
+rtlife-board-winner = (ganador)
+rtlife-board-draw = (tablas)
+rtlife-board-legend-player = { $letter } { $user }: { NUMBER($cells, useGrouping: "false") } { $cells ->
+    [one] célula
+   *[other] células
+}, { NUMBER($points, useGrouping: "false") } { $points ->
+    [one] punto
+   *[other] puntos
+}, puntuación { $score }
+rtlife-board-legend-neutral = # neutral: { NUMBER($cells, useGrouping: "false") } { $cells ->
+    [one] célula
+   *[other] células
+}

@@ -91,6 +91,50 @@ rtlife-history-out = { $user } putoaa: soluja ei ole jäljellä
 rtlife-history-joins = { $user } liittyy peliin: { $cells }
 rtlife-history-places = { $user } asettaa: { $cells }
 rtlife-history-moves = { $user } siirtää { $steps } ({ NUMBER($points, useGrouping: "false") } { $points ->
-    [one] piste
-   *[other] pistettä
+    [one] siirtopiste
+   *[other] siirtopistettä
 })
+
+## Lauta ($generation, $tick, $n ja koordinaatit ovat lukuja sellaisinaan; $count, $cells ja $points ovat määriä)
+
+rtlife-board-generation = Sukupolvi { $generation }, jakso { $tick }
+rtlife-board-ends-after = (peli päättyy sukupolven { $generation } jälkeen)
+rtlife-board-over = Peli on päättynyt: { $reason }.
+rtlife-board-next-tick = Seuraava jakso { $when }
+rtlife-board-next-generation = Seuraava sukupolvi { $when }
+rtlife-board-due-now = { $time } (nyt)
+rtlife-board-due-in = { $time } ({ $span } kuluttua)
+rtlife-board-days = { $n } pv
+rtlife-board-hours = { $n } t
+rtlife-board-minutes = { $n } min
+rtlife-board-seconds = { $n } s
+rtlife-board-empty = Taso on tyhjä.
+rtlife-board-plane = x { $left }…{ $right }, y { $top } alas { $bottom }
+rtlife-board-plane-part = (osa solujen alueesta x { $left }…{ $right }, y { $top } alas { $bottom })
+rtlife-board-plane-points = pisteet ovat (x,y)
+rtlife-board-neutral = neutraali
+rtlife-board-cells = { $count ->
+    [one] solu
+   *[other] solua
+}
+rtlife-board-points = { $count ->
+    [one] siirtopiste
+   *[other] siirtopistettä
+}
+rtlife-board-score = pistemäärä { $score }
+rtlife-board-not-placed = (ei vielä asettanut soluja)
+rtlife-board-out = (pudonnut)
+rtlife-board-resigned = (luovuttanut)
+rtlife-board-winner = (voittaja)
+rtlife-board-draw = (tasapeli)
+rtlife-board-legend-player = { $letter } { $user }: { NUMBER($cells, useGrouping: "false") } { $cells ->
+    [one] solu
+   *[other] solua
+}, { NUMBER($points, useGrouping: "false") } { $points ->
+    [one] siirtopiste
+   *[other] siirtopistettä
+}, pistemäärä { $score }
+rtlife-board-legend-neutral = # neutraali: { NUMBER($cells, useGrouping: "false") } { $cells ->
+    [one] solu
+   *[other] solua
+}

@@ -93,7 +93,7 @@ impl Service {
             let reply = board_text_reply(&game, &stored, viewer, now, lang);
             let status =
                 reply::status_lines_with_turn(&game, stored.summary.status, &waiting_for(&stored), lang);
-            let picture = game.picture(viewer, now);
+            let picture = game.picture(viewer, now, lang);
             Ok(Snapshot { reply, svg: picture.svg, click: picture.click, status })
         })
         .await
