@@ -187,6 +187,50 @@ pub fn step_candidates(life: &RtLife, seat: Seat, count: usize, rng: &mut GameRn
     out
 }
 
+/// One-cell moves that take one of `seat`'s cells, the nearest it can pay
+/// for, close to cells not its own (at most [`MOVE_REACH`] king steps from
+/// one): crowding another player's pattern can kill it, and a player with
+/// no cells left is out. A one-cell move of [`step_candidates`] seldom
+/// reaches the other's cells, and the points to go far pile up anyway.
+fn attack_candidates(life: &RtLife, seat: Seat, count: usize, rng: &mut GameRng) -> Vec<RtMove> {
+    let points = life.points(seat);
+    let Some(owner) = tabula_life::Owner::player(seat) else { return Vec::new() };
+    let (mine, theirs): (Vec<_>, Vec<_>) = life.live_cells().into_iter().partition(|c| c.1 == owner);
+    if points == 0 || mine.is_empty() || theirs.is_empty() {
+        return Vec::new();
+    }
+    let mut out: Vec<RtMove> = Vec::new();
+    for _ in 0..count * 4 {
+        if out.len() >= count {
+            break;
+        }
+        let near = theirs[rng.random_range(0..theirs.len())].0;
+        let to = Point {
+            x: near.x + rng.random_range(-MOVE_REACH..=MOVE_REACH),
+            y: near.y + rng.random_range(-MOVE_REACH..=MOVE_REACH),
+        };
+        if life.at(to).is_some() {
+            continue;
+        }
+        // The path may be longer than the king distance (it goes round
+        // cells): the cost is checked below.
+        let distance = |p: Point| (p.x - to.x).abs().max((p.y - to.y).abs()) as u64;
+        let Some(from) = mine
+            .iter()
+            .map(|c| c.0)
+            .filter(|&p| distance(p) <= points)
+            .min_by_key(|&p| (distance(p), rng.random::<u32>()))
+        else {
+            continue;
+        };
+        let mv = RtMove::Move(vec![(from, to)]);
+        if !out.contains(&mv) && life.move_cost(seat, &[(from, to)]).is_ok_and(|cost| cost <= points) {
+            out.push(mv);
+        }
+    }
+    out
+}
+
 /// The heuristic's move for `seat`, or `None` to pass: before placing, the
 /// best of [`PLACE_CANDIDATES`] random placements played ahead; after, on
 /// the tick before a generation only, the best of [`MOVE_CANDIDATES`]
@@ -219,8 +263,9 @@ pub fn greedy_move(life: &RtLife, seat: Seat, rng: &mut GameRng) -> Option<RtMov
 }
 
 /// Several one-cell moves made one after another, each the best of
-/// [`MOVE_CANDIDATES`] on the field the earlier ones left, as long as one
-/// beats stopping there; sent as one move (its steps apply in order, all
+/// [`MOVE_CANDIDATES`] short steps and as many moves to the others' cells
+/// ([`attack_candidates`]) on the field the earlier ones left, as long as
+/// one beats stopping there; sent as one move (its steps apply in order, all
 /// or none). Points come every tick and a lone step spends one or two of
 /// them before a generation: with many ticks between generations most
 /// would be left unused.
@@ -230,7 +275,9 @@ pub fn chain_move(life: &RtLife, seat: Seat, rng: &mut GameRng) -> Option<RtMove
     let mut steps: Vec<(Point, Point)> = Vec::new();
     for _ in 0..CHAIN_STEPS {
         let mut chosen = None;
-        for mv in step_candidates(&copy, seat, MOVE_CANDIDATES, rng) {
+        let mut moves = step_candidates(&copy, seat, MOVE_CANDIDATES, rng);
+        moves.extend(attack_candidates(&copy, seat, MOVE_CANDIDATES, rng));
+        for mv in moves {
             if let Some(v) = judge(&copy, seat, Some(mv.clone()), MOVE_HORIZON, rng)
                 && v > best
             {

@@ -233,3 +233,37 @@ fn real_time_life_chains_spend_saved_points_in_one_legal_move() {
     }
     assert!(longest >= 2, "no chain of several steps: {longest}");
 }
+
+/// The search bot's chains also take its cells to the other player's
+/// pattern, farther than a short step goes: crowding a pattern can kill
+/// it, and a player left without cells is out.
+#[test]
+fn real_time_life_chains_go_for_the_other_players_cells() {
+    use tabula_model::coords::Point;
+    use tabula_rtlife::RtMove;
+    let kind = &tabula_rtlife::KIND;
+    let options = Options::parse(kind.info(), &["-width=32", "-height=20", "-generations=10"]).unwrap();
+    let mut attacks = 0;
+    for seed in 0..6 {
+        let mut game =
+            Game::create(kind, options.clone(), vec!["ned".into(), "ted".into()], seed, 0).unwrap();
+        for (seat, place) in
+            [(0, "place c10,d10,e10,d11,e12,f12,g12,g11,h10,i10"), (1, "place p5,q5,r5,s5,q6,r6,s4,t4,u4,u3")]
+        {
+            game.submit(Event { at: 0, seat: Some(seat), action: EventAction::Move(place.into()) }).unwrap();
+        }
+        game.advance_clock(11 * 3_600_000, 100);
+        let life = tabula_bots::rtlife::game_of(game.state()).unwrap();
+        let mine = tabula_life::Owner::player(0);
+        let theirs: Vec<Point> =
+            life.live_cells().into_iter().filter(|c| Some(c.1) != mine).map(|c| c.0).collect();
+        let king = |a: Point, b: Point| (a.x - b.x).abs().max((a.y - b.y).abs());
+        let mut rng: GameRng = rng_for(seed, 7);
+        let Some(RtMove::Move(steps)) = tabula_bots::rtlife::chain_move(life, 0, &mut rng) else { continue };
+        attacks += steps
+            .iter()
+            .filter(|&&(from, to)| king(from, to) > 2 && theirs.iter().any(|&c| king(c, to) <= 2))
+            .count();
+    }
+    assert!(attacks > 0, "no chain went for the other's cells");
+}
