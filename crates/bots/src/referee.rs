@@ -62,7 +62,7 @@ pub struct Failure {
     /// What went wrong, as data (absent from results recorded before it
     /// was kept).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fault: Option<Fault>,
+    pub fault: Option<Box<Fault>>,
     /// The end of what the bot wrote to stderr, if anything.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub stderr: String,
@@ -76,7 +76,7 @@ impl Failure {
             bot: name.to_string(),
             kind: fault.kind(),
             message: fault.describe(name, Lang::En),
-            fault: Some(fault),
+            fault: Some(Box::new(fault)),
             stderr,
         }
     }

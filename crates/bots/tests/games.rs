@@ -200,25 +200,30 @@ fn clock_games_get_a_last_generation() {
     assert!(report.games[0].failures.is_empty());
 }
 
+/// A Real-Time Life game of ned and ted on a small field, both patterns
+/// placed, eleven ticks on: the default twelfth brings the first generation.
+fn placed_before_a_generation(seed: u64) -> Game {
+    let kind = &tabula_rtlife::KIND;
+    let options = Options::parse(kind.info(), &["-width=32", "-height=20", "-generations=10"]).unwrap();
+    let mut game = Game::create(kind, options, vec!["ned".into(), "ted".into()], seed, 0).unwrap();
+    for (seat, place) in
+        [(0, "place c10,d10,e10,d11,e12,f12,g12,g11,h10,i10"), (1, "place p5,q5,r5,s5,q6,r6,s4,t4,u4,u3")]
+    {
+        game.submit(Event { at: 0, seat: Some(seat), action: EventAction::Move(place.into()) }).unwrap();
+    }
+    game.advance_clock(11 * 3_600_000, 100);
+    game
+}
+
 /// Points come every tick, and the search bot spends those saved up
 /// between generations in chains of one-cell moves: each chain is one
 /// legal move its owner can pay for, and some take several steps.
 #[test]
 fn real_time_life_chains_spend_saved_points_in_one_legal_move() {
     use tabula_rtlife::RtMove;
-    let kind = &tabula_rtlife::KIND;
-    let options = Options::parse(kind.info(), &["-width=32", "-height=20", "-generations=10"]).unwrap();
     let mut longest = 0;
     for seed in 0..6 {
-        let mut game =
-            Game::create(kind, options.clone(), vec!["ned".into(), "ted".into()], seed, 0).unwrap();
-        for (seat, place) in
-            [(0, "place c10,d10,e10,d11,e12,f12,g12,g11,h10,i10"), (1, "place p5,q5,r5,s5,q6,r6,s4,t4,u4,u3")]
-        {
-            game.submit(Event { at: 0, seat: Some(seat), action: EventAction::Move(place.into()) }).unwrap();
-        }
-        // Eleven ticks of the default twelve: the next one brings a generation.
-        game.advance_clock(11 * 3_600_000, 100);
+        let game = placed_before_a_generation(seed);
         let life = tabula_bots::rtlife::game_of(game.state()).unwrap();
         assert_eq!(life.generation(), 0);
         let points = life.points(0);
@@ -241,18 +246,9 @@ fn real_time_life_chains_spend_saved_points_in_one_legal_move() {
 fn real_time_life_chains_go_for_the_other_players_cells() {
     use tabula_model::coords::Point;
     use tabula_rtlife::RtMove;
-    let kind = &tabula_rtlife::KIND;
-    let options = Options::parse(kind.info(), &["-width=32", "-height=20", "-generations=10"]).unwrap();
     let mut attacks = 0;
     for seed in 0..6 {
-        let mut game =
-            Game::create(kind, options.clone(), vec!["ned".into(), "ted".into()], seed, 0).unwrap();
-        for (seat, place) in
-            [(0, "place c10,d10,e10,d11,e12,f12,g12,g11,h10,i10"), (1, "place p5,q5,r5,s5,q6,r6,s4,t4,u4,u3")]
-        {
-            game.submit(Event { at: 0, seat: Some(seat), action: EventAction::Move(place.into()) }).unwrap();
-        }
-        game.advance_clock(11 * 3_600_000, 100);
+        let game = placed_before_a_generation(seed);
         let life = tabula_bots::rtlife::game_of(game.state()).unwrap();
         let mine = tabula_life::Owner::player(0);
         let theirs: Vec<Point> =

@@ -186,15 +186,7 @@ fn set_up_stays_hidden_until_everyone_has_set() {
     play(&mut other, 0, JED).unwrap();
     play(&mut other, 1, TED).unwrap();
     for viewer in [Viewer::Player(2), Viewer::Observer] {
-        assert_eq!(
-            game.render_text(viewer, 0, tabula_model::Lang::En),
-            other.render_text(viewer, 0, tabula_model::Lang::En)
-        );
-        assert_eq!(
-            game.render_svg(viewer, 0, tabula_model::Lang::En),
-            other.render_svg(viewer, 0, tabula_model::Lang::En)
-        );
-        assert_eq!(game.view_json(viewer, 0), other.view_json(viewer, 0));
+        tabula_model::testing::assert_seen_alike(&game, &other, viewer, 0);
     }
     assert_ne!(
         game.render_text(Viewer::Player(0), 0, tabula_model::Lang::En),

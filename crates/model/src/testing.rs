@@ -8,6 +8,21 @@ use crate::{
     Event, EventAction, Game, GameKind, Lang, Options, Record, Seat, Timestamp, Turn, Viewer, rng_for,
 };
 
+/// Panics unless `viewer` sees `a` and `b` alike at `now`: the same board
+/// text and picture in every language, and the same JSON view. Games that
+/// differ only in what `viewer` may not see must pass it.
+pub fn assert_seen_alike(a: &Game, b: &Game, viewer: Viewer, now: Timestamp) {
+    for lang in Lang::ALL {
+        assert_eq!(
+            a.render_text(viewer, now, lang),
+            b.render_text(viewer, now, lang),
+            "{viewer:?}, {lang:?}"
+        );
+        assert_eq!(a.render_svg(viewer, now, lang), b.render_svg(viewer, now, lang), "{viewer:?}, {lang:?}");
+    }
+    assert_eq!(a.view_json(viewer, now), b.view_json(viewer, now), "{viewer:?}");
+}
+
 /// What a random playout checks, and how long it may run.
 #[derive(Clone, Debug)]
 pub struct SimConfig {
