@@ -348,3 +348,13 @@ fn a_player_who_resigned_has_no_vote() {
     // A vote with nothing proposed is refused as such, whoever casts it.
     assert_eq!(act(&mut g, 2, EventAction::Accept).unwrap_err().to_string(), "nothing has been proposed");
 }
+
+/// A count on the board is written as the reader's language writes a
+/// quantity; English keeps the ungrouped digits its goldens have.
+#[test]
+fn piece_counts_are_written_as_the_reader_s_language_writes_them() {
+    let count = |lang| tabula_model::msg!("conway-board-pieces", pieces = 12345_i64).render(lang);
+    assert_eq!(count(tabula_model::Lang::En), "12345 pieces");
+    assert_eq!(count(tabula_model::Lang::Fi), "12\u{a0}345 nappulaa");
+    assert_eq!(count(tabula_model::Lang::Es), "12.345 fichas");
+}

@@ -27,8 +27,8 @@ conway-option-max_turns = tras este número de jugadas gana el jugador con más 
 
 conway-error-empty = da puntos como a1,b2, o pass, o random
 conway-error-too-many = la jugada { $move } puede colocar como mucho { $allowed ->
-    [one] { NUMBER($allowed, useGrouping: "false") } ficha
-   *[other] { NUMBER($allowed, useGrouping: "false") } fichas
+    [one] { NUMBER($allowed) } ficha
+   *[other] { NUMBER($allowed) } fichas
 }, no { $given }
 conway-error-off-board = { $point } está fuera del tablero (de a1 a { $last })
 conway-error-twice = { $point } aparece dos veces
@@ -45,15 +45,15 @@ conway-outcome-equal-pieces = las mismas piezas tras el último turno
 
 conway-history-out = { $user } queda eliminado: no le quedan piezas
 conway-history-vanished = La partida termina en tablas: { $users } desaparecieron a la vez
-conway-history-most-pieces = { $user } gana con más piezas ({ NUMBER($pieces, useGrouping: "false") })
-conway-history-equal-pieces = La partida termina en tablas: { $users } tienen { NUMBER($pieces, useGrouping: "false") } { $pieces ->
+conway-history-most-pieces = { $user } gana con más piezas ({ NUMBER($pieces) })
+conway-history-equal-pieces = La partida termina en tablas: { $users } tienen { NUMBER($pieces) } { $pieces ->
     [one] pieza
    *[other] piezas
 } cada uno
 
 ## El tablero ($moves y $generation son números escritos tal cual)
 
-conway-board-pieces = { NUMBER($pieces, useGrouping: "false") } { $pieces ->
+conway-board-pieces = { NUMBER($pieces) } { $pieces ->
     [one] ficha
    *[other] fichas
 }
@@ -63,7 +63,7 @@ conway-board-winner = (ganador)
 conway-board-draw = (tablas)
 conway-board-neutral = neutral
 conway-board-move = Jugada { $moves }, generación { $generation }
-conway-board-may-place = la próxima jugada puede colocar hasta { NUMBER($pieces, useGrouping: "false") } { $pieces ->
+conway-board-may-place = la próxima jugada puede colocar hasta { NUMBER($pieces) } { $pieces ->
     [one] ficha
    *[other] fichas
 }

@@ -27,8 +27,8 @@ conway-option-max_turns = näin monen siirron jälkeen voittaa pelaaja, jolla on
 
 conway-error-empty = anna pisteet, kuten a1,b2, tai pass tai random
 conway-error-too-many = siirrossa { $move } saa asettaa enintään { $allowed ->
-    [one] { NUMBER($allowed, useGrouping: "false") } nappulan
-   *[other] { NUMBER($allowed, useGrouping: "false") } nappulaa
+    [one] { NUMBER($allowed) } nappulan
+   *[other] { NUMBER($allowed) } nappulaa
 }, ei { $given }
 conway-error-off-board = { $point } on laudan ulkopuolella (a1–{ $last })
 conway-error-twice = { $point } on luettelossa kahdesti
@@ -45,15 +45,15 @@ conway-outcome-equal-pieces = yhtä monta nappulaa viimeisen vuoron jälkeen
 
 conway-history-out = { $user } putoaa: nappuloita ei ole jäljellä
 conway-history-vanished = Peli päättyy tasan: { $users } katosivat yhtä aikaa
-conway-history-most-pieces = { $user } voittaa eniten nappuloita saaneena ({ NUMBER($pieces, useGrouping: "false") })
-conway-history-equal-pieces = Peli päättyy tasan: pelaajilla { $users } on kullakin { NUMBER($pieces, useGrouping: "false") } { $pieces ->
+conway-history-most-pieces = { $user } voittaa eniten nappuloita saaneena ({ NUMBER($pieces) })
+conway-history-equal-pieces = Peli päättyy tasan: pelaajilla { $users } on kullakin { NUMBER($pieces) } { $pieces ->
     [one] nappula
    *[other] nappulaa
 }
 
 ## Lauta ($moves ja $generation ovat lukuja sellaisinaan)
 
-conway-board-pieces = { NUMBER($pieces, useGrouping: "false") } { $pieces ->
+conway-board-pieces = { NUMBER($pieces) } { $pieces ->
     [one] nappula
    *[other] nappulaa
 }
@@ -63,7 +63,7 @@ conway-board-winner = (voittaja)
 conway-board-draw = (tasapeli)
 conway-board-neutral = neutraali
 conway-board-move = Siirto { $moves }, sukupolvi { $generation }
-conway-board-may-place = seuraava siirto voi asettaa enintään { NUMBER($pieces, useGrouping: "false") } { $pieces ->
+conway-board-may-place = seuraava siirto voi asettaa enintään { NUMBER($pieces) } { $pieces ->
     [one] nappulan
    *[other] nappulaa
 }

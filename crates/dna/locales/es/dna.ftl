@@ -78,11 +78,11 @@ dna-error-chunk-rule = los fragmentos tienen { $size } letras (-chunk={ $size })
 dna-error-chunk-rule-range = los fragmentos tienen de { $min } a { $max } letras (-min_chunk={ $min } -max_chunk={ $max })
 dna-error-not-owned = { $chunk } no está en tu secuencia: lo que se nomina debe ser un fragmento de tu propia secuencia
 dna-error-first-round = { $chunk } eliminaría { $removed ->
-    [one] { NUMBER($removed, useGrouping: "false") } fragmento
-   *[other] { NUMBER($removed, useGrouping: "false") } fragmentos
+    [one] { NUMBER($removed) } fragmento
+   *[other] { NUMBER($removed) } fragmentos
 } a { $opponent }: en la primera ronda el jugador { $position }.º puede eliminar como mucho { $limit ->
-    [one] { NUMBER($limit, useGrouping: "false") } fragmento
-   *[other] { NUMBER($limit, useGrouping: "false") } fragmentos
+    [one] { NUMBER($limit) } fragmento
+   *[other] { NUMBER($limit) } fragmentos
 } a cada rival
 dna-error-no-op = { $chunk } no eliminaría nada: lo que se nomina debe eliminar al menos un fragmento de alguna secuencia
 dna-error-letters = { $text } no es { $what ->
@@ -90,8 +90,8 @@ dna-error-letters = { $text } no es { $what ->
    *[sequence] una secuencia
 }: usa solo las letras { $letters }
 dna-error-chunk-size = { $chunk } tiene { $size ->
-    [one] { NUMBER($size, useGrouping: "false") } letra
-   *[other] { NUMBER($size, useGrouping: "false") } letras
+    [one] { NUMBER($size) } letra
+   *[other] { NUMBER($size) } letras
 }: { $rule }
 dna-error-sequence-length = una secuencia tiene exactamente { $length } letras (-length={ $length }), no { $given }; las nominaciones empiezan cuando todas las secuencias están fijadas
 dna-error-empty-setup = jugada vacía: escribe tu secuencia, o random
@@ -114,19 +114,19 @@ dna-outcome-all-resigned = todos los jugadores abandonaron
 ## Líneas del historial
 
 dna-history-passes = { $user } no tiene ninguna nominación legal y pasa
-dna-history-longest-wins = { $user } gana con la secuencia más larga ({ NUMBER($letters, useGrouping: "false") } { $letters ->
+dna-history-longest-wins = { $user } gana con la secuencia más larga ({ NUMBER($letters) } { $letters ->
     [one] letra
    *[other] letras
 }): { $why }
-dna-history-longest-tie = { $users } empatan con las secuencias más largas ({ NUMBER($letters, useGrouping: "false") } { $letters ->
+dna-history-longest-tie = { $users } empatan con las secuencias más largas ({ NUMBER($letters) } { $letters ->
     [one] letra
    *[other] letras
 }): { $why }
 dna-history-nomination = { $user }: { $chunk } ({ $effects })
 dna-history-out = { $user } queda eliminado: le { $letters ->
     [one] queda 1 letra
-   *[other] quedan { NUMBER($letters, useGrouping: "false") } letras
-}, menos de { NUMBER($min, useGrouping: "false") }
+   *[other] quedan { NUMBER($letters) } letras
+}, menos de { NUMBER($min) }
 dna-history-random-sequence = { $user } fija una secuencia al azar: { $sequence }
 dna-history-sequence = { $user } fija la secuencia { $sequence }
 dna-history-sets-sequence = { $user } fija una secuencia

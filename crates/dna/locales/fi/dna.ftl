@@ -78,11 +78,11 @@ dna-error-chunk-rule = pätkät ovat { $size } kirjaimen pituisia (-chunk={ $siz
 dna-error-chunk-rule-range = pätkät ovat { $min }–{ $max } kirjaimen pituisia (-min_chunk={ $min } -max_chunk={ $max })
 dna-error-not-owned = { $chunk } ei esiinny sekvenssissäsi: nimettävän pätkän pitää olla oman sekvenssisi pätkä
 dna-error-first-round = { $chunk } poistaisi pelaajalta { $opponent } { $removed ->
-    [one] { NUMBER($removed, useGrouping: "false") } pätkän
-   *[other] { NUMBER($removed, useGrouping: "false") } pätkää
+    [one] { NUMBER($removed) } pätkän
+   *[other] { NUMBER($removed) } pätkää
 }: ensimmäisellä kierroksella { $position }. pelaaja saa poistaa kultakin vastustajalta enintään { $limit ->
-    [one] { NUMBER($limit, useGrouping: "false") } pätkän
-   *[other] { NUMBER($limit, useGrouping: "false") } pätkää
+    [one] { NUMBER($limit) } pätkän
+   *[other] { NUMBER($limit) } pätkää
 }
 dna-error-no-op = { $chunk } ei poistaisi mitään: nimeämisen pitää poistaa ainakin yksi pätkä jostakin sekvenssistä
 dna-error-letters = { $text } ei ole { $what ->
@@ -90,8 +90,8 @@ dna-error-letters = { $text } ei ole { $what ->
    *[sequence] sekvenssi
 }: käytä vain kirjaimia { $letters }
 dna-error-chunk-size = { $chunk } on { $size ->
-    [one] { NUMBER($size, useGrouping: "false") } kirjaimen
-   *[other] { NUMBER($size, useGrouping: "false") } kirjaimen
+    [one] { NUMBER($size) } kirjaimen
+   *[other] { NUMBER($size) } kirjaimen
 } pituinen: { $rule }
 dna-error-sequence-length = sekvenssissä on tasan { $length } kirjainta (-length={ $length }), ei { $given }; nimeäminen alkaa, kun kaikki sekvenssit on asetettu
 dna-error-empty-setup = tyhjä siirto: kirjoita sekvenssisi tai random
@@ -114,19 +114,19 @@ dna-outcome-all-resigned = kaikki pelaajat luovuttivat
 ## Historiarivit
 
 dna-history-passes = pelaajalla { $user } ei ole sallittua nimeämistä, joten hän ohittaa vuoronsa
-dna-history-longest-wins = { $user } voittaa pisimmällä sekvenssillä ({ NUMBER($letters, useGrouping: "false") } { $letters ->
+dna-history-longest-wins = { $user } voittaa pisimmällä sekvenssillä ({ NUMBER($letters) } { $letters ->
     [one] kirjain
    *[other] kirjainta
 }): { $why }
-dna-history-longest-tie = { $users } ovat tasan pisimmillä sekvensseillä ({ NUMBER($letters, useGrouping: "false") } { $letters ->
+dna-history-longest-tie = { $users } ovat tasan pisimmillä sekvensseillä ({ NUMBER($letters) } { $letters ->
     [one] kirjain
    *[other] kirjainta
 }): { $why }
 dna-history-nomination = { $user }: { $chunk } ({ $effects })
-dna-history-out = { $user } putoaa: jäljellä { NUMBER($letters, useGrouping: "false") } { $letters ->
+dna-history-out = { $user } putoaa: jäljellä { NUMBER($letters) } { $letters ->
     [one] kirjain
    *[other] kirjainta
-}, vähemmän kuin { NUMBER($min, useGrouping: "false") }
+}, vähemmän kuin { NUMBER($min) }
 dna-history-random-sequence = { $user } asettaa satunnaisen sekvenssin: { $sequence }
 dna-history-sequence = { $user } asettaa sekvenssin { $sequence }
 dna-history-sets-sequence = { $user } asettaa sekvenssin

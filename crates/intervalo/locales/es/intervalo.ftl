@@ -63,7 +63,7 @@ intervalo-board-you-chose = elegiste la casilla { $cell }
 intervalo-board-legend-player = { $letter } { $user }{ $you ->
     [you] {" "}(tú)
    *[other] {""}
-}: { NUMBER($points, useGrouping: "false") } { $points ->
+}: { NUMBER($points) } { $points ->
     [one] punto
    *[other] puntos
 }

@@ -63,7 +63,7 @@ intervalo-board-you-chose = valitsit ruudun { $cell }
 intervalo-board-legend-player = { $letter } { $user }{ $you ->
     [you] {" "}(sinä)
    *[other] {""}
-}: { NUMBER($points, useGrouping: "false") } { $points ->
+}: { NUMBER($points) } { $points ->
     [one] piste
    *[other] pistettä
 }

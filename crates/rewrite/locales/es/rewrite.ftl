@@ -60,15 +60,15 @@ rewrite-error-goal-complex = el objetivo { $text } es demasiado complejo: { $pro
 ## Cómo terminó una partida
 
 rewrite-outcome-others-resigned = todos los demás jugadores abandonaron
-rewrite-outcome-most-hits = más aciertos ({ NUMBER($hits, useGrouping: "false") } { $hits ->
+rewrite-outcome-most-hits = más aciertos ({ NUMBER($hits) } { $hits ->
     [one] acierto
    *[other] aciertos
 })
-rewrite-outcome-tie-applied-last = empate a { NUMBER($hits, useGrouping: "false") } { $hits ->
+rewrite-outcome-tie-applied-last = empate a { NUMBER($hits) } { $hits ->
     [one] acierto
    *[other] aciertos
 }; la regla de { $user } fue la última aplicada
-rewrite-outcome-tie-never-applied = empate a { NUMBER($hits, useGrouping: "false") } { $hits ->
+rewrite-outcome-tie-never-applied = empate a { NUMBER($hits) } { $hits ->
     [one] acierto
    *[other] aciertos
 }; nunca se aplicó la regla de ningún jugador empatado
@@ -77,11 +77,11 @@ rewrite-outcome-tie-never-applied = empate a { NUMBER($hits, useGrouping: "false
 
 rewrite-history-goals-in = Ya están todos los objetivos. Ronda 1: escribid vuestras reglas.
 rewrite-history-round-rules = Reglas de la ronda { $round }: { $rules }.
-rewrite-history-cut = Ronda { $round }, conjunto { $set }: la cadena se cortó en { NUMBER($letters, useGrouping: "false") } letras (-max_length).
+rewrite-history-cut = Ronda { $round }, conjunto { $set }: la cadena se cortó en { NUMBER($letters) } letras (-max_length).
 rewrite-history-pass = conjunto { $set }: { $input } -> { $output }
 rewrite-history-round = Ronda { $round }: { $passes }.
 rewrite-history-next-round = Ronda { $round }: escribid vuestras reglas.
-rewrite-history-goal = { $user } { $goal } ({ NUMBER($hits, useGrouping: "false") } { $hits ->
+rewrite-history-goal = { $user } { $goal } ({ NUMBER($hits) } { $hits ->
     [one] acierto
    *[other] aciertos
 })
@@ -129,7 +129,7 @@ rewrite-board-shown-long = { $text } ({ $length } letras)
 rewrite-board-rules = Reglas:
 rewrite-board-set = ronda { $round }:
 rewrite-board-trace = Ronda { $round }, conjunto a conjunto:
-rewrite-board-pass = conjunto { $set }: { $input } -> { $output }  ({ NUMBER($applications, useGrouping: "false") } { $applications ->
+rewrite-board-pass = conjunto { $set }: { $input } -> { $output }  ({ NUMBER($applications) } { $applications ->
     [one] aplicación
    *[other] aplicaciones
 }{ $cut ->
@@ -143,7 +143,7 @@ rewrite-board-your-rule = Tu regla para la ronda { $round }: { $rule } (puedes c
 rewrite-board-waiting = Se espera a: { $users }
 rewrite-board-results = Objetivos y aciertos en la cadena final:
 rewrite-board-no-goal = { $user } (sin objetivo)
-rewrite-board-goal = { $user } { $goal } { NUMBER($hits, useGrouping: "false") } { $hits ->
+rewrite-board-goal = { $user } { $goal } { NUMBER($hits) } { $hits ->
     [one] acierto
    *[other] aciertos
 }

@@ -62,15 +62,15 @@ rewrite-error-goal-complex = tavoite { $text } on liian monimutkainen: { $proble
 ## Miten peli päättyi
 
 rewrite-outcome-others-resigned = kaikki muut pelaajat luovuttivat
-rewrite-outcome-most-hits = eniten osumia ({ NUMBER($hits, useGrouping: "false") } { $hits ->
+rewrite-outcome-most-hits = eniten osumia ({ NUMBER($hits) } { $hits ->
     [one] osuma
    *[other] osumaa
 })
-rewrite-outcome-tie-applied-last = tasan { NUMBER($hits, useGrouping: "false") } { $hits ->
+rewrite-outcome-tie-applied-last = tasan { NUMBER($hits) } { $hits ->
     [one] osumalla
    *[other] osumalla
 }; pelaajan { $user } sääntöä sovellettiin viimeksi
-rewrite-outcome-tie-never-applied = tasan { NUMBER($hits, useGrouping: "false") } { $hits ->
+rewrite-outcome-tie-never-applied = tasan { NUMBER($hits) } { $hits ->
     [one] osumalla
    *[other] osumalla
 }; yhdenkään tasoissa olevan pelaajan sääntöä ei sovellettu koskaan
@@ -79,11 +79,11 @@ rewrite-outcome-tie-never-applied = tasan { NUMBER($hits, useGrouping: "false") 
 
 rewrite-history-goals-in = Kaikki tavoitteet on valittu. Kierros 1: kirjoittakaa sääntönne.
 rewrite-history-round-rules = Kierroksen { $round } säännöt: { $rules }.
-rewrite-history-cut = Kierros { $round }, säännöstö { $set }: merkkijono katkaistiin { NUMBER($letters, useGrouping: "false") } kirjaimen kohdalta (-max_length).
+rewrite-history-cut = Kierros { $round }, säännöstö { $set }: merkkijono katkaistiin { NUMBER($letters) } kirjaimen kohdalta (-max_length).
 rewrite-history-pass = säännöstö { $set }: { $input } -> { $output }
 rewrite-history-round = Kierros { $round }: { $passes }.
 rewrite-history-next-round = Kierros { $round }: kirjoittakaa sääntönne.
-rewrite-history-goal = { $user } { $goal } ({ NUMBER($hits, useGrouping: "false") } { $hits ->
+rewrite-history-goal = { $user } { $goal } ({ NUMBER($hits) } { $hits ->
     [one] osuma
    *[other] osumaa
 })
@@ -131,7 +131,7 @@ rewrite-board-shown-long = { $text } ({ $length } kirjainta)
 rewrite-board-rules = Säännöt:
 rewrite-board-set = kierros { $round }:
 rewrite-board-trace = Kierros { $round } säännöstö kerrallaan:
-rewrite-board-pass = säännöstö { $set }: { $input } -> { $output }  ({ NUMBER($applications, useGrouping: "false") } { $applications ->
+rewrite-board-pass = säännöstö { $set }: { $input } -> { $output }  ({ NUMBER($applications) } { $applications ->
     [one] sovellus
    *[other] sovellusta
 }{ $cut ->
@@ -145,7 +145,7 @@ rewrite-board-your-rule = Sääntösi kierrokselle { $round }: { $rule } (voit v
 rewrite-board-waiting = Odotetaan: { $users }
 rewrite-board-results = Tavoitteet ja osumat lopullisessa merkkijonossa:
 rewrite-board-no-goal = { $user } (ei tavoitetta)
-rewrite-board-goal = { $user } { $goal } { NUMBER($hits, useGrouping: "false") } { $hits ->
+rewrite-board-goal = { $user } { $goal } { NUMBER($hits) } { $hits ->
     [one] osuma
    *[other] osumaa
 }

@@ -39,7 +39,7 @@ rtlife-error-setup-off = { $point } está fuera del campo
 rtlife-error-setup-twice = { $point } aparece dos veces
 rtlife-error-setup-owner = { $owner } no es un jugador de esta partida
 rtlife-error-no-room = un campo de { $width }x{ $height } no tiene sitio para -start_cells={ $cells }
-rtlife-error-max-players = -max_players={ $max }, pero hay { NUMBER($given, useGrouping: "false") } jugadores en la lista
+rtlife-error-max-players = -max_players={ $max }, pero hay { NUMBER($given) } jugadores en la lista
 rtlife-error-too-far-out = { $point } está demasiado lejos: las coordenadas van de -{ $limit } a { $limit }
 rtlife-error-off-field = { $point } está fuera del campo (de a1 a { $last })
 rtlife-owner-player = una célula de { $user }
@@ -81,16 +81,16 @@ rtlife-history-wins = { $user } gana con la puntuación más alta ({ $score }): 
 rtlife-history-draw = La partida termina en tablas entre { $users } con { $score } cada uno: { $reason }
 rtlife-history-generation-empty = Generación { $generation }: ninguna célula
 rtlife-history-generation = Generación { $generation }: { $players ->
-    [none] neutrales { NUMBER($neutral, useGrouping: "false") }
+    [none] neutrales { NUMBER($neutral) }
    *[some] { $cells }{ $neutral ->
         [0] {""}
-       *[other] , neutrales { NUMBER($neutral, useGrouping: "false") }
+       *[other] , neutrales { NUMBER($neutral) }
     }
 }
 rtlife-history-out = { $user } queda eliminado: no le quedan células
 rtlife-history-joins = { $user } se une: { $cells }
 rtlife-history-places = { $user } coloca: { $cells }
-rtlife-history-moves = { $user } mueve { $steps } ({ NUMBER($points, useGrouping: "false") } { $points ->
+rtlife-history-moves = { $user } mueve { $steps } ({ NUMBER($points) } { $points ->
     [one] punto
    *[other] puntos
 })
@@ -127,14 +127,14 @@ rtlife-board-out = (eliminado)
 rtlife-board-resigned = (abandonó)
 rtlife-board-winner = (ganador)
 rtlife-board-draw = (tablas)
-rtlife-board-legend-player = { $letter } { $user }: { NUMBER($cells, useGrouping: "false") } { $cells ->
+rtlife-board-legend-player = { $letter } { $user }: { NUMBER($cells) } { $cells ->
     [one] célula
    *[other] células
-}, { NUMBER($points, useGrouping: "false") } { $points ->
+}, { NUMBER($points) } { $points ->
     [one] punto
    *[other] puntos
 }, puntuación { $score }
-rtlife-board-legend-neutral = # neutral: { NUMBER($cells, useGrouping: "false") } { $cells ->
+rtlife-board-legend-neutral = # neutral: { NUMBER($cells) } { $cells ->
     [one] célula
    *[other] células
 }

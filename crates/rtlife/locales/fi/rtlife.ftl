@@ -39,7 +39,7 @@ rtlife-error-setup-off = { $point } on kentän ulkopuolella
 rtlife-error-setup-twice = { $point } on annettu kahdesti
 rtlife-error-setup-owner = { $owner } ei ole tämän pelin pelaaja
 rtlife-error-no-room = { $width }x{ $height }-kenttään ei mahdu -start_cells={ $cells }
-rtlife-error-max-players = -max_players={ $max }, mutta pelaajia on lueteltu { NUMBER($given, useGrouping: "false") }
+rtlife-error-max-players = -max_players={ $max }, mutta pelaajia on lueteltu { NUMBER($given) }
 rtlife-error-too-far-out = { $point } on liian kaukana: koordinaatit ovat välillä -{ $limit }–{ $limit }
 rtlife-error-off-field = { $point } on kentän ulkopuolella (a1–{ $last })
 rtlife-owner-player = pelaajan { $user } solu
@@ -81,16 +81,16 @@ rtlife-history-wins = { $user } voittaa suurimmalla pistemäärällä ({ $score 
 rtlife-history-draw = Peli päättyy tasan pelaajien { $users } kesken, kullakin { $score }: { $reason }
 rtlife-history-generation-empty = Sukupolvi { $generation }: ei soluja
 rtlife-history-generation = Sukupolvi { $generation }: { $players ->
-    [none] neutraaleja { NUMBER($neutral, useGrouping: "false") }
+    [none] neutraaleja { NUMBER($neutral) }
    *[some] { $cells }{ $neutral ->
         [0] {""}
-       *[other] , neutraaleja { NUMBER($neutral, useGrouping: "false") }
+       *[other] , neutraaleja { NUMBER($neutral) }
     }
 }
 rtlife-history-out = { $user } putoaa: soluja ei ole jäljellä
 rtlife-history-joins = { $user } liittyy peliin: { $cells }
 rtlife-history-places = { $user } asettaa: { $cells }
-rtlife-history-moves = { $user } siirtää { $steps } ({ NUMBER($points, useGrouping: "false") } { $points ->
+rtlife-history-moves = { $user } siirtää { $steps } ({ NUMBER($points) } { $points ->
     [one] siirtopiste
    *[other] siirtopistettä
 })
@@ -127,14 +127,14 @@ rtlife-board-out = (pudonnut)
 rtlife-board-resigned = (luovuttanut)
 rtlife-board-winner = (voittaja)
 rtlife-board-draw = (tasapeli)
-rtlife-board-legend-player = { $letter } { $user }: { NUMBER($cells, useGrouping: "false") } { $cells ->
+rtlife-board-legend-player = { $letter } { $user }: { NUMBER($cells) } { $cells ->
     [one] solu
    *[other] solua
-}, { NUMBER($points, useGrouping: "false") } { $points ->
+}, { NUMBER($points) } { $points ->
     [one] siirtopiste
    *[other] siirtopistettä
 }, pistemäärä { $score }
-rtlife-board-legend-neutral = # neutraali: { NUMBER($cells, useGrouping: "false") } { $cells ->
+rtlife-board-legend-neutral = # neutraali: { NUMBER($cells) } { $cells ->
     [one] solu
    *[other] solua
 }
