@@ -2,23 +2,10 @@
 //! ended (the outcome line and the report's reason) and the lines of its
 //! history, for each of the five games, read through the service.
 
-use std::sync::Arc;
+mod common;
 
 use tabula_model::Lang;
-use tabula_service::store::SqliteStore;
-use tabula_service::{Caller, Clock, Context, Origin, Reply, Service};
-
-async fn service(dir: &tempfile::TempDir) -> Service {
-    let store = SqliteStore::open(&dir.path().join("texts.db")).await.expect("store opens");
-    let service = Service::new(Arc::new(store), Clock::Fixed(1_700_000_000_000));
-    for user in ["aino", "ned"] {
-        service
-            .execute(&format!("signup {user} pw-{user} {user}@example.org"), &Caller::Anonymous)
-            .await
-            .unwrap();
-    }
-    service
-}
+use tabula_service::{Caller, Context, Origin, Reply, Service};
 
 /// Board 1 of `game` between aino and ned, ended by `moves` (`user move`).
 async fn finished(s: &Service, game: &str, moves: &[(&str, &str)]) {
@@ -89,7 +76,7 @@ const ENDINGS: &[Ending] = &[
 async fn how_a_game_ended_reads_in_each_language() {
     for (game, moves, lines) in ENDINGS {
         let dir = tempfile::tempdir().unwrap();
-        let s = service(&dir).await;
+        let s = common::aino_and_ned(&dir).await;
         finished(&s, game, moves).await;
         for (lang, line) in Lang::ALL.into_iter().zip(lines) {
             let reply = show(&s, game, lang).await;
@@ -145,7 +132,7 @@ async fn the_history_reads_in_each_language() {
     for ((game, moves, _), (same, lines)) in ENDINGS.iter().zip(LINES) {
         assert_eq!(game, same);
         let dir = tempfile::tempdir().unwrap();
-        let s = service(&dir).await;
+        let s = common::aino_and_ned(&dir).await;
         finished(&s, game, moves).await;
         for (lang, line) in Lang::ALL.into_iter().zip(lines) {
             // The move list of the board's text, and the report's history.
@@ -164,7 +151,7 @@ async fn the_history_reads_in_each_language() {
 #[tokio::test]
 async fn the_board_and_its_picture_read_in_the_readers_language() {
     let dir = tempfile::tempdir().unwrap();
-    let s = service(&dir).await;
+    let s = common::aino_and_ned(&dir).await;
     finished(&s, "intervalo", &[("aino", "5")]).await;
     // The reply's board, as mail and the command line show it.
     let reply = show(&s, "intervalo", Lang::Es).await;

@@ -2,28 +2,15 @@
 //! PASSWORD fi|es|en`, kept with the account, and the language of what the
 //! service says to its reader.
 
-use std::sync::Arc;
+mod common;
 
 use tabula_model::Lang;
-use tabula_service::store::SqliteStore;
-use tabula_service::{Caller, Clock, Context, Credentials, ErrorCode, Origin, Service};
-
-async fn service(dir: &tempfile::TempDir) -> Service {
-    let store = SqliteStore::open(&dir.path().join("languages.db")).await.expect("store opens");
-    let service = Service::new(Arc::new(store), Clock::Fixed(1_700_000_000_000));
-    for user in ["aino", "ned"] {
-        service
-            .execute(&format!("signup {user} pw-{user} {user}@example.org"), &Caller::Anonymous)
-            .await
-            .unwrap();
-    }
-    service
-}
+use tabula_service::{Caller, Context, Credentials, ErrorCode, Origin, Service};
 
 #[tokio::test]
 async fn the_language_command_sets_the_accounts_language() {
     let dir = tempfile::tempdir().unwrap();
-    let s = service(&dir).await;
+    let s = common::aino_and_ned(&dir).await;
     assert_eq!(s.language("aino").await.unwrap(), None, "no language until one is chosen");
 
     let reply = s.execute("language aino pw-aino fi", &Caller::Anonymous).await.unwrap();
@@ -42,7 +29,7 @@ async fn the_language_command_sets_the_accounts_language() {
 #[tokio::test]
 async fn a_language_tabula_does_not_speak_is_refused_and_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let s = service(&dir).await;
+    let s = common::aino_and_ned(&dir).await;
     s.execute("language aino pw-aino fi", &Caller::Anonymous).await.unwrap();
     for bad in ["de", "fi_FI.UTF-8", "suomi", "e"] {
         let e = s.execute(&format!("language aino pw-aino {bad}"), &Caller::Anonymous).await.unwrap_err();
@@ -73,7 +60,7 @@ async fn a_language_tabula_does_not_speak_is_refused_and_changes_nothing() {
 #[tokio::test]
 async fn help_lists_the_language_command() {
     let dir = tempfile::tempdir().unwrap();
-    let s = service(&dir).await;
+    let s = common::aino_and_ned(&dir).await;
     let help = s.execute("help", &Caller::Anonymous).await.unwrap();
     assert!(help.text.contains("language USERID PASSWORD fi|es|en"), "{}", help.text);
     let one = s.execute("help language", &Caller::Anonymous).await.unwrap();
@@ -91,7 +78,7 @@ async fn refusal(s: &Service, lang: Lang, line: &str) -> (ErrorCode, String) {
 async fn every_game_refuses_a_bad_move_in_its_readers_language() {
     use ErrorCode::{BadOption, IllegalMove, MalformedMove, NotYourTurn};
     let dir = tempfile::tempdir().unwrap();
-    let s = service(&dir).await;
+    let s = common::aino_and_ned(&dir).await;
     for game in ["dna", "rewrite", "intervalo", "conway", "rtlife"] {
         s.execute(&format!("{game} challenge aino ned"), Context::new(Caller::Anonymous, Origin::Local))
             .await
