@@ -104,15 +104,20 @@ fn push_grouped(out: &mut String, digits: &str, m: &Marks) {
 
 /// Milliseconds since 1970 as a date and time in UTC, `lang`'s way.
 pub fn format_datetime(lang: Lang, ms: i64) -> String {
-    let Some(t) = chrono::DateTime::from_timestamp_millis(ms) else {
-        return format!("{} ms", format_integer(lang, ms));
-    };
     let pattern = match lang {
         Lang::En => "%Y-%m-%d %H:%M UTC",
         Lang::Fi => "%-d.%-m.%Y klo %-H.%M UTC",
         Lang::Es => "%-d/%-m/%Y %-H:%M UTC",
     };
-    t.format(pattern).to_string()
+    datetime(lang, ms, pattern)
+}
+
+/// `ms` since 1970 in `pattern`, or as milliseconds past what a date holds.
+fn datetime(lang: Lang, ms: i64, pattern: &str) -> String {
+    match chrono::DateTime::from_timestamp_millis(ms) {
+        Some(t) => t.format(pattern).to_string(),
+        None => format!("{} ms", format_integer(lang, ms)),
+    }
 }
 
 /// A number as English writes it without grouping (`10.25`, `-3`) with
@@ -149,15 +154,12 @@ pub fn localize_decimal(lang: Lang, text: &str) -> String {
 /// Milliseconds since 1970 as a date and time to the second in UTC,
 /// `lang`'s way (`2026-01-02 13:45:07 UTC`, `2.1.2026 klo 13.45.07 UTC`).
 pub fn format_datetime_seconds(lang: Lang, ms: i64) -> String {
-    let Some(t) = chrono::DateTime::from_timestamp_millis(ms) else {
-        return format!("{} ms", format_integer(lang, ms));
-    };
     let pattern = match lang {
         Lang::En => "%Y-%m-%d %H:%M:%S UTC",
         Lang::Fi => "%-d.%-m.%Y klo %-H.%M.%S UTC",
         Lang::Es => "%-d/%-m/%Y %-H:%M:%S UTC",
     };
-    t.format(pattern).to_string()
+    datetime(lang, ms, pattern)
 }
 
 /// Fluent's formatter of numbers for `lang`'s bundle: numbers as above,
