@@ -1,4 +1,3 @@
-use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
@@ -161,36 +160,61 @@ struct Logged {
 /// A history line's two texts (the line, and what others see while it is
 /// secret) once put into words, per language: a game kept between moves
 /// (the service's replay cache) renders each line once per language, not
-/// once for every reply that shows the whole history.
+/// once for every reply or board that shows it. A line every reader sees
+/// alike has no slots for a public text: most lines, in a cache whose
+/// games are counted by the byte.
 #[derive(Clone, Debug, Default)]
 struct Words {
-    full: [OnceLock<String>; 3],
-    public: [OnceLock<String>; 3],
+    full: [OnceLock<Box<str>>; 3],
+    public: Box<[OnceLock<Box<str>>]>,
 }
 
-/// The text of a move-list line: a game's message, or a line already in
-/// words.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LineText<'a> {
-    /// A message, put into words when shown.
-    Message(&'a Message),
-    /// Words.
+impl Words {
+    /// The slots of a line, with those of a public text if it has a secret.
+    fn for_line(secret: bool) -> Words {
+        let public = if secret { vec![OnceLock::new(); Lang::ALL.len()].into() } else { Box::default() };
+        Words { full: Default::default(), public }
+    }
+
+    /// The bytes of the words made so far.
+    fn heap_size(&self) -> usize {
+        let slots = self.public.len() * std::mem::size_of::<OnceLock<Box<str>>>();
+        slots
+            + self
+                .full
+                .iter()
+                .chain(self.public.iter())
+                .filter_map(OnceLock::get)
+                .map(|w| w.len())
+                .sum::<usize>()
+    }
+}
+
+/// The text of a move-list line as one viewer sees it: a history line of
+/// the game, put into words (once per language) when shown, or a line
+/// already in words.
+#[derive(Clone, Copy, Debug)]
+pub struct LineText<'a>(LineSource<'a>);
+
+#[derive(Clone, Copy, Debug)]
+enum LineSource<'a> {
+    Logged { line: &'a Logged, public: bool },
     Text(&'a str),
 }
 
 impl<'a> LineText<'a> {
     /// The text in `lang`.
-    pub fn in_lang(self, lang: Lang) -> Cow<'a, str> {
-        match self {
-            LineText::Message(m) => Cow::Owned(m.render(lang)),
-            LineText::Text(t) => Cow::Borrowed(t),
+    pub fn in_lang(self, lang: Lang) -> &'a str {
+        match self.0 {
+            LineSource::Logged { line, public } => line.words(public, lang),
+            LineSource::Text(t) => t,
         }
     }
 }
 
 /// A line of the move list as one viewer sees it (see
 /// [`Game::history_lines_for`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct MoveLine<'a> {
     /// See [`HistoryEntry::number`].
     pub number: usize,
@@ -209,7 +233,7 @@ impl HistoryEntry {
             number: self.number,
             opens: self.opens,
             undone: self.undone,
-            text: LineText::Text(&self.entry.text),
+            text: LineText(LineSource::Text(&self.entry.text)),
         }
     }
 }
@@ -237,9 +261,9 @@ impl Logged {
     /// rendered the first time they are asked for.
     fn words(&self, public: bool, lang: Lang) -> &str {
         let index = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
-        match (public, &self.entry.hidden) {
-            (true, Some(hidden)) => self.words.public[index].get_or_init(|| hidden.public.render(lang)),
-            _ => self.words.full[index].get_or_init(|| self.entry.text.render(lang)),
+        match (public, &self.entry.hidden, self.words.public.get(index)) {
+            (true, Some(hidden), Some(slot)) => slot.get_or_init(|| hidden.public.render(lang).into()),
+            _ => self.words.full[index].get_or_init(|| self.entry.text.render(lang).into()),
         }
     }
 }
@@ -378,11 +402,10 @@ impl Game {
                 }
         };
         let line = |h: &Logged| {
-            let words = h.words.full.iter().chain(&h.words.public).filter_map(OnceLock::get).map(String::len);
             size_of::<Logged>()
                 + h.entry.text.heap_size()
                 + h.entry.hidden.as_ref().map_or(0, |hidden| hidden.public.heap_size())
-                + words.sum::<usize>()
+                + h.words.heap_size()
         };
         size_of::<Self>()
             + self.state.memory()
@@ -460,23 +483,15 @@ impl Game {
         self.history.len()
     }
 
-    /// Each history line as `viewer` may see it, still a message: for a
+    /// Each history line as `viewer` may see it, not yet in words: for a
     /// board's move list, which puts into words only the lines it shows.
     pub fn history_lines_for(&self, viewer: Viewer) -> impl ExactSizeIterator<Item = MoveLine<'_>> + '_ {
         self.history.iter().map(move |h| MoveLine {
             number: h.number,
             opens: h.opens,
             undone: h.undone,
-            text: LineText::Message(self.seen(h, viewer)),
+            text: LineText(LineSource::Logged { line: h, public: self.shows_public(h, viewer) }),
         })
-    }
-
-    /// The text of `h` that `viewer` may see.
-    fn seen<'a>(&self, h: &'a Logged, viewer: Viewer) -> &'a Message {
-        match &h.entry.hidden {
-            Some(hidden) if self.shows_public(h, viewer) => &hidden.public,
-            _ => &h.entry.text,
-        }
     }
 
     /// Whether `viewer` sees only the public text of `h`: a secret of
@@ -890,6 +905,7 @@ impl Game {
                 }
             }
         }
+        let words = Words::for_line(entry.hidden.is_some());
         self.history.push(Logged {
             number: self.moves,
             opens,
@@ -898,7 +914,7 @@ impl Game {
             entry,
             superseded: false,
             event,
-            words: Words::default(),
+            words,
         });
     }
 }
