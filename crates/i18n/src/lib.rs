@@ -19,7 +19,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::{LazyLock, PoisonError, RwLock};
+use std::sync::{LazyLock, OnceLock, PoisonError, RwLock};
 
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
@@ -233,35 +233,46 @@ pub fn sources(lang: Lang) -> &'static [(&'static str, &'static str)] {
 
 type Bundle = FluentBundle<FluentResource>;
 
-/// Each language's bundle, parsed the first time a text of that language is
-/// asked for: a command-line process speaks one language, and parsing every
-/// catalogue of every language at start-up cost a fifth of a `show`.
-static BUNDLES: [LazyLock<Bundle>; 3] = [
-    LazyLock::new(|| bundle(Lang::En)),
-    LazyLock::new(|| bundle(Lang::Fi)),
-    LazyLock::new(|| bundle(Lang::Es)),
+/// Each language's catalogues, each file parsed the first time one of its
+/// messages is asked for: a command-line process speaks one language and
+/// uses a few files of it, and parsing every catalogue of a language cost
+/// a fifth of a `show`. No message refers to another, so each file is a
+/// bundle of its own.
+static BUNDLES: [LazyLock<Box<[OnceLock<Bundle>]>>; 3] = [
+    LazyLock::new(|| sources(Lang::En).iter().map(|_| OnceLock::new()).collect()),
+    LazyLock::new(|| sources(Lang::Fi).iter().map(|_| OnceLock::new()).collect()),
+    LazyLock::new(|| sources(Lang::Es).iter().map(|_| OnceLock::new()).collect()),
 ];
 
-fn bundle_of(lang: Lang) -> &'static Bundle {
-    &BUNDLES[index(lang)]
+// `FILE_OF`, written by the build script from the English catalogues:
+// every language keeps each message in the same file.
+include!(concat!(env!("OUT_DIR"), "/file_of.rs"));
+
+/// The bundle of the catalogue file of `lang` that holds message `id`, if
+/// there is such a message.
+fn bundle_with(lang: Lang, id: &str) -> Option<&'static Bundle> {
+    let at = FILE_OF.binary_search_by(|(other, _)| (*other).cmp(id)).ok()?;
+    let english = FILE_OF[at].1;
+    let file = sources(Lang::En).iter().position(|(name, _)| *name == english)?;
+    let source = *sources(lang).get(file)?;
+    Some(BUNDLES[index(lang)].get(file)?.get_or_init(|| bundle(lang, source)))
 }
 
-/// The bundle of one language, with its number formatting and without
-/// Unicode isolation marks around arguments (mail and terminals show them
-/// as stray characters; Tabula's texts are all left-to-right).
-fn bundle(lang: Lang) -> Bundle {
+/// The bundle of one catalogue file, with its language's number formatting
+/// and without Unicode isolation marks around arguments (mail and
+/// terminals show them as stray characters; Tabula's texts are all
+/// left-to-right).
+fn bundle(lang: Lang, (name, text): Source) -> Bundle {
     let mut bundle = FluentBundle::new_concurrent(vec![lang.langid()]);
     bundle.set_use_isolating(false);
     // NUMBER(): `useGrouping: "false"` where English has always written a
     // limit's digits ungrouped.
     bundle.add_builtins().expect("a new bundle has no functions yet");
     bundle.set_formatter(Some(format::formatter(lang)));
-    for (name, text) in sources(lang) {
-        let resource = FluentResource::try_new((*text).to_string())
-            .unwrap_or_else(|(_, errors)| panic!("catalogue {name} does not parse: {errors:?}"));
-        if let Err(errors) = bundle.add_resource(resource) {
-            panic!("catalogue {name} repeats a message: {errors:?}");
-        }
+    let resource = FluentResource::try_new(text.to_string())
+        .unwrap_or_else(|(_, errors)| panic!("catalogue {name} does not parse: {errors:?}"));
+    if let Err(errors) = bundle.add_resource(resource) {
+        panic!("catalogue {name} repeats a message: {errors:?}");
     }
     bundle
 }
@@ -320,7 +331,7 @@ fn fixed_in(lang: Lang, id: &str) -> Option<&'static str> {
     if let Some(text) = cache.read().unwrap_or_else(PoisonError::into_inner).get(id) {
         return Some(text);
     }
-    let bundle = bundle_of(lang);
+    let bundle = bundle_with(lang, id)?;
     let pattern = bundle.get_message(id)?.value()?;
     let mut errors = Vec::new();
     let formatted = bundle.format_pattern(pattern, None, &mut errors);
@@ -336,7 +347,7 @@ fn fixed_in(lang: Lang, id: &str) -> Option<&'static str> {
 
 /// Whether message `id` exists in English, the reference catalogue.
 pub fn has_message(id: &str) -> bool {
-    bundle_of(Lang::En).has_message(id)
+    bundle_with(Lang::En, id).is_some_and(|bundle| bundle.has_message(id))
 }
 
 fn index(lang: Lang) -> usize {
@@ -344,13 +355,13 @@ fn index(lang: Lang) -> usize {
 }
 
 fn format_in(lang: Lang, id: &str, args: &Args<'_>) -> Option<String> {
-    let bundle = bundle_of(lang);
+    let bundle = bundle_with(lang, id)?;
     let pattern = bundle.get_message(id)?.value()?;
     Some(resolve(bundle, pattern, args))
 }
 
 fn attribute_in(lang: Lang, id: &str, attribute: &str, args: &Args<'_>) -> Option<String> {
-    let bundle = bundle_of(lang);
+    let bundle = bundle_with(lang, id)?;
     let pattern = bundle.get_message(id)?.get_attribute(attribute)?.value();
     Some(resolve(bundle, pattern, args))
 }
@@ -702,6 +713,26 @@ mod tests {
         assert_eq!(t!(Lang::Es, "games-count", count = 12_345), "12.345 partidas");
         assert_eq!(t!(Lang::Es, "games-count", count = 1_234), "1234 partidas");
         assert_eq!(t!(Lang::Fi, "board-title", board = "12345"), "Lauta 12345");
+    }
+
+    #[test]
+    fn every_message_is_found_in_its_own_file_in_every_language() {
+        // The files are parsed one at a time, found from an index of the
+        // English files' ids: the index must agree with the parser, and
+        // every language must keep each message in the same file.
+        for lang in Lang::ALL {
+            for (name, text) in sources(lang) {
+                let resource = FluentResource::try_new(text.to_string()).expect("the catalogue parses");
+                for entry in resource.entries() {
+                    if let fluent_syntax::ast::Entry::Message(message) = entry {
+                        let id = message.id.name;
+                        let bundle =
+                            bundle_with(lang, id).unwrap_or_else(|| panic!("{name}: {id} is not found"));
+                        assert!(bundle.has_message(id), "{name}: {id} is looked for in another file");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,46 @@
+//! Writes the index of the catalogues' messages: which English catalogue
+//! file (`crates/FOLDER/locales/en/FILE.ftl`) holds each message id, sorted
+//! by id. A process then parses only the files whose messages it uses; an
+//! index built at run time cost a command-line process as much as the
+//! parse it spares. Every language keeps each message in the same file
+//! (checked by the crate's tests).
+
+use std::path::Path;
+use std::{env, fs};
+
+fn main() {
+    let manifest = env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let crates = Path::new(&manifest).parent().expect("the crate is in the workspace's crates folder");
+    // A catalogue added to the list in lib.rs writes the index again.
+    println!("cargo::rerun-if-changed=src/lib.rs");
+    let mut file_of = Vec::new();
+    let mut folders: Vec<_> = fs::read_dir(crates).expect("the crates folder").flatten().collect();
+    folders.sort_by_key(|entry| entry.file_name());
+    for folder in folders {
+        let locales = folder.path().join("locales").join("en");
+        let Ok(files) = fs::read_dir(&locales) else { continue };
+        println!("cargo::rerun-if-changed={}", locales.display());
+        for file in files.flatten() {
+            let path = file.path();
+            let (Some(stem), Some("ftl")) = (path.file_stem(), path.extension().and_then(|e| e.to_str()))
+            else {
+                continue;
+            };
+            let text = fs::read_to_string(&path).expect("a catalogue is UTF-8");
+            // A message starts its line with its id; comments, terms and a
+            // message's further lines start otherwise.
+            for line in text.lines().filter(|l| l.starts_with(|c: char| c.is_ascii_alphabetic())) {
+                if let Some((id, _)) = line.split_once('=') {
+                    file_of.push((id.trim_end().to_owned(), format!("en/{}.ftl", stem.to_string_lossy())));
+                }
+            }
+        }
+    }
+    file_of.sort();
+    let entries: String = file_of.iter().map(|(id, file)| format!("    ({id:?}, {file:?}),\n")).collect();
+    let index = format!(
+        "/// Which catalogue file holds each message, sorted by id.\nstatic FILE_OF: &[(&str, &str)] = &[\n{entries}];\n"
+    );
+    let out = Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("file_of.rs");
+    fs::write(out, index).expect("the index is written");
+}
