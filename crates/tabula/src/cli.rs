@@ -165,6 +165,19 @@ fn account_verbs(lang: Lang) -> Vec<(&'static str, String)> {
     verbs
 }
 
+/// The words of [`account_verbs`] alone, each once, without putting their
+/// meanings into words.
+fn account_verb_names() -> Vec<&'static str> {
+    let mut verbs = Vec::new();
+    for (name, syntax, _) in SYNTAX {
+        let verb = name.split(' ').next().unwrap_or(name);
+        if !syntax.starts_with("GAME ") && !verbs.contains(&verb) {
+            verbs.push(verb);
+        }
+    }
+    verbs
+}
+
 fn capitalise(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
@@ -188,6 +201,18 @@ fn language_command(name: &'static str, about: String) -> clap::Command {
 /// The parser, its help in `lang`: the server's subcommands, then one per
 /// account verb and one per game of the registry.
 fn command(lang: Lang) -> clap::Command {
+    parser(Some(lang))
+}
+
+/// The parser, with its help's texts in `lang` if one is given. Words parse
+/// alike either way; the texts put every verb's meaning into words, which
+/// only help and errors show, so a command is first parsed without them.
+fn parser(texts: Option<Lang>) -> clap::Command {
+    let Some(lang) = texts else {
+        let verbs =
+            account_verb_names().into_iter().chain(tabula_games::all().iter().map(|kind| kind.info().kind));
+        return verbs.fold(Cli::command(), |cmd, verb| cmd.subcommand(language_command(verb, String::new())));
+    };
     let mut cmd = crate::help::localized(Cli::command(), "tabula", lang);
     for (verb, about) in account_verbs(lang) {
         cmd = cmd.subcommand(language_command(verb, about));
@@ -208,7 +233,7 @@ pub(crate) fn server_command() -> clap::Command {
 }
 
 fn is_language(name: &str) -> bool {
-    account_verbs(Lang::En).iter().any(|(v, _)| *v == name) || tabula_games::find(name).is_some()
+    account_verb_names().contains(&name) || tabula_games::find(name).is_some()
 }
 
 /// Print a clap error (or help) and give its exit status.
@@ -220,9 +245,13 @@ pub fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     let lang = crate::help::lang_of(args.get(1..).unwrap_or_default());
     crate::help::set_lang(lang);
-    let matches = match command(lang).try_get_matches_from(args) {
+    let matches = match parser(None).try_get_matches_from(&args) {
         Ok(m) => m,
-        Err(e) => return clap_exit(e),
+        // Help, the version and errors: parsed again with the texts they show.
+        Err(_) => match command(lang).try_get_matches_from(args) {
+            Ok(m) => m,
+            Err(e) => return clap_exit(e),
+        },
     };
     let global = match Global::from_arg_matches(&matches) {
         Ok(g) => g,
