@@ -172,12 +172,19 @@ impl Service {
 
     /// Run CPU-heavy `work` (a replay, a long view) on the blocking pool,
     /// at most as many at once as there are processors, so that the async
-    /// workers stay free to answer everyone else.
+    /// workers stay free to answer everyone else. A process that runs one
+    /// command (on a runtime of one thread) runs it in place: it has no one
+    /// else to answer, and a thread of the pool would cost it more than
+    /// most replays.
     pub(super) async fn heavy<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> Result<T, CommandError> + Send + 'static,
     ) -> Result<T, CommandError> {
         let _permit = self.heavy.acquire().await.map_err(|e| internal(&e))?;
+        if tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::CurrentThread
+        {
+            return work();
+        }
         tokio::task::spawn_blocking(work).await.map_err(|e| internal(&e))?
     }
 

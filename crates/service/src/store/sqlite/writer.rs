@@ -104,6 +104,31 @@ fn gone() -> StoreError {
     StoreError::Failed("the database connection's thread stopped before answering".into())
 }
 
+/// A helper thread of the connection's thread, started the first time it
+/// is needed: a process that only reads (a `show` from the command line)
+/// starts neither the sync thread nor the checkpoint thread.
+struct OnDemand<T> {
+    start: Option<Box<dyn FnOnce() -> StoreResult<T> + Send>>,
+    started: Option<T>,
+}
+
+impl<T> OnDemand<T> {
+    fn new(start: impl FnOnce() -> StoreResult<T> + Send + 'static) -> Self {
+        OnDemand { start: Some(Box::new(start)), started: None }
+    }
+
+    /// The helper's handle, started now if it was not yet; an error if it
+    /// could not be started (then or before).
+    fn get(&mut self) -> StoreResult<&T> {
+        if let Some(start) = self.start.take() {
+            self.started = Some(start()?);
+        }
+        self.started
+            .as_ref()
+            .ok_or_else(|| StoreError::Failed("a thread of the database could not be started".into()))
+    }
+}
+
 impl Writer {
     /// Start the thread of `conn`, a connection to the (migrated) database
     /// at `path` whose log `new_log` says was created by this process.
@@ -122,18 +147,24 @@ impl Writer {
         // Taken by every batch, and by the checkpoint that lets the log
         // start again, which must see no commit while it waits for readers.
         let writing = Arc::new(Mutex::new(()));
-        let checkpoints = start_checkpoints(path, writing.clone())?;
+        let checkpoints = OnDemand::new({
+            let (path, writing) = (path.to_owned(), writing.clone());
+            move || start_checkpoints(&path, writing)
+        });
         let broken = Arc::new(OnceLock::new());
         let (jobs, queue) = mpsc::channel();
-        let (to_sync, synced) = mpsc::channel();
         let (sync_broken, sync_jobs) = (broken.clone(), jobs.clone());
-        std::thread::Builder::new()
-            .name("tabula-wal-sync".into())
-            .spawn(move || run_syncs(synced, sync, &sync_broken, &sync_jobs))
-            .map_err(|e| StoreError::Failed(format!("cannot start the log's sync thread: {e}")))?;
+        let to_sync = OnDemand::new(move || {
+            let (to_sync, synced) = mpsc::channel();
+            std::thread::Builder::new()
+                .name("tabula-wal-sync".into())
+                .spawn(move || run_syncs(synced, sync, &sync_broken, &sync_jobs))
+                .map_err(|e| StoreError::Failed(format!("cannot start the log's sync thread: {e}")))?;
+            Ok(to_sync)
+        });
         std::thread::Builder::new()
             .name("tabula-sqlite".into())
-            .spawn(move || run(conn, queue, &writing, to_sync, &broken, &checkpoints))
+            .spawn(move || run(conn, queue, &writing, to_sync, &broken, checkpoints))
             .map_err(|e| StoreError::Failed(format!("cannot start the database thread: {e}")))?;
         Ok(Writer { jobs: Arc::new(Jobs(jobs)) })
     }
@@ -278,9 +309,9 @@ fn run(
     mut conn: Connection,
     queue: mpsc::Receiver<Job>,
     writing: &Mutex<()>,
-    to_sync: mpsc::Sender<Vec<Answer>>,
+    mut to_sync: OnDemand<mpsc::Sender<Vec<Answer>>>,
     broken: &OnceLock<String>,
-    checkpoints: &mpsc::SyncSender<()>,
+    mut checkpoints: OnDemand<mpsc::SyncSender<()>>,
 ) {
     let mut writes = Vec::new();
     // Batches committed and not yet answered: at MAX_IN_FLIGHT, writes wait
@@ -342,17 +373,26 @@ fn run(
             checkpointed_at = frames;
             // One wake-up pending is enough: the checkpoint it starts
             // copies every frame committed by then.
-            let _ = checkpoints.try_send(());
+            match checkpoints.get() {
+                Ok(wake) => drop(wake.try_send(())),
+                Err(e) => tracing::warn!(error = %e, "cannot checkpoint the database's log"),
+            }
         }
         if answers.iter().any(|(_, r)| r.is_ok()) {
             // The sync thread answers once the commit is durable, then
             // tells this thread; it is gone only if it panicked, and then
             // nothing is known durable.
-            match to_sync.send(answers) {
+            let sent = match to_sync.get() {
+                Ok(to_sync) => {
+                    to_sync.send(answers).map_err(|mpsc::SendError(a)| (a, "the sync thread stopped".into()))
+                }
+                Err(e) => Err((answers, e.to_string())),
+            };
+            match sent {
                 Ok(()) => in_flight += 1,
-                Err(mpsc::SendError(answers)) => {
+                Err((answers, why)) => {
                     for (done, result) in answers {
-                        let _ = done.send(result.and(Err(not_durable("the sync thread stopped"))));
+                        let _ = done.send(result.and(Err(not_durable(&why))));
                     }
                 }
             }
