@@ -903,6 +903,19 @@ impl Rules for Dna {
         self.outcome.clone()
     }
 
+    /// The sequences and standings (the names and the last nomination are
+    /// shared between copies of a state): a state counts its own data, as
+    /// a cache holding thousands of games must know.
+    fn memory(&self) -> usize {
+        use std::mem::size_of;
+        let sequences = self.sequences.iter().map(|s| s.as_ref().map_or(0, Vec::capacity)).sum::<usize>();
+        size_of::<Self>()
+            + self.sequences.capacity() * size_of::<Option<Vec<u8>>>()
+            + sequences
+            + self.standing.capacity() * size_of::<Standing>()
+            + self.opening_passes.capacity() * size_of::<Seat>()
+    }
+
     fn view(&self, viewer: Viewer, _now: Timestamp) -> DnaView {
         let setting_up = self.phase == Phase::SetUp;
         let players = (0..self.names.len())

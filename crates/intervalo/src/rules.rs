@@ -402,6 +402,16 @@ impl Rules for Intervalo {
         self.cells.iter().enumerate().filter(|(_, c)| **c == Cell::Empty).nth(k).map(|(i, _)| i)
     }
 
+    /// The strip and the turns played: a state counts its own data, as a
+    /// cache holding thousands of games must know.
+    fn memory(&self) -> usize {
+        use std::mem::size_of;
+        size_of::<Self>()
+            + self.players.iter().map(String::capacity).sum::<usize>()
+            + self.cells.capacity() * size_of::<Cell>()
+            + self.turns.capacity() * size_of::<TurnRecord>()
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if let Some(loser) = self.resigned {
             let winner = 1 - loser;

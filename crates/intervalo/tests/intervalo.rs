@@ -324,3 +324,19 @@ fn svg_wraps_the_strip_in_rows_of_ten_and_names_every_colour() {
         assert!(32.0 + content.chars().count() as f64 * size * 0.6 <= width, "{content:?} in {width}");
     }
 }
+
+#[test]
+fn a_game_counts_its_strip_and_its_turns_for_the_replay_cache() {
+    // The service's cache bounds the bytes of the games it keeps; a state
+    // that counted only its own struct passed ten thousand games of 1 KiB
+    // strips off as a few hundred bytes each.
+    let mut g = game(1000);
+    let fresh = g.state().memory();
+    assert!(fresh >= 1000 * std::mem::size_of::<Cell>(), "a 1,000-cell strip counted as {fresh} bytes");
+    for t in 1..=40 {
+        turn(&mut g, 2 * t - 1, 2 * t);
+    }
+    // The history's lines are counted too, in the whole game's figure.
+    let played = g.state().memory();
+    assert!(g.memory() > played + 120 * std::mem::size_of::<String>(), "{} for the game", g.memory());
+}

@@ -293,6 +293,10 @@ pub struct Game {
     moves: usize,
     /// Players now: the record's initial players plus those who joined.
     players: Vec<String>,
+    /// The heap bytes of the history's messages, counted as lines are
+    /// added: the cache counts a game on every move, and walking every
+    /// line's arguments then cost as much as the move's own work.
+    history_bytes: usize,
 }
 
 impl Clone for Game {
@@ -308,6 +312,7 @@ impl Clone for Game {
             effective: self.effective.clone(),
             moves: self.moves,
             players: self.players.clone(),
+            history_bytes: self.history_bytes,
         }
     }
 }
@@ -354,6 +359,7 @@ impl Game {
             agreed: None,
             effective: Vec::new(),
             moves: 0,
+            history_bytes: 0,
         })
     }
 
@@ -401,17 +407,14 @@ impl Game {
                     _ => 0,
                 }
         };
-        let line = |h: &Logged| {
-            size_of::<Logged>()
-                + h.entry.text.heap_size()
-                + h.entry.hidden.as_ref().map_or(0, |hidden| hidden.public.heap_size())
-                + h.words.heap_size()
-        };
         size_of::<Self>()
             + self.state.memory()
             + self.record.events.iter().map(event).sum::<usize>()
-            + self.history.iter().map(line).sum::<usize>()
-            + self.effective.len() * size_of::<usize>()
+            + (self.record.events.capacity() - self.record.events.len()) * size_of::<Event>()
+            + self.history.capacity() * size_of::<Logged>()
+            + self.history_bytes
+            + self.history.iter().map(|h| h.words.heap_size()).sum::<usize>()
+            + self.effective.capacity() * size_of::<usize>()
             + self.players.iter().map(|p| size_of::<String>() + p.len()).sum::<usize>()
     }
 
@@ -906,6 +909,8 @@ impl Game {
             }
         }
         let words = Words::for_line(entry.hidden.is_some());
+        self.history_bytes +=
+            entry.text.heap_size() + entry.hidden.as_ref().map_or(0, |hidden| hidden.public.heap_size());
         self.history.push(Logged {
             number: self.moves,
             opens,
