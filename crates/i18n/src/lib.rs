@@ -300,6 +300,13 @@ impl<'a> Args<'a> {
 /// happening in a release); a message missing everywhere gives its id, so a
 /// mistake shows as a readable word rather than as nothing.
 pub fn text(lang: Lang, id: &str, args: &Args<'_>) -> String {
+    // A message without arguments is formatted once per process (see
+    // [`fixed_text`]): headings and labels are written on every reply.
+    if args.0.iter().next().is_none()
+        && let Some(fixed) = fixed_text(lang, id)
+    {
+        return fixed.to_owned();
+    }
     format_in(lang, id, args).or_else(|| format_in(Lang::En, id, args)).unwrap_or_else(|| id.to_string())
 }
 
@@ -439,12 +446,16 @@ impl Message {
     /// arguments (what a cache of replayed games counts).
     pub fn heap_size(&self) -> usize {
         let arg = |a: &Arg| match a {
-            Arg::Text(t) | Arg::Fixed(t) | Arg::Decimal(t) => t.len(),
+            Arg::Text(t) | Arg::Fixed(t) | Arg::Decimal(t) => t.capacity(),
             Arg::Int(_) => 0,
-            Arg::List(names) => names.iter().map(|n| std::mem::size_of::<String>() + n.len()).sum(),
+            Arg::List(names) => {
+                names.capacity() * std::mem::size_of::<String>()
+                    + names.iter().map(String::capacity).sum::<usize>()
+            }
             Arg::Message(m) => std::mem::size_of::<Message>() + m.heap_size(),
         };
-        self.args.iter().map(|(_, a)| std::mem::size_of::<(&str, Arg)>() + arg(a)).sum()
+        self.args.capacity() * std::mem::size_of::<(&str, Arg)>()
+            + self.args.iter().map(|(_, a)| arg(a)).sum::<usize>()
     }
 
     /// The same message with `change` applied to every text it quotes

@@ -11,7 +11,7 @@ use hashlink::LruCache;
 use tabula_model::Game;
 
 /// What the cache holds at most unless told otherwise.
-pub const DEFAULT_BUDGET: usize = 128 << 20;
+pub const DEFAULT_BUDGET: usize = 64 << 20;
 
 struct Entry {
     version: i64,
