@@ -150,8 +150,9 @@ pub fn read_message(raw: &[u8], config: &MailConfig) -> Result<Incoming, MailErr
 
     let games = Service::game_words();
     // Every language's titles: a reply may quote a mail in any of them.
-    let titles: Vec<&str> =
-        tabula_games::all().iter().flat_map(|k| Lang::ALL.map(|lang| k.info().title(lang))).collect();
+    let titles = || -> Vec<&'static str> {
+        tabula_games::all().iter().flat_map(|k| Lang::ALL.map(|lang| k.info().title(lang))).collect()
+    };
     let body = body_text(&message);
     let mut lines = text::new_text(&body, &titles);
     // "Hi Tabula," on the first line: the commands may follow it.
@@ -188,7 +189,7 @@ pub fn read_message(raw: &[u8], config: &MailConfig) -> Result<Incoming, MailErr
     incoming.commands = commands;
     incoming.comment = comment;
     if incoming.commands.is_empty() {
-        if answers_error || is_error_subject(subject, &titles) {
+        if answers_error || is_error_subject(subject, &titles()) {
             incoming.ignored = Some(Ignored::ErrorReplyWithoutCommand);
         } else if !answers_gateway {
             incoming.ignored = Some(Ignored::NoCommand);

@@ -134,7 +134,7 @@ fn is_attribution(line: &str) -> bool {
 
 /// A line after which everything is an earlier message, a signature or a
 /// forwarded copy, never new text.
-fn is_cut_line(lines: &[String], i: usize, titles: &[&str]) -> bool {
+fn is_cut_line(lines: &[String], i: usize, titles: Titles<'_>) -> bool {
     let line = lines[i].trim();
     if line == "--" || lines[i] == "-- " {
         return true;
@@ -221,9 +221,21 @@ pub(crate) fn board_words() -> Vec<String> {
 }
 
 /// `DNA Board 4 ted` (`DNA lauta 4 ted`): the heading of a board reply.
-fn is_board_heading(line: &str, titles: &[&str]) -> bool {
+fn is_board_heading(line: &str, titles: Titles<'_>) -> bool {
     let words = board_words();
-    titles.iter().any(|t| {
+    // The shape first, a board word then a number: the games' titles in
+    // every language are read (their catalogues parsed) only for a line
+    // that may be a heading.
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let numbered = |pair: &[&str]| {
+        words.iter().any(|b| b == pair[0])
+            && !pair[1].is_empty()
+            && pair[1].bytes().all(|b| b.is_ascii_digit())
+    };
+    if !tokens.windows(2).any(numbered) {
+        return false;
+    }
+    titles().iter().any(|t| {
         line.len() > t.len()
             && line.is_char_boundary(t.len())
             && line[..t.len()].eq_ignore_ascii_case(t)
@@ -245,9 +257,13 @@ fn is_device_trailer(line: &str) -> bool {
         || l.starts_with("Envoyé de mon ")
 }
 
+/// The games' titles a board's heading may start with, made when first
+/// needed.
+pub type Titles<'a> = &'a dyn Fn() -> Vec<&'static str>;
+
 /// The new text of a message body: its lines without quoted earlier mail,
 /// attributions, signature, forwarded or copied earlier messages.
-pub fn new_text(body: &str, titles: &[&str]) -> Vec<String> {
+pub fn new_text(body: &str, titles: Titles<'_>) -> Vec<String> {
     let lines: Vec<String> = body.split('\n').map(clean_line).collect();
     let cut = (0..lines.len()).find(|&i| !is_quoted(&lines[i]) && is_cut_line(&lines, i, titles));
     let lines = &lines[..cut.unwrap_or(lines.len())];
@@ -338,7 +354,7 @@ mod tests {
     const TITLES: &[&str] = &["DNA", "Rewrite", "Conway"];
 
     fn lines(s: &str) -> Vec<String> {
-        new_text(s, TITLES)
+        new_text(s, &|| TITLES.to_vec())
     }
 
     #[test]
@@ -434,7 +450,7 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn body_analysis_never_panics(s in "\\PC{0,300}") {
-            let l = new_text(&s, TITLES);
+            let l = new_text(&s, &|| TITLES.to_vec());
             let split = split_commands(&l, GAMES);
             for c in &split.commands {
                 proptest::prop_assert!(looks_like_command(c, GAMES));
