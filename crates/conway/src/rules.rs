@@ -413,6 +413,17 @@ impl Rules for Conway {
         }
     }
 
+    /// The field and the players: a state counts its own data, as a cache
+    /// holding thousands of games must know.
+    fn memory(&self) -> usize {
+        use std::mem::size_of;
+        size_of::<Self>()
+            + self.field.heap_bytes()
+            + self.users.iter().map(|u| size_of::<String>() + u.capacity()).sum::<usize>()
+            + self.had_turn.capacity()
+            + self.gone.capacity() * size_of::<Option<Gone>>()
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
     }

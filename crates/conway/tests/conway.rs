@@ -358,3 +358,12 @@ fn piece_counts_are_written_as_the_reader_s_language_writes_them() {
     assert_eq!(count(tabula_model::Lang::Fi), "12\u{a0}345 nappulaa");
     assert_eq!(count(tabula_model::Lang::Es), "12.345 fichas");
 }
+
+#[test]
+fn a_game_counts_its_field_for_the_replay_cache() {
+    // The service's cache bounds the bytes of the games it keeps: a
+    // 702 x 702 board holds at least a bit per cell for each of its planes.
+    let g = game(&["ann", "bob"], &["-size=702"]);
+    let memory = g.state().memory();
+    assert!(memory >= 702 * 702 / 8, "a 702 x 702 field counted as {memory} bytes");
+}

@@ -32,6 +32,16 @@ pub struct DenseGrid {
 }
 
 impl DenseGrid {
+    /// The bytes the grid holds besides itself (its planes and the next
+    /// generation's): what a cache of games counts.
+    pub fn heap_bytes(&self) -> usize {
+        let planes = |v: &Vec<Vec<u64>>| {
+            v.capacity() * std::mem::size_of::<Vec<u64>>()
+                + v.iter().map(|p| p.capacity() * std::mem::size_of::<u64>()).sum::<usize>()
+        };
+        planes(&self.planes) + planes(&self.next)
+    }
+
     /// An empty grid.
     ///
     /// # Errors

@@ -280,6 +280,15 @@ pub enum Universe {
 }
 
 impl Universe {
+    /// The bytes the field holds besides itself: what a cache of games
+    /// counts.
+    pub fn heap_bytes(&self) -> usize {
+        match self {
+            Universe::Dense(grid) => grid.heap_bytes(),
+            Universe::Sparse(plane) => plane.heap_bytes(),
+        }
+    }
+
     /// An empty field of this shape.
     ///
     /// # Errors

@@ -202,6 +202,14 @@ impl Default for Index {
 }
 
 impl Index {
+    /// The bytes the index holds besides itself.
+    fn heap_bytes(&self) -> usize {
+        match self {
+            Index::Flat { slots, .. } => slots.capacity() * std::mem::size_of::<u32>(),
+            Index::Hash(map) => map.capacity() * std::mem::size_of::<((i64, i64), u32)>(),
+        }
+    }
+
     fn new(keys: &[(i64, i64)]) -> Index {
         match Self::flat_box(keys) {
             Some(b) => Self::flat(keys, b),
@@ -428,6 +436,17 @@ pub struct SparsePlane {
 }
 
 impl SparsePlane {
+    /// The bytes the plane holds besides itself: what a cache of games
+    /// counts.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.keys.capacity() * size_of::<(i64, i64)>()
+            + (self.words.capacity() + self.spare.capacity()) * size_of::<u64>()
+            + self.start.capacity() * size_of::<usize>()
+            + self.edges.capacity() * size_of::<Edges>()
+            + self.index.heap_bytes()
+    }
+
     /// An empty plane.
     pub fn new() -> SparsePlane {
         SparsePlane::default()

@@ -988,6 +988,15 @@ impl Rules for RtLife {
         }
     }
 
+    /// The field and the players: a state counts its own data, as a cache
+    /// holding thousands of games must know.
+    fn memory(&self) -> usize {
+        use std::mem::size_of;
+        size_of::<Self>()
+            + self.field.heap_bytes()
+            + self.players.iter().map(|p| size_of::<Player>() + p.user.capacity()).sum::<usize>()
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
     }

@@ -40,3 +40,16 @@ fn the_unbounded_plane_ends_at_the_plane_limit() {
     // Numbers beyond any integer are an error too, not a crash.
     assert!(verdict("place (99999999999999999999999,0)").is_err());
 }
+
+#[test]
+fn the_largest_field_is_counted_for_the_replay_cache() {
+    // The service's cache bounds the bytes of the games it keeps: the
+    // largest field holds at least a bit per cell.
+    let side = MAX_SIDE.to_string();
+    let state = fresh(&[&format!("-width={side}"), &format!("-height={side}")]);
+    let memory = state.memory();
+    assert!(
+        memory >= (MAX_SIDE * MAX_SIDE / 8) as usize,
+        "a {side} x {side} field counted as {memory} bytes"
+    );
+}
