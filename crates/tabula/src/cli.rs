@@ -141,17 +141,22 @@ type Calculator = fn(&Global, &[String]) -> Result<ExitCode>;
 const CALCULATORS: &[(&str, &str, Calculator)] =
     &[("dna", "remove", crate::tools::dna_remove), ("rewrite", "run", crate::tools::rewrite)];
 
-/// The words of the command language that start a command on their own
-/// (`signup`, `change`, `help` ..), with what they do, from the command
-/// table the service's `help` prints.
+/// The lines of the command table the service's `help` prints that start
+/// with a word of their own (`signup`, `change password`, `help` ..): each
+/// line's first word and its meaning's catalogue id.
+fn account_lines() -> impl Iterator<Item = (&'static str, &'static str)> {
+    SYNTAX
+        .iter()
+        .filter(|(_, syntax, _)| !syntax.starts_with("GAME "))
+        .map(|(name, _, id)| (name.split(' ').next().unwrap_or(name), *id))
+}
+
+/// The words of the command language that start a command on their own,
+/// with what they do.
 fn account_verbs(lang: Lang) -> Vec<(&'static str, String)> {
     let mut verbs: Vec<(&'static str, String)> = Vec::new();
-    for (name, syntax, id) in SYNTAX {
-        if syntax.starts_with("GAME ") {
-            continue;
-        }
+    for (verb, id) in account_lines() {
         let meaning = &meaning(id, lang);
-        let verb = name.split(' ').next().unwrap_or(name);
         match verbs.iter_mut().find(|(v, _)| *v == verb) {
             Some((_, about)) => {
                 about.push_str("; ");
@@ -169,9 +174,8 @@ fn account_verbs(lang: Lang) -> Vec<(&'static str, String)> {
 /// meanings into words.
 fn account_verb_names() -> Vec<&'static str> {
     let mut verbs = Vec::new();
-    for (name, syntax, _) in SYNTAX {
-        let verb = name.split(' ').next().unwrap_or(name);
-        if !syntax.starts_with("GAME ") && !verbs.contains(&verb) {
+    for (verb, _) in account_lines() {
+        if !verbs.contains(&verb) {
             verbs.push(verb);
         }
     }
