@@ -287,6 +287,11 @@ impl<'a> Args<'a> {
         Args(FluentArgs::new())
     }
 
+    /// No arguments yet, with room for `n`.
+    pub fn with_capacity(n: usize) -> Self {
+        Args(FluentArgs::with_capacity(n))
+    }
+
     /// Argument `name` set to `value` (text as it is, numbers as
     /// quantities: see [`ArgValue`]).
     pub fn with(mut self, name: &'a str, value: impl ArgValue<'a>) -> Self {
@@ -479,7 +484,7 @@ impl Message {
 
     /// The message in `lang`, with the fallbacks of [`text`].
     pub fn render(&self, lang: Lang) -> String {
-        let mut args = Args::new();
+        let mut args = Args::with_capacity(self.args.len());
         for (name, value) in &self.args {
             args = match value {
                 Arg::Text(t) => args.with(name, t.as_str()),
