@@ -1,6 +1,6 @@
 use std::fmt::Write;
 
-use tabula_model::{Arg, ClickMap, Lang, msg, svg};
+use tabula_model::{ClickMap, Lang, and_list, msg, svg, t};
 
 use crate::view::IntervaloView;
 
@@ -42,7 +42,9 @@ pub(crate) fn text(view: &IntervaloView, lang: Lang) -> String {
     let l = letters(view);
     let [p0, p1] = &view.players;
     let [s0, s1] = view.scores;
-    let score = msg!(
+    // Put into words at once (`t!`): two boards a move, every line of them.
+    let score = t!(
+        lang,
         "intervalo-board-score",
         l0 = l[0].to_string(),
         p0 = p0,
@@ -51,15 +53,16 @@ pub(crate) fn text(view: &IntervaloView, lang: Lang) -> String {
         p1 = p1,
         s1 = s1.to_string()
     );
-    let _ = writeln!(out, "{}", score.render(lang));
+    let _ = writeln!(out, "{score}");
     if let Some(last) = view.history.last() {
         let [c0, c1] = last.choices;
         let what = match (c0 == c1, last.point) {
-            (true, _) => msg!("intervalo-board-neutral"),
-            (false, Some(s)) => msg!("intervalo-board-scores", user = &view.players[s]),
-            (false, None) => msg!("intervalo-board-no-point"),
+            (true, _) => t!(lang, "intervalo-board-neutral"),
+            (false, Some(s)) => t!(lang, "intervalo-board-scores", user = &view.players[s]),
+            (false, None) => t!(lang, "intervalo-board-no-point"),
         };
-        let line = msg!(
+        let line = t!(
+            lang,
             "intervalo-board-last",
             turn = view.history.len().to_string(),
             p0 = p0,
@@ -68,7 +71,7 @@ pub(crate) fn text(view: &IntervaloView, lang: Lang) -> String {
             c1 = c1.to_string(),
             what = what
         );
-        let _ = writeln!(out, "{}", line.render(lang));
+        let _ = writeln!(out, "{line}");
     }
     match &view.result {
         Some(result) => {
@@ -77,18 +80,14 @@ pub(crate) fn text(view: &IntervaloView, lang: Lang) -> String {
         None => {
             let waiting: Vec<String> =
                 (0..2).filter(|&s| !view.chosen[s]).map(|s| view.players[s].clone()).collect();
-            let mut line = msg!(
+            let mut line = t!(
+                lang,
                 "intervalo-board-waiting",
                 turn = (view.history.len() + 1).to_string(),
-                users = Arg::List(waiting)
-            )
-            .render(lang);
+                users = and_list(lang, &waiting)
+            );
             if let Some(mine) = view.my_choice {
-                let _ = write!(
-                    line,
-                    "; {}",
-                    msg!("intervalo-board-you-chose", cell = mine.to_string()).render(lang)
-                );
+                let _ = write!(line, "; {}", t!(lang, "intervalo-board-you-chose", cell = mine.to_string()));
             }
             let _ = writeln!(out, "{line}");
         }

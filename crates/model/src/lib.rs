@@ -88,6 +88,9 @@ pub use tabula_i18n::Lang;
 /// what a game's refusals and contradictions say, put into words later in
 /// the reader's language.
 pub use tabula_i18n::{Arg, Message, format_datetime_seconds, localize_decimal, msg};
+/// A text put into words at once, for a renderer that knows its reader's
+/// language: no message is built to be rendered right away.
+pub use tabula_i18n::{and_list, t};
 
 use serde::{Deserialize, Serialize};
 
