@@ -157,7 +157,12 @@ pub fn write_move_list<'a>(
     for (i, MoveLine { number, opens, undone, text }) in lines.enumerate() {
         if i >= cut {
             if opens && !undone {
-                let _ = write!(out, "{number:>4}. ");
+                // `{number:>4}. `, written without `write!`: a board has many lines.
+                let mut buffer = itoa::Buffer::new();
+                let digits = buffer.format(number);
+                out.extend(std::iter::repeat_n(' ', 4usize.saturating_sub(digits.len())));
+                out.push_str(digits);
+                out.push_str(". ");
             } else {
                 out.push_str("      ");
             }
