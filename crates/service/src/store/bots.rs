@@ -51,7 +51,7 @@ impl Store {
         } else {
             ("DELETE FROM bot_accounts WHERE user_id = ?1".into(), values![user])
         };
-        self.write_with(change, effects, None, now).await
+        self.write_with([change], effects, None, now).await
     }
 
     /// Mark `user` as a bot run by the server with `command` (JSON words),

@@ -107,13 +107,11 @@ impl Store {
     ) -> StoreResult<()> {
         let seat_row = "UPDATE game_players SET accepted = ?1 WHERE game_id = ?2 AND seat = ?3";
         let game_row = "UPDATE games SET status = ?1 WHERE id = ?2";
-        let mut statements = vec![
+        let changes = [
             (seat_row.into(), values![accepted, id, seat as i64]),
             (game_row.into(), values![status.as_str(), id]),
         ];
-        statements.extend(side_effects(effects, Some(id), at)?);
-        statements.extend(self.announce(id));
-        self.write(statements).await.map(drop)
+        self.write_with(changes.into_iter().chain(self.announce(id)), effects, Some(id), at).await
     }
 
     /// List games.
@@ -168,7 +166,7 @@ impl Store {
         } else {
             "DELETE FROM subscriptions WHERE game_id = ?1 AND user_id = ?2"
         };
-        self.write_with((sql.into(), values![game, user]), effects, Some(game), at).await
+        self.write_with([(sql.into(), values![game, user])], effects, Some(game), at).await
     }
 
     /// A game's subscribers.
@@ -187,7 +185,7 @@ impl Store {
         effects: &[SideEffect],
     ) -> StoreResult<()> {
         let sql = "INSERT INTO queued_moves (game_id, user_id, move, created) VALUES (?1, ?2, ?3, ?4)";
-        self.write_with((sql.into(), values![game, user, text, at]), effects, Some(game), at).await
+        self.write_with([(sql.into(), values![game, user, text, at])], effects, Some(game), at).await
     }
 
     /// A game's queued moves, oldest first.
@@ -207,7 +205,7 @@ impl Store {
     ) -> StoreResult<()> {
         let sql = "INSERT INTO pending_moves (game_id, user_id, move, created) VALUES (?1, ?2, ?3, ?4) \
                    ON CONFLICT (game_id, user_id) DO UPDATE SET move = excluded.move, created = excluded.created";
-        self.write_with((sql.into(), values![game, user, text, at]), effects, Some(game), at).await
+        self.write_with([(sql.into(), values![game, user, text, at])], effects, Some(game), at).await
     }
 
     /// The submitted move of a user.
@@ -226,11 +224,9 @@ impl Store {
         text: &str,
         effects: &[SideEffect],
     ) -> StoreResult<()> {
-        let mut statements = vec![insert_chat(game, user, at, text)];
-        statements.extend(side_effects(effects, Some(game), at)?);
         // Open pages elsewhere show the line at once.
-        statements.extend(self.announce(game));
-        self.write(statements).await.map(drop)
+        let line = [insert_chat(game, user, at, text)].into_iter().chain(self.announce(game));
+        self.write_with(line, effects, Some(game), at).await
     }
 
     /// A game's chat.
@@ -238,17 +234,17 @@ impl Store {
         self.rows("SELECT user_id, at, text FROM chats WHERE game_id = ?1 ORDER BY id", values![game]).await
     }
 
-    /// Run `change` with the statements of `effects` (made at `at`, of the
+    /// Run `changes` with the statements of `effects` (made at `at`, of the
     /// game `board` if any) in one transaction: what a command by mail
     /// commits with the reply to its message.
     pub(super) async fn write_with(
         &self,
-        change: Statement,
+        changes: impl IntoIterator<Item = Statement>,
         effects: &[SideEffect],
         board: Option<i64>,
         at: Timestamp,
     ) -> StoreResult<()> {
-        let mut statements = vec![change];
+        let mut statements: Vec<_> = changes.into_iter().collect();
         statements.extend(side_effects(effects, board, at)?);
         self.write(statements).await.map(drop)
     }
