@@ -145,23 +145,27 @@ fn message(key: &str) -> OutboxMessage {
 async fn users_are_created_once_updated_and_listed() {
     for b in backends().await {
         let s = &b.store;
-        s.create_user(&user("ann")).await.unwrap();
-        assert!(matches!(s.create_user(&user("ann")).await, Err(StoreError::Exists)), "{}", b.name);
+        s.create_user(&user("ann"), &[], T0).await.unwrap();
+        assert!(matches!(s.create_user(&user("ann"), &[], T0).await, Err(StoreError::Exists)), "{}", b.name);
         let mut ann = s.user("ann").await.unwrap().unwrap();
         assert_eq!(ann, user("ann"), "{}", b.name);
         ann.emails = vec!["a@x.org".into(), "b@x.org".into()];
         ann.vacation_until = Some(T0 + 5);
         ann.game_limit = Some(3);
         ann.notify = false;
-        s.update_user(&ann).await.unwrap();
+        s.update_user(&ann, &[], T0).await.unwrap();
         assert_eq!(s.user("ann").await.unwrap().unwrap(), ann, "{}", b.name);
-        assert!(matches!(s.update_user(&user("nobody")).await, Err(StoreError::NotFound)), "{}", b.name);
+        assert!(
+            matches!(s.update_user(&user("nobody"), &[], T0).await, Err(StoreError::NotFound)),
+            "{}",
+            b.name
+        );
         assert!(s.user("nobody").await.unwrap().is_none());
 
-        s.create_user(&user("bob")).await.unwrap();
+        s.create_user(&user("bob"), &[], T0).await.unwrap();
         let mut cy = user("cy");
         cy.signed_off = true;
-        s.create_user(&cy).await.unwrap();
+        s.create_user(&cy, &[], T0).await.unwrap();
         assert!(s.user("bob").await.unwrap().is_some_and(|u| !u.signed_off), "{}", b.name);
         assert!(s.user("cy").await.unwrap().is_some_and(|u| u.signed_off), "{}", b.name);
     }
@@ -173,14 +177,14 @@ async fn accounts_are_found_by_a_registered_address_in_any_case() {
         let s = &b.store;
         let mut kim = user("kim");
         kim.emails = vec!["k.smith@example.org".into(), "Kim@Work.example".into()];
-        s.create_user(&kim).await.unwrap();
+        s.create_user(&kim, &[], T0).await.unwrap();
         let mut lee = user("lee");
         lee.emails = vec!["kim@work.example".into()];
-        s.create_user(&lee).await.unwrap();
+        s.create_user(&lee, &[], T0).await.unwrap();
         let mut cy = user("cy");
         cy.emails = vec!["k.smith@example.org".into()];
         cy.signed_off = true;
-        s.create_user(&cy).await.unwrap();
+        s.create_user(&cy, &[], T0).await.unwrap();
         let ids =
             |rows: Vec<tabula_service::store::UserRow>| rows.into_iter().map(|u| u.id).collect::<Vec<_>>();
         assert_eq!(ids(s.users_at_address("K.Smith@example.ORG").await.unwrap()), ["kim"], "{}", b.name);
@@ -545,10 +549,8 @@ async fn tokens_and_sessions() {
         s.create_session("s2", "ann", "c", T0, T0 + 100).await.unwrap();
         s.create_session("s3", "bob", "c", T0, T0 + 100).await.unwrap();
         let t3 = s.create_token("bob", "bot", "h3", T0).await.unwrap();
-        s.create_user(&user("ann")).await.unwrap();
-        s.update_user_with(&user("ann"), &[SideEffect::EndLogins { user: "ann".into() }], T0 + 9)
-            .await
-            .unwrap();
+        s.create_user(&user("ann"), &[], T0).await.unwrap();
+        s.update_user(&user("ann"), &[SideEffect::EndLogins { user: "ann".into() }], T0 + 9).await.unwrap();
         assert!(s.token_account("h2", T0 + 10).await.unwrap().is_none(), "{}", b.name);
         assert_eq!(s.tokens("ann").await.unwrap()[1].revoked, Some(T0 + 9), "{}", b.name);
         assert!(s.session("s1", T0).await.unwrap().is_none() && s.session("s2", T0).await.unwrap().is_none());
@@ -567,7 +569,7 @@ async fn tokens_and_sessions() {
 async fn a_token_comes_with_its_owners_account() {
     for b in backends().await {
         let s = &b.store;
-        s.create_user(&user("ann")).await.unwrap();
+        s.create_user(&user("ann"), &[], T0).await.unwrap();
         let t = s.create_token("ann", "laptop", "h1", T0).await.unwrap();
         s.create_token("zed", "orphan", "h2", T0).await.unwrap();
         assert_eq!(
@@ -592,11 +594,11 @@ async fn a_game_head_says_where_each_readers_mail_goes() {
         let gone = UserRow { signed_off: true, ..user("cy") };
         let mute = UserRow { emails: Vec::new(), ..user("dee") };
         for u in [user("ann"), quiet, gone, mute] {
-            s.create_user(&u).await.unwrap();
+            s.create_user(&u, &[], T0).await.unwrap();
         }
         // A language chosen later is read back, and goes with the reader's mail.
         let finnish = UserRow { language: Some("fi".into()), ..user("ann") };
-        s.update_user(&finnish).await.unwrap();
+        s.update_user(&finnish, &[], T0).await.unwrap();
         assert_eq!(s.user("ann").await.unwrap(), Some(finnish), "{}", b.name);
         let id = s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
         for sub in ["eve", "dee", "ann", "cy"] {
@@ -869,7 +871,7 @@ async fn reads_see_what_another_process_committed() {
             b.name
         );
 
-        b.store.create_user(&user("ann")).await.unwrap();
+        b.store.create_user(&user("ann"), &[], T0).await.unwrap();
         let token = b.store.create_token("ann", "laptop", "hash-of-secret", T0).await.unwrap();
         let (owner, account) =
             b.store.token_account("hash-of-secret", T0).await.unwrap().expect("a live token");
@@ -942,7 +944,7 @@ async fn a_sqlite_database_migrated_by_sqlx_opens_and_keeps_working() {
 
     let s = store::open(&path.display().to_string()).await.expect("the old database opens");
     assert_eq!(s.user("ann").await.unwrap().expect("ann is kept").emails, ["a@x.org"]);
-    s.create_user(&user("bob")).await.unwrap();
+    s.create_user(&user("bob"), &[], T0).await.unwrap();
     let id = s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
     s.append(0, &[mv(T0, 0, "CCT")], &summary(id, 1, &["bob"]), &[]).await.unwrap();
     assert_eq!(s.game(id).await.unwrap().unwrap().events.len(), 1);
@@ -1013,7 +1015,7 @@ async fn a_reply_committed_with_a_move_is_held_until_the_whole_reply_replaces_it
 async fn a_games_head_and_record_name_its_seated_bot_accounts() {
     for b in backends().await {
         for id in ["ann", "bob", "cid"] {
-            b.store.create_user(&user(id)).await.unwrap();
+            b.store.create_user(&user(id), &[], T0).await.unwrap();
         }
         b.store.set_bot("bob", true, T0, &[]).await.unwrap();
         b.store.set_bot("cid", true, T0, &[]).await.unwrap();

@@ -36,7 +36,7 @@ impl Service {
         };
         let lang = caller.lang;
         let reply = Reply::said(t!(lang, "signup-subject"), t!(lang, "signup-text", user = &id));
-        match self.store.create_user_with(&row, &self.answered(caller, &reply), self.now()).await {
+        match self.store.create_user(&row, &self.answered(caller, &reply), self.now()).await {
             Ok(()) => Ok(reply),
             Err(StoreError::Exists) => {
                 Err(CommandError::says(ErrorCode::UserExists, msg!("error-user-taken", user = &id)))
@@ -69,7 +69,7 @@ impl Service {
         let reply = Reply::said(t!(lang, "signoff-subject"), t!(lang, "signoff-text", user = &u.id));
         let mut effects = self.answered(caller, &reply);
         effects.push(SideEffect::EndLogins { user: u.id.clone() });
-        self.store.update_user_with(&u, &effects, self.now()).await?;
+        self.store.update_user(&u, &effects, self.now()).await?;
         Ok(reply)
     }
 

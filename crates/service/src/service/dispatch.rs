@@ -63,7 +63,7 @@ impl Service {
                 // more, from the same transaction on.
                 let mut effects = self.answered(caller, &reply);
                 effects.push(SideEffect::EndLogins { user: u.id.clone() });
-                self.store.update_user_with(&u, &effects, self.now()).await?;
+                self.store.update_user(&u, &effects, self.now()).await?;
                 Ok(reply)
             }
             Command::ChangeAddress { auth, emails } => {
@@ -463,7 +463,7 @@ impl Service {
         caller: &Context,
         reply: Reply,
     ) -> Result<Reply, CommandError> {
-        self.store.update_user_with(u, &self.answered(caller, &reply), self.now()).await?;
+        self.store.update_user(u, &self.answered(caller, &reply), self.now()).await?;
         Ok(reply)
     }
 

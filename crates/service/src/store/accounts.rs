@@ -5,38 +5,17 @@ use super::games::side_effects;
 use super::*;
 
 impl Store {
-    /// Create a user; `Exists` if the id is taken.
-    pub async fn create_user(&self, user: &UserRow) -> StoreResult<()> {
-        self.create_user_with(user, &[], user.created).await
-    }
-
-    /// [`Store::create_user`] with `effects` (the reply to the mail message
-    /// that asked for it, say) in the same transaction, made at `at`.
-    pub async fn create_user_with(
-        &self,
-        u: &UserRow,
-        effects: &[SideEffect],
-        at: Timestamp,
-    ) -> StoreResult<()> {
-        let sql = "INSERT INTO users (id, password_hash, emails, created, notify, vacation_until, game_limit, \
-                   challenge_policy, signed_off, language) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
-        let values = values![
-            &u.id,
-            &u.password_hash,
-            json(&u.emails),
-            u.created,
-            u.notify,
-            u.vacation_until,
-            u.game_limit,
-            &u.challenge_policy,
-            u.signed_off,
-            &u.language
-        ];
-        let mut statements = vec![(sql.into(), values)];
-        statements.extend(side_effects(effects, None, at)?);
-        match self.write(statements).await {
+    /// Create a user, with `effects` (the reply to the mail message that
+    /// asked for it, say) in the same transaction, made at `at`; `Exists`
+    /// if the id is taken.
+    pub async fn create_user(&self, u: &UserRow, effects: &[SideEffect], at: Timestamp) -> StoreResult<()> {
+        let sql = "INSERT INTO users (password_hash, emails, notify, vacation_until, game_limit, challenge_policy, \
+                   signed_off, language, id, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+        let mut values = user_values(u);
+        values.push(Value::from(u.created));
+        match self.write_with([(sql.into(), values)], effects, None, at).await {
             Err(e) if is_taken(&e) => Err(StoreError::Exists),
-            r => r.map(drop),
+            r => r,
         }
     }
 
@@ -61,32 +40,12 @@ impl Store {
         self.rows(sql, values![address.trim()]).await
     }
 
-    /// Replace a user's mutable fields.
-    pub async fn update_user(&self, user: &UserRow) -> StoreResult<()> {
-        self.update_user_with(user, &[], user.created).await
-    }
-
-    /// [`Store::update_user`] with `effects` in the same transaction, made at `at`.
-    pub async fn update_user_with(
-        &self,
-        u: &UserRow,
-        effects: &[SideEffect],
-        at: Timestamp,
-    ) -> StoreResult<()> {
+    /// Replace a user's mutable fields, with `effects` in the same
+    /// transaction, made at `at`.
+    pub async fn update_user(&self, u: &UserRow, effects: &[SideEffect], at: Timestamp) -> StoreResult<()> {
         let sql = "UPDATE users SET password_hash = ?1, emails = ?2, notify = ?3, vacation_until = ?4, \
                    game_limit = ?5, challenge_policy = ?6, signed_off = ?7, language = ?8 WHERE id = ?9";
-        let values = values![
-            &u.password_hash,
-            json(&u.emails),
-            u.notify,
-            u.vacation_until,
-            u.game_limit,
-            &u.challenge_policy,
-            u.signed_off,
-            &u.language,
-            &u.id
-        ];
-        let mut statements = vec![(sql.into(), values)];
+        let mut statements = vec![(sql.into(), user_values(u))];
         statements.extend(side_effects(effects, None, at)?);
         // Nothing else happens for an account that is not there.
         match self.write_guarded(statements).await {
@@ -187,4 +146,20 @@ impl Store {
     pub async fn prune_limits(&self, before: Timestamp) -> StoreResult<u64> {
         self.execute("DELETE FROM rate_limits WHERE last_at < ?1", values![before]).await
     }
+}
+
+/// The values of a user's row in the order both its insert and its update
+/// bind them: the mutable fields, then the id.
+fn user_values(u: &UserRow) -> Vec<Value> {
+    values![
+        &u.password_hash,
+        json(&u.emails),
+        u.notify,
+        u.vacation_until,
+        u.game_limit,
+        &u.challenge_policy,
+        u.signed_off,
+        &u.language,
+        &u.id
+    ]
 }
