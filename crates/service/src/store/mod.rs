@@ -803,13 +803,6 @@ pub struct GameFilter {
 }
 
 impl GameFilter {
-    /// The user whose seats the listed games are found from: the player,
-    /// or else the user who must move (who holds a seat in every game
-    /// waiting for them). `None` when the list is over every game.
-    pub fn seated_user(&self) -> Option<&str> {
-        self.player.as_deref().or(self.to_move.as_deref())
-    }
-
     /// The statement listing the games of this filter on `db`, selecting
     /// `columns` of each game (`g`), its values in order, and where SQLite
     /// reads it: a user's games (a challenge counts both players' running
@@ -833,7 +826,8 @@ impl GameFilter {
             }
             Db::Postgres(_) => ("JOIN", "g.to_move::jsonb @> jsonb_build_array(?::text)"),
         };
-        let mut sql = match self.seated_user() {
+        let seated = self.player.as_deref().or(self.to_move.as_deref());
+        let mut sql = match seated {
             Some(user) => format!(
                 "SELECT {columns} FROM (SELECT DISTINCT game_id FROM game_players WHERE user_id = {}) p \
                  {join} games g ON g.id = p.game_id WHERE 1 = 1",
@@ -857,7 +851,7 @@ impl GameFilter {
         }
         let limit = if self.limit > 0 { self.limit } else { 1000 };
         sql += &format!(" ORDER BY id DESC LIMIT {}", next(Value::from(limit)));
-        let on = if self.seated_user().is_some() { On::Writer } else { On::Reader };
+        let on = if seated.is_some() { On::Writer } else { On::Reader };
         (sql, values, on)
     }
 }
