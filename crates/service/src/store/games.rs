@@ -131,13 +131,6 @@ impl Store {
 
     /// Finished games of a kind (or all), oldest first, for standings and ratings.
     pub async fn finished(&self, kind: Option<&str>) -> StoreResult<Vec<GameSummary>> {
-        #[derive(Deserialize)]
-        struct Finished {
-            #[serde(flatten)]
-            summary: GameSummary,
-            #[serde(deserialize_with = "json_text")]
-            seat_results: Vec<Option<SeatResult>>,
-        }
         let seat_results = match self.db {
             Db::Sqlite(_) => "json_group_array",
             Db::Postgres(_) => "json_agg",
@@ -148,8 +141,7 @@ impl Store {
              WHERE status = 'finished' AND (CAST(?1 AS TEXT) IS NULL OR kind = ?1) ORDER BY updated, id",
             summary!()
         );
-        let rows: Vec<Finished> = self.rows(sql, values![kind]).await?;
-        Ok(rows.into_iter().map(|r| GameSummary { seat_results: r.seat_results, ..r.summary }).collect())
+        self.rows(sql, values![kind]).await
     }
 
     /// Subscribe a user to a game's updates.

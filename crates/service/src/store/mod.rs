@@ -484,7 +484,7 @@ pub struct GameSummary {
     pub result: Option<String>,
     /// Per seat, how it ended for that seat, once finished (read from
     /// the seats, not the game's row).
-    #[serde(skip)]
+    #[serde(default, skip_serializing, deserialize_with = "json_text")]
     pub seat_results: Vec<Option<SeatResult>>,
     /// When the next clock event is due (real-time games).
     #[schema(value_type = Option<i64>)]
