@@ -36,14 +36,12 @@ pub struct BackupSummary {
 /// by a newer binary than the server's changes nothing in the live database.
 pub async fn backup(from: &Path, to: &Path) -> StoreResult<BackupSummary> {
     let partial = partial_name(to)?;
-    let result = copy(from, &partial).await;
-    let summary = match result {
-        Ok(s) => s,
-        Err(e) => {
-            let _ = std::fs::remove_file(&partial);
-            return Err(e);
-        }
+    let (source, copy) = (from.to_path_buf(), partial.clone());
+    let summary = match tokio::task::spawn_blocking(move || copy_now(&source, &copy)).await {
+        Ok(copied) => copied,
+        Err(e) => Err(StoreError::Failed(format!("the backup's thread failed: {e}"))),
     };
+    let summary = summary.inspect_err(|_| drop(std::fs::remove_file(&partial)))?;
     std::fs::rename(&partial, to).map_err(|e| io_error("renaming the copy into place", to, e))?;
     // The rename is durable once the directory is synced.
     if let Some(dir) = to.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -63,13 +61,6 @@ fn partial_name(to: &Path) -> StoreResult<PathBuf> {
 
 fn io_error(what: &str, path: &Path, e: std::io::Error) -> StoreError {
     StoreError::Failed(format!("{what} {}: {e}", path.display()))
-}
-
-async fn copy(from: &Path, partial: &Path) -> StoreResult<BackupSummary> {
-    let (from, partial) = (from.to_path_buf(), partial.to_path_buf());
-    tokio::task::spawn_blocking(move || copy_now(&from, &partial))
-        .await
-        .map_err(|e| StoreError::Failed(format!("the backup's thread failed: {e}")))?
 }
 
 fn copy_now(from: &Path, partial: &Path) -> StoreResult<BackupSummary> {
