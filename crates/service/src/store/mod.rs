@@ -31,7 +31,7 @@ use thiserror::Error;
 
 pub use bots::BotAccountRow;
 pub use mail::Mailroom;
-pub use postgres::PostgresStore;
+pub use postgres::{Claim, PostgresStore};
 pub use sqlite::{BackupSummary, SqliteStore};
 
 /// Whether `db` names a PostgreSQL database (`postgres://` or
@@ -300,22 +300,6 @@ pub enum Work {
     Clock(i64),
     /// Checking a game's move time limits.
     TimeLimits(i64),
-}
-
-/// Work claimed by this process until [`Claim::release`] (or until the
-/// process dies: a claim never outlives its holder).
-#[derive(Debug)]
-pub struct Claim {
-    lock: Option<postgres::AdvisoryLock>,
-}
-
-impl Claim {
-    /// Give the work back.
-    pub async fn release(self) {
-        if let Some(lock) = self.lock {
-            lock.release().await;
-        }
-    }
 }
 
 /// A storage failure.

@@ -253,18 +253,19 @@ fn migrator() -> Migrator {
     )
 }
 
-/// An advisory lock held on one pooled connection until released.
+/// Work claimed by this process until [`Claim::release`] (or until the
+/// process dies: a claim never outlives its holder): on PostgreSQL an
+/// advisory lock, held on one pooled connection; nothing on SQLite.
 #[derive(Debug)]
-pub(super) struct AdvisoryLock {
-    conn: Option<PoolConnection<Postgres>>,
-    key: i64,
+pub struct Claim {
+    pub(super) lock: Option<(PoolConnection<Postgres>, i64)>,
 }
 
-impl AdvisoryLock {
-    pub(super) async fn release(mut self) {
-        if let Some(mut conn) = self.conn.take() {
-            let unlocked =
-                sqlx::query("SELECT pg_advisory_unlock($1)").bind(self.key).execute(&mut *conn).await;
+impl Claim {
+    /// Give the work back.
+    pub async fn release(mut self) {
+        if let Some((mut conn, key)) = self.lock.take() {
+            let unlocked = sqlx::query("SELECT pg_advisory_unlock($1)").bind(key).execute(&mut *conn).await;
             if unlocked.is_err() {
                 // The session ends instead, and the lock with it.
                 conn.close_on_drop();
@@ -273,10 +274,10 @@ impl AdvisoryLock {
     }
 }
 
-impl Drop for AdvisoryLock {
+impl Drop for Claim {
     fn drop(&mut self) {
         // Not released (a cancelled task): closing the session frees the lock.
-        if let Some(conn) = self.conn.as_mut() {
+        if let Some((conn, _)) = self.lock.as_mut() {
             conn.close_on_drop();
         }
     }
@@ -345,7 +346,7 @@ impl PostgresStore {
         let (got,): (bool,) = sqlx::query_as_with("SELECT pg_try_advisory_lock($1)", bind(values![key])?)
             .fetch_one(&mut *conn)
             .await?;
-        Ok(got.then(|| Claim { lock: Some(AdvisoryLock { conn: Some(conn), key }) }))
+        Ok(got.then(|| Claim { lock: Some((conn, key)) }))
     }
 
     pub(super) async fn changes(&self) -> StoreResult<tokio::sync::mpsc::Receiver<GameChange>> {
