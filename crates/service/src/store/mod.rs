@@ -810,6 +810,8 @@ impl GameFilter {
             }
             Db::Postgres(_) => ("JOIN", "g.to_move::jsonb @> jsonb_build_array(?::text)"),
         };
+        // The games are found from one user's seats: the player's, or else
+        // those of the user who must move (seated in every game that waits for them).
         let seated = self.player.as_deref().or(self.to_move.as_deref());
         let mut sql = match seated {
             Some(user) => format!(
