@@ -1,7 +1,8 @@
 use std::collections::BTreeSet;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::value::RawValue;
 use tabula_i18n::{Lang, Message, msg};
 
 use crate::error::game_title;
@@ -118,6 +119,43 @@ pub struct HistoryEntry {
     /// The record event that wrote this line.
     #[serde(skip)]
     event: usize,
+    /// This entry as JSON, kept by its line in the game (see
+    /// [`serialize_history`]); empty for an entry made otherwise.
+    #[serde(skip)]
+    json: KeptJson,
+}
+
+/// The JSON of a [`HistoryEntry`] as its line keeps it, shared. It is made
+/// from the entry's other fields, so it takes no part in comparisons.
+#[derive(Clone, Debug, Default)]
+struct KeptJson(Option<Arc<RawValue>>);
+
+impl PartialEq for KeptJson {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for KeptJson {}
+
+/// Serialises a history as a JSON array, each entry from the JSON its line
+/// keeps in the game where it has one, else through its own `Serialize`:
+/// the same text either way, made once per line and language instead of
+/// on every reply (a move's reply carries the whole history, and
+/// serialising it field by field was the largest part of a move's work).
+/// For serde_json's serialisers, which write the kept JSON as it is.
+pub fn serialize_history<S: Serializer>(history: &[HistoryEntry], s: S) -> Result<S::Ok, S::Error> {
+    /// One entry, from its kept JSON if it has one.
+    struct Kept<'a>(&'a HistoryEntry);
+    impl Serialize for Kept<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            match &self.0.json.0 {
+                Some(json) => json.serialize(s),
+                None => self.0.serialize(s),
+            }
+        }
+    }
+    s.collect_seq(history.iter().map(Kept))
 }
 
 /// A history line in the words of one language (see [`Game::history_in`]).
@@ -158,35 +196,53 @@ struct Logged {
 }
 
 /// A history line's two texts (the line, and what others see while it is
-/// secret) once put into words, per language: a game kept between moves
-/// (the service's replay cache) renders each line once per language, not
-/// once for every reply or board that shows it. A line every reader sees
-/// alike has no slots for a public text: most lines, in a cache whose
-/// games are counted by the byte.
+/// secret) once put into words, per language, each with the line's entry
+/// as JSON in those words: a game kept between moves (the service's replay
+/// cache) renders and serialises each line once per language, not once for
+/// every reply or board that shows it. A line every reader sees alike has
+/// no slots for a public text: most lines, in a cache whose games are
+/// counted by the byte.
 #[derive(Clone, Debug, Default)]
 struct Words {
-    full: [OnceLock<Box<str>>; 3],
-    public: Box<[OnceLock<Box<str>>]>,
+    full: [Slot; 3],
+    public: Box<[Slot]>,
+}
+
+/// One text of a line in one language, and its entry's JSON, each made
+/// the first time it is asked for.
+#[derive(Clone, Debug, Default)]
+struct Slot {
+    words: OnceLock<Box<str>>,
+    json: OnceLock<Arc<RawValue>>,
 }
 
 impl Words {
     /// The slots of a line, with those of a public text if it has a secret.
     fn for_line(secret: bool) -> Words {
-        let public = if secret { vec![OnceLock::new(); Lang::ALL.len()].into() } else { Box::default() };
+        let public = if secret { vec![Slot::default(); Lang::ALL.len()].into() } else { Box::default() };
         Words { full: Default::default(), public }
     }
 
-    /// The bytes of the words made so far.
+    fn slots(&self) -> impl Iterator<Item = &Slot> {
+        self.full.iter().chain(self.public.iter())
+    }
+
+    /// The bytes of the words and JSON made so far (with the JSON's shared count).
     fn heap_size(&self) -> usize {
-        let slots = self.public.len() * std::mem::size_of::<OnceLock<Box<str>>>();
+        let slots = self.public.len() * std::mem::size_of::<Slot>();
+        let json = |j: &Arc<RawValue>| 2 * std::mem::size_of::<usize>() + j.get().len();
         slots
             + self
-                .full
-                .iter()
-                .chain(self.public.iter())
-                .filter_map(OnceLock::get)
-                .map(|w| w.len())
+                .slots()
+                .map(|s| s.words.get().map_or(0, |w| w.len()) + s.json.get().map_or(0, json))
                 .sum::<usize>()
+    }
+
+    /// Forget the JSON made so far: a field it holds changed (an undo).
+    fn forget_json(&mut self) {
+        for slot in self.full.iter_mut().chain(self.public.iter_mut()) {
+            slot.json.take();
+        }
     }
 }
 
@@ -254,16 +310,37 @@ impl Logged {
             },
             superseded: self.superseded,
             event: self.event,
+            json: KeptJson::default(),
         }
     }
 
     /// The words of the line's own text (or its public one) in `lang`,
     /// rendered the first time they are asked for.
     fn words(&self, public: bool, lang: Lang) -> &str {
+        self.slot(public, lang).words.get_or_init(|| match (public, &self.entry.hidden) {
+            (true, Some(hidden)) => hidden.public.render(lang).into(),
+            _ => self.entry.text.render(lang).into(),
+        })
+    }
+
+    /// [`Logged::in_lang`] with the JSON the line keeps for it, made the
+    /// first time it is asked for.
+    fn shown(&self, public: bool, lang: Lang) -> HistoryEntry {
+        let mut entry = self.in_lang(public, lang);
+        let json = self.slot(public, lang).json.get_or_init(|| {
+            Arc::from(serde_json::value::to_raw_value(&entry).expect("a history entry serialises"))
+        });
+        entry.json = KeptJson(Some(json.clone()));
+        entry
+    }
+
+    /// The slot of the line's own text (or its public one, if it has a
+    /// secret) in `lang`.
+    fn slot(&self, public: bool, lang: Lang) -> &Slot {
         let index = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
-        match (public, &self.entry.hidden, self.words.public.get(index)) {
-            (true, Some(hidden), Some(slot)) => slot.get_or_init(|| hidden.public.render(lang).into()),
-            _ => self.words.full[index].get_or_init(|| self.entry.text.render(lang).into()),
+        match (public, self.words.public.get(index)) {
+            (true, Some(slot)) => slot,
+            _ => &self.words.full[index],
         }
     }
 }
@@ -478,7 +555,7 @@ impl Game {
     /// The lines from the `from`-th on of [`Game::history_in`]: only they
     /// are put into words.
     pub fn history_from(&self, viewer: Viewer, from: usize, lang: Lang) -> Vec<HistoryEntry> {
-        self.history.iter().skip(from).map(|h| h.in_lang(self.shows_public(h, viewer), lang)).collect()
+        self.history.iter().skip(from).map(|h| h.shown(self.shows_public(h, viewer), lang)).collect()
     }
 
     /// How many lines the history has.
@@ -527,6 +604,11 @@ impl Game {
     /// The viewer's view as JSON.
     pub fn view_json(&self, viewer: Viewer, now: Timestamp) -> serde_json::Value {
         self.state.view_json(viewer, now)
+    }
+
+    /// [`Game::view_json`] as JSON text, written without building the tree.
+    pub fn view_text(&self, viewer: Viewer, now: Timestamp) -> Box<RawValue> {
+        self.state.view_text(viewer, now)
     }
 
     /// What the move `text` of `seat` would give at `at`, without playing
@@ -867,6 +949,7 @@ impl Game {
         self.revealed = revealed;
         for h in self.history.iter_mut().filter(|h| h.event == undone) {
             h.undone = true;
+            h.words.forget_json();
         }
         let who = self.record.events[undone].seat.map(|s| self.players[s].clone()).unwrap_or_default();
         let text = if self.history_is_secret(undone) {

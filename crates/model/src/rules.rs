@@ -275,6 +275,9 @@ pub trait DynState: Send + Sync {
     fn is_active(&self, seat: Seat) -> bool;
     /// The viewer's view as JSON.
     fn view_json(&self, viewer: Viewer, now: Timestamp) -> serde_json::Value;
+    /// The viewer's view as JSON text, written straight from the view:
+    /// what a reply sends, without building the JSON tree first.
+    fn view_text(&self, viewer: Viewer, now: Timestamp) -> Box<serde_json::value::RawValue>;
     /// The viewer's view as text, its words in `lang`.
     fn render_text(&self, viewer: Viewer, now: Timestamp, lang: Lang) -> String;
     /// The viewer's view as SVG, its words in `lang`.
@@ -454,6 +457,11 @@ impl<R: Rules> DynState for Erased<R> {
 
     fn view_json(&self, viewer: Viewer, now: Timestamp) -> serde_json::Value {
         serde_json::to_value(self.0.view(viewer, now)).unwrap_or(serde_json::Value::Null)
+    }
+
+    fn view_text(&self, viewer: Viewer, now: Timestamp) -> Box<serde_json::value::RawValue> {
+        serde_json::value::to_raw_value(&self.0.view(viewer, now))
+            .unwrap_or_else(|_| serde_json::value::to_raw_value(&()).expect("null serialises"))
     }
 
     fn render_text(&self, viewer: Viewer, now: Timestamp, lang: Lang) -> String {

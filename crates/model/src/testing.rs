@@ -23,6 +23,33 @@ pub fn assert_seen_alike(a: &Game, b: &Game, viewer: Viewer, now: Timestamp) {
     assert_eq!(a.view_json(viewer, now), b.view_json(viewer, now), "{viewer:?}");
 }
 
+/// Panics unless `game`'s history and view, written as JSON from what the
+/// game keeps (each history line's JSON, made once per line and language;
+/// the view written without a JSON tree), are what serialising them
+/// afresh gives, for every viewer in every language.
+pub fn assert_kept_json_fresh(game: &Game, now: Timestamp) {
+    for viewer in viewers(game) {
+        for lang in Lang::ALL {
+            // Twice: the second time every line's JSON is the kept one.
+            for _ in 0..2 {
+                let history = game.history_in(viewer, lang);
+                let mut kept = Vec::new();
+                crate::serialize_history(&history, &mut serde_json::Serializer::new(&mut kept))
+                    .expect("a history serialises");
+                let fresh = serde_json::to_vec(&history).expect("a history serialises");
+                assert_eq!(
+                    String::from_utf8_lossy(&kept),
+                    String::from_utf8_lossy(&fresh),
+                    "{viewer:?}, {lang:?}: the kept history JSON differs"
+                );
+            }
+        }
+        let view: serde_json::Value =
+            serde_json::from_str(game.view_text(viewer, now).get()).expect("the view's text is JSON");
+        assert_eq!(view, game.view_json(viewer, now), "{viewer:?}: the view's text differs");
+    }
+}
+
 /// What a random playout checks, and how long it may run.
 #[derive(Clone, Debug)]
 pub struct SimConfig {
@@ -142,6 +169,7 @@ pub fn random_sim(kind: &'static dyn GameKind, config: &SimConfig) {
                 .unwrap_or_else(|e| panic!("{}: event {event:?} refused (seed {seed}): {e}", info.kind));
         }
         check_renders(&game, now);
+        assert_kept_json_fresh(&game, now);
         if game.is_over() {
             let outcome = game.outcome().unwrap_or_else(|| panic!("{}: over without an outcome", info.kind));
             // One representation of a draw for every game: its players, listed.

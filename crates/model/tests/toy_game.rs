@@ -209,6 +209,8 @@ fn undo_needs_everyone_and_replays() {
         g.submit(mv(s, t)).unwrap();
     }
     assert_eq!(g.render_text(Viewer::Observer, 0, tabula_model::Lang::En), "pile 2 lucky [Some(1), Some(1)]");
+    // Every line's JSON is made and kept now, before the undo marks a line.
+    tabula_model::testing::assert_kept_json_fresh(&g, 0);
     let propose = Event { at: 0, seat: Some(1), action: EventAction::Propose(ProposalKind::Undo) };
     g.submit(propose).unwrap();
     assert!(g.proposal().is_some());
@@ -216,6 +218,9 @@ fn undo_needs_everyone_and_replays() {
     assert!(g.proposal().is_none());
     assert_eq!(g.render_text(Viewer::Observer, 0, tabula_model::Lang::En), "pile 5 lucky [Some(1), Some(1)]");
     assert_eq!(g.to_move(), Turn::Player(0));
+    // The taken-back line's kept JSON says so, as the line does.
+    tabula_model::testing::assert_kept_json_fresh(&g, 0);
+    assert!(g.history_for(Viewer::Observer).iter().any(|h| h.undone));
     let replayed = Game::replay(&KIND, g.record().clone()).unwrap();
     assert_eq!(
         replayed.render_text(Viewer::Observer, 0, tabula_model::Lang::En),

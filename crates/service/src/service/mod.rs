@@ -139,6 +139,7 @@ pub struct GameReport {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cut: Vec<crate::views::CutText>,
     /// The history as the caller may see it.
+    #[serde(serialize_with = "tabula_model::serialize_history")]
     pub history: Vec<HistoryEntry>,
 }
 
