@@ -7,6 +7,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 /// The longest string a view shows whole, in bytes.
 pub const VIEW_WINDOW: usize = 64 * 1024;
@@ -22,15 +23,25 @@ pub struct CutText {
     pub shown: usize,
 }
 
-/// Cut every string of `view` longer than [`VIEW_WINDOW`]; what was cut.
-pub(crate) fn window(view: &mut Value) -> Vec<CutText> {
-    let mut cut = Vec::new();
+/// `view`, written as JSON, with every string longer than [`VIEW_WINDOW`]
+/// cut; what was cut.
+pub(crate) fn window(view: Box<RawValue>) -> (Box<RawValue>, Vec<CutText>) {
     // Every board reply comes through here and almost no view has a long
-    // string: look first, without building a pointer for each value.
-    if has_long_string(view) {
-        walk(view, &mut String::new(), &mut cut);
+    // string: a view no longer than the window holds none, and a longer
+    // one is looked through before a pointer is built for each value.
+    if view.get().len() <= VIEW_WINDOW {
+        return (view, Vec::new());
     }
-    cut
+    let Ok(mut tree) = serde_json::from_str::<Value>(view.get()) else { return (view, Vec::new()) };
+    if !has_long_string(&tree) {
+        return (view, Vec::new());
+    }
+    let mut cut = Vec::new();
+    walk(&mut tree, &mut String::new(), &mut cut);
+    match serde_json::value::to_raw_value(&tree) {
+        Ok(shown) => (shown, cut),
+        Err(_) => (view, Vec::new()),
+    }
 }
 
 fn has_long_string(value: &Value) -> bool {
@@ -83,8 +94,9 @@ mod tests {
         let long = "a".repeat(VIEW_WINDOW + 10);
         // Two bytes a letter after the first: byte VIEW_WINDOW is inside a letter.
         let wide = format!("x{}", "é".repeat(VIEW_WINDOW / 2 + 10));
-        let mut view = json!({"table": long, "tables": [{"text": "ab"}, {"a/b": wide}], "n": 3});
-        let cut = window(&mut view);
+        let view = json!({"table": long, "tables": [{"text": "ab"}, {"a/b": wide}], "n": 3});
+        let (shown, cut) = window(serde_json::value::to_raw_value(&view).unwrap());
+        let view: Value = serde_json::from_str(shown.get()).unwrap();
         assert_eq!(view["table"].as_str().unwrap().len(), VIEW_WINDOW);
         assert_eq!(view["tables"][0]["text"], "ab");
         assert_eq!(
@@ -100,5 +112,18 @@ mod tests {
         );
         let shown = view.pointer("/tables/1/a~1b").unwrap().as_str().unwrap();
         assert_eq!(shown.len(), VIEW_WINDOW - 1, "cut on a character boundary");
+    }
+
+    #[test]
+    fn views_without_long_strings_are_sent_as_written() {
+        // Longer than the window in all, but no string of it is.
+        let many: Vec<String> = (0..VIEW_WINDOW / 8).map(|i| format!("s{i}")).collect();
+        for view in [json!({"n": 1, "s": "short"}), json!({"many": many})] {
+            let written = serde_json::value::to_raw_value(&view).unwrap();
+            let text = written.get().to_string();
+            let (shown, cut) = window(written);
+            assert!(cut.is_empty());
+            assert_eq!(shown.get(), text);
+        }
     }
 }

@@ -207,7 +207,7 @@ pub(super) fn report_at(
     now: Timestamp,
     lang: Lang,
 ) -> GameReport {
-    let mut view = game.view_json(viewer, now);
+    let (view, cut) = crate::views::window(game.view_text(viewer, now));
     GameReport {
         id: stored.summary.id,
         kind: stored.summary.kind.clone(),
@@ -233,7 +233,7 @@ pub(super) fn report_at(
             })
         }),
         options: game.record().options.given().to_vec(),
-        cut: crate::views::window(&mut view),
+        cut,
         view,
         history,
     }

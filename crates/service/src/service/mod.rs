@@ -134,7 +134,8 @@ pub struct GameReport {
     pub options: Vec<String>,
     /// The caller's view, in the game's JSON form, its long strings cut
     /// (see [`crate::views`]).
-    pub view: Value,
+    #[schema(value_type = Object)]
+    pub view: Box<serde_json::value::RawValue>,
     /// The strings of `view` that were cut, with their whole lengths.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cut: Vec<crate::views::CutText>,

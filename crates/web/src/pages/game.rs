@@ -148,6 +148,7 @@ async fn game_view(
         None => current.clone(),
     };
     let shown_game = shown.reply.game.as_ref().unwrap_or(game);
+    let clock: ViewClock = serde_json::from_str(shown_game.view.get()).unwrap_or_default();
     let info: &GameInfo = tabula_games::find(&game.kind)
         .map(|k| k.info())
         .ok_or_else(|| PageError::new(StatusCode::INTERNAL_SERVER_ERROR, t!(lang, "game-unknown-kind")))?;
@@ -215,8 +216,8 @@ async fn game_view(
             svg => shown.svg.clone(),
             click => click_json,
             // Games on a clock (Real-Time Life) count down to their next tick.
-            next_tick => shown_game.view.get("next_tick").and_then(serde_json::Value::as_i64),
-            view_now => shown_game.view.get("now").and_then(serde_json::Value::as_i64),
+            next_tick => clock.next_tick,
+            view_now => clock.now,
             // Grids pan and zoom with the wheel and fingers.
             grid => matches!(click, Some(ClickMap::Grid { .. } | ClickMap::Field { .. })),
             clickable => click.is_some(),
@@ -484,4 +485,12 @@ mod tests {
         let rtlife = web_move_help(tabula_games::find("rtlife").unwrap().info(), Lang::En);
         assert!(rtlife.contains("\nThe words place and move may stand before the points"), "{rtlife}");
     }
+}
+
+/// The clock of a view that has one (Real-Time Life counts down to its
+/// next tick); both `None` for the others.
+#[derive(Default, serde::Deserialize)]
+struct ViewClock {
+    next_tick: Option<i64>,
+    now: Option<i64>,
 }
