@@ -43,7 +43,12 @@ pub struct Metrics {
     /// How late a due clock event (a Real-Time Life tick, a generation)
     /// was applied.
     pub clock_lag_seconds: Histogram,
+    /// Games replayed from their stored records: loads the replay cache
+    /// could not answer.
+    pub replays: IntCounter,
     games: IntGaugeVec,
+    replay_cache_bytes: IntGauge,
+    replay_cache_games: IntGauge,
     outbox_waiting: IntGauge,
     outbox_oldest_seconds: IntGauge,
     bot_processes: IntGauge,
@@ -109,6 +114,16 @@ impl Metrics {
         .expect("a valid gauge");
         let bot_processes = IntGauge::new("tabula_bot_processes", "Bot programs this process is running")
             .expect("a valid gauge");
+        let replays = IntCounter::new(
+            "tabula_replays_total",
+            "Games replayed from their stored records (loads the replay cache did not hold)",
+        )
+        .expect("a valid counter");
+        let replay_cache_bytes =
+            IntGauge::new("tabula_replay_cache_bytes", "Bytes the replayed games kept in memory hold")
+                .expect("a valid gauge");
+        let replay_cache_games = IntGauge::new("tabula_replay_cache_games", "Replayed games kept in memory")
+            .expect("a valid gauge");
         let registry = Registry::new();
         let collectors: Vec<Box<dyn prometheus::core::Collector>> = vec![
             Box::new(requests.clone()),
@@ -122,6 +137,9 @@ impl Metrics {
             Box::new(outbox_waiting.clone()),
             Box::new(outbox_oldest_seconds.clone()),
             Box::new(bot_processes.clone()),
+            Box::new(replays.clone()),
+            Box::new(replay_cache_bytes.clone()),
+            Box::new(replay_cache_games.clone()),
         ];
         for c in collectors {
             registry.register(c).expect("metric names are unique");
@@ -135,7 +153,10 @@ impl Metrics {
             commit_batch_size,
             commit_batch_seconds,
             clock_lag_seconds,
+            replays,
             games,
+            replay_cache_bytes,
+            replay_cache_games,
             outbox_waiting,
             outbox_oldest_seconds,
             bot_processes,
@@ -168,6 +189,9 @@ impl Service {
         let age_ms = oldest.map_or(0, |t| (self.now() - t).max(0));
         m.outbox_oldest_seconds.set(age_ms / 1000);
         m.bot_processes.set(i64::try_from(bot_processes).unwrap_or(i64::MAX));
+        let (bytes, games) = self.cache_size();
+        m.replay_cache_bytes.set(i64::try_from(bytes).unwrap_or(i64::MAX));
+        m.replay_cache_games.set(i64::try_from(games).unwrap_or(i64::MAX));
         let mut text = Vec::new();
         TextEncoder::new()
             .encode(&m.registry.gather(), &mut text)

@@ -70,7 +70,6 @@ impl Replays {
     }
 
     /// The bytes the cached games hold, and how many games there are.
-    #[cfg(test)]
     pub(crate) fn size(&self) -> (usize, usize) {
         (self.bytes, self.games.len())
     }

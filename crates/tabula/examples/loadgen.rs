@@ -187,6 +187,30 @@ async fn http_ceiling(addr: SocketAddr, pid: u32, clients: usize, seconds: f64) 
     Ok(())
 }
 
+/// What the server's `/metrics` says of its replay cache.
+struct ReplayFigures {
+    /// Games replayed from their records so far.
+    replays: u64,
+    /// What the cache holds now.
+    cache_bytes: u64,
+    cache_games: u64,
+}
+
+/// The server's replay figures; `None` from a build that has none.
+async fn replay_figures(addr: SocketAddr) -> Option<ReplayFigures> {
+    let mut client = Client::connect(addr).await.ok()?;
+    let answer = client.send("GET", "/metrics", None, None).await.ok()?;
+    let text = String::from_utf8_lossy(&answer.body);
+    let figure = |name: &str| {
+        text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse::<f64>().ok())
+    };
+    Some(ReplayFigures {
+        replays: figure("tabula_replays_total")? as u64,
+        cache_bytes: figure("tabula_replay_cache_bytes")? as u64,
+        cache_games: figure("tabula_replay_cache_games")? as u64,
+    })
+}
+
 /// Challenges `ub` by `ua` (with `ua`'s token) to a new Intervalo game;
 /// its board number.
 async fn challenge(client: &mut Client, token: &str, a: usize, b: usize) -> Result<i64> {
@@ -278,6 +302,7 @@ async fn main() -> Result<()> {
             }
         })
     };
+    let replays_before = replay_figures(addr).await;
     let (server_cpu_before, own_cpu_before) = (cpu_seconds(Some(pid)), cpu_seconds(None));
     let start = Instant::now();
     let deadline = Duration::from_secs_f64(c.seconds);
@@ -379,6 +404,15 @@ async fn main() -> Result<()> {
     }
     println!("rss_peak_kib={}", peak_rss.load(Ordering::Relaxed).max(rss_kib(pid).unwrap_or(0)));
     println!("rss_after_kib={}", rss_kib(pid).unwrap_or(0));
+    // A build without these figures prints none of them.
+    if let (Some(before), Some(after)) = (replays_before, replay_figures(addr).await) {
+        println!(
+            "replays_per_1000_moves={:.1}",
+            (after.replays - before.replays) as f64 * 1000.0 / n.max(1) as f64
+        );
+        println!("replay_cache_kib={}", after.cache_bytes / 1024);
+        println!("replay_cache_games={}", after.cache_games);
+    }
     if c.ceiling_seconds > 0.0 {
         http_ceiling(addr, pid, c.clients, c.ceiling_seconds).await?;
     }

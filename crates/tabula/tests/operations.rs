@@ -256,6 +256,9 @@ fn metrics_in_the_prometheus_text_format_move_with_a_load() {
         "tabula_outbox_oldest_message_age_seconds",
         "tabula_bot_processes",
         "tabula_clock_lag_seconds",
+        "tabula_replays_total",
+        "tabula_replay_cache_bytes",
+        "tabula_replay_cache_games",
     ] {
         assert!(first.keys().any(|(n, _)| n == name), "/metrics lacks {name}");
     }
@@ -307,6 +310,10 @@ fn metrics_in_the_prometheus_text_format_move_with_a_load() {
     assert!(gauge(&second, "tabula_outbox_messages_waiting", &[]) >= 1.0);
     assert!(gauge(&second, "tabula_outbox_oldest_message_age_seconds", &[]) >= 1.0);
     assert_eq!(gauge(&second, "tabula_bot_processes", &[]), 0.0);
+    // The games played are kept replayed, within the cache's budget.
+    assert!(gauge(&second, "tabula_replay_cache_games", &[]) >= games as f64);
+    let cached = gauge(&second, "tabula_replay_cache_bytes", &[]);
+    assert!(cached > 0.0 && cached <= 64.0 * 1024.0 * 1024.0, "cache bytes {cached}");
 
     // The health check asks the database: with the games table gone it
     // fails, and it is well again once the table is back.

@@ -84,6 +84,7 @@ impl Service {
                     created: stored.created,
                     events: stored.events.clone(),
                 };
+                crate::metrics::METRICS.replays.inc();
                 let g = self.heavy(move || Game::replay(kind, record).map_err(|e| internal(&e))).await?;
                 self.remember(board, stored.summary.version, Arc::new(g.clone()));
                 (g, stored)
@@ -164,6 +165,11 @@ impl Service {
         // holds, the games being played were then dropped as often as the
         // idle ones, and replayed from their events again and again.
         self.cache.lock().expect("cache lock").insert(board, version, game);
+    }
+
+    /// The bytes the cached games hold, and how many there are.
+    pub(crate) fn cache_size(&self) -> (usize, usize) {
+        self.cache.lock().expect("cache lock").size()
     }
 
     pub(super) fn forget(&self, board: i64) {
