@@ -339,4 +339,19 @@ fn a_game_counts_its_strip_and_its_turns_for_the_replay_cache() {
     // The history's lines are counted too, in the whole game's figure.
     let played = g.state().memory();
     assert!(g.memory() > played + 120 * std::mem::size_of::<String>(), "{} for the game", g.memory());
+    // The words and JSON a reader's history makes are kept with the game,
+    // and counted once, however often they are read again; a copy of the
+    // game counts what it copied.
+    let before = g.memory();
+    let copy_before = g.clone().memory();
+    let history = g.history_in(Viewer::Observer, tabula_model::Lang::Fi);
+    let words: usize = history.iter().map(|h| h.entry.text.len()).sum();
+    let shown = g.memory();
+    assert!(
+        shown >= before + 2 * words,
+        "{before} bytes, then {shown} with {words} bytes of words and their JSON"
+    );
+    g.history_in(Viewer::Observer, tabula_model::Lang::Fi);
+    assert_eq!(g.memory(), shown, "lines read again are not counted again");
+    assert_eq!(g.clone().memory() - copy_before, shown - before);
 }

@@ -1,4 +1,5 @@
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize, Serializer};
@@ -223,27 +224,17 @@ impl Words {
         Words { full: Default::default(), public }
     }
 
-    fn slots(&self) -> impl Iterator<Item = &Slot> {
-        self.full.iter().chain(self.public.iter())
-    }
-
-    /// The bytes of the words and JSON made so far (with the JSON's shared count).
-    fn heap_size(&self) -> usize {
-        let slots = self.public.len() * std::mem::size_of::<Slot>();
-        let json = |j: &Arc<RawValue>| 2 * std::mem::size_of::<usize>() + j.get().len();
-        slots
-            + self
-                .slots()
-                .map(|s| s.words.get().map_or(0, |w| w.len()) + s.json.get().map_or(0, json))
-                .sum::<usize>()
-    }
-
     /// Forget the JSON made so far: a field it holds changed (an undo).
-    fn forget_json(&mut self) {
-        for slot in self.full.iter_mut().chain(self.public.iter_mut()) {
-            slot.json.take();
-        }
+    /// The bytes it held.
+    fn forget_json(&mut self) -> usize {
+        let slots = self.full.iter_mut().chain(self.public.iter_mut());
+        slots.filter_map(|slot| slot.json.take()).map(|j| json_bytes(&j)).sum()
     }
+}
+
+/// The heap bytes of a line's kept JSON, with its shared count.
+fn json_bytes(json: &Arc<RawValue>) -> usize {
+    2 * std::mem::size_of::<usize>() + json.get().len()
 }
 
 /// The text of a move-list line as one viewer sees it: a history line of
@@ -254,7 +245,7 @@ pub struct LineText<'a>(LineSource<'a>);
 
 #[derive(Clone, Copy, Debug)]
 enum LineSource<'a> {
-    Logged { line: &'a Logged, public: bool },
+    Logged { line: &'a Logged, public: bool, made: &'a AtomicUsize },
     Text(&'a str),
 }
 
@@ -262,7 +253,7 @@ impl<'a> LineText<'a> {
     /// The text in `lang`.
     pub fn in_lang(self, lang: Lang) -> &'a str {
         match self.0 {
-            LineSource::Logged { line, public } => line.words(public, lang),
+            LineSource::Logged { line, public, made } => line.words(public, lang, made),
             LineSource::Text(t) => t,
         }
     }
@@ -297,7 +288,7 @@ impl HistoryEntry {
 impl Logged {
     /// The line in `lang`, its public text if `public` (what others see of
     /// a secret), else its own.
-    fn in_lang(&self, public: bool, lang: Lang) -> HistoryEntry {
+    fn in_lang(&self, public: bool, lang: Lang, made: &AtomicUsize) -> HistoryEntry {
         HistoryEntry {
             number: self.number,
             opens: self.opens,
@@ -305,7 +296,7 @@ impl Logged {
             at: self.at,
             entry: LogLine {
                 seat: self.entry.seat,
-                text: self.words(public, lang).to_string(),
+                text: self.words(public, lang, made).to_string(),
                 hidden: None,
             },
             superseded: self.superseded,
@@ -315,20 +306,28 @@ impl Logged {
     }
 
     /// The words of the line's own text (or its public one) in `lang`,
-    /// rendered the first time they are asked for.
-    fn words(&self, public: bool, lang: Lang) -> &str {
-        self.slot(public, lang).words.get_or_init(|| match (public, &self.entry.hidden) {
-            (true, Some(hidden)) => hidden.public.render(lang).into(),
-            _ => self.entry.text.render(lang).into(),
+    /// rendered the first time they are asked for (their bytes then added
+    /// to `made`).
+    fn words(&self, public: bool, lang: Lang, made: &AtomicUsize) -> &str {
+        self.slot(public, lang).words.get_or_init(|| {
+            let words: Box<str> = match (public, &self.entry.hidden) {
+                (true, Some(hidden)) => hidden.public.render(lang).into(),
+                _ => self.entry.text.render(lang).into(),
+            };
+            made.fetch_add(words.len(), Ordering::Relaxed);
+            words
         })
     }
 
     /// [`Logged::in_lang`] with the JSON the line keeps for it, made the
     /// first time it is asked for.
-    fn shown(&self, public: bool, lang: Lang) -> HistoryEntry {
-        let mut entry = self.in_lang(public, lang);
+    fn shown(&self, public: bool, lang: Lang, made: &AtomicUsize) -> HistoryEntry {
+        let mut entry = self.in_lang(public, lang, made);
         let json = self.slot(public, lang).json.get_or_init(|| {
-            Arc::from(serde_json::value::to_raw_value(&entry).expect("a history entry serialises"))
+            let json =
+                Arc::from(serde_json::value::to_raw_value(&entry).expect("a history entry serialises"));
+            made.fetch_add(json_bytes(&json), Ordering::Relaxed);
+            json
         });
         entry.json = KeptJson(Some(json.clone()));
         entry
@@ -370,10 +369,14 @@ pub struct Game {
     moves: usize,
     /// Players now: the record's initial players plus those who joined.
     players: Vec<String>,
-    /// The heap bytes of the history's messages, counted as lines are
-    /// added: the cache counts a game on every move, and walking every
-    /// line's arguments then cost as much as the move's own work.
+    /// The heap bytes of the record's events and of the history's
+    /// messages, counted as they are added: the cache counts a game on
+    /// every move, and walking every line then cost as much as the move's
+    /// own work.
     history_bytes: usize,
+    /// The heap bytes of the words and JSON the history's lines made so
+    /// far (each made the first time a reader asks for it, through `&self`).
+    words_bytes: AtomicUsize,
 }
 
 impl Clone for Game {
@@ -390,6 +393,7 @@ impl Clone for Game {
             moves: self.moves,
             players: self.players.clone(),
             history_bytes: self.history_bytes,
+            words_bytes: AtomicUsize::new(self.words_bytes.load(Ordering::Relaxed)),
         }
     }
 }
@@ -437,6 +441,7 @@ impl Game {
             effective: Vec::new(),
             moves: 0,
             history_bytes: 0,
+            words_bytes: AtomicUsize::new(0),
         })
     }
 
@@ -475,22 +480,12 @@ impl Game {
     /// history (what a cache of replayed games counts; see [`crate::Rules::memory`]).
     pub fn memory(&self) -> usize {
         use std::mem::size_of;
-        let event = |e: &Event| {
-            size_of::<Event>()
-                + match &e.action {
-                    EventAction::Move(text) => text.len(),
-                    EventAction::Join { user, text } => user.len() + text.len(),
-                    EventAction::Resign { reason } => reason.as_ref().map_or(0, String::len),
-                    _ => 0,
-                }
-        };
         size_of::<Self>()
             + self.state.memory()
-            + self.record.events.iter().map(event).sum::<usize>()
-            + (self.record.events.capacity() - self.record.events.len()) * size_of::<Event>()
+            + self.record.events.capacity() * size_of::<Event>()
             + self.history.capacity() * size_of::<Logged>()
             + self.history_bytes
-            + self.history.iter().map(|h| h.words.heap_size()).sum::<usize>()
+            + self.words_bytes.load(Ordering::Relaxed)
             + self.effective.capacity() * size_of::<usize>()
             + self.players.iter().map(|p| size_of::<String>() + p.len()).sum::<usize>()
     }
@@ -555,7 +550,8 @@ impl Game {
     /// The lines from the `from`-th on of [`Game::history_in`]: only they
     /// are put into words.
     pub fn history_from(&self, viewer: Viewer, from: usize, lang: Lang) -> Vec<HistoryEntry> {
-        self.history.iter().skip(from).map(|h| h.shown(self.shows_public(h, viewer), lang)).collect()
+        let made = &self.words_bytes;
+        self.history.iter().skip(from).map(|h| h.shown(self.shows_public(h, viewer), lang, made)).collect()
     }
 
     /// How many lines the history has.
@@ -570,7 +566,11 @@ impl Game {
             number: h.number,
             opens: h.opens,
             undone: h.undone,
-            text: LineText(LineSource::Logged { line: h, public: self.shows_public(h, viewer) }),
+            text: LineText(LineSource::Logged {
+                line: h,
+                public: self.shows_public(h, viewer),
+                made: &self.words_bytes,
+            }),
         })
     }
 
@@ -646,10 +646,10 @@ impl Game {
         Ok(self.history[before.min(self.history.len())..]
             .iter()
             .map(|h| {
-                let mut line = h.in_lang(false, Lang::En);
+                let mut line = h.in_lang(false, Lang::En, &self.words_bytes);
                 line.entry.hidden = h.entry.hidden.as_ref().map(|hidden| HiddenLine {
                     key: hidden.key,
-                    public: h.words(true, Lang::En).to_string(),
+                    public: h.words(true, Lang::En, &self.words_bytes).to_string(),
                 });
                 line
             })
@@ -662,6 +662,12 @@ impl Game {
     pub fn play(&mut self, event: Event) -> Result<(), MoveError> {
         let index = self.record.events.len();
         self.apply_event(index, &event)?;
+        self.history_bytes += match &event.action {
+            EventAction::Move(text) => text.len(),
+            EventAction::Join { user, text } => user.len() + text.len(),
+            EventAction::Resign { reason } => reason.as_ref().map_or(0, String::len),
+            _ => 0,
+        };
         self.record.events.push(event);
         Ok(())
     }
@@ -949,7 +955,7 @@ impl Game {
         self.revealed = revealed;
         for h in self.history.iter_mut().filter(|h| h.event == undone) {
             h.undone = true;
-            h.words.forget_json();
+            *self.words_bytes.get_mut() -= h.words.forget_json();
         }
         let who = self.record.events[undone].seat.map(|s| self.players[s].clone()).unwrap_or_default();
         let text = if self.history_is_secret(undone) {
@@ -992,8 +998,9 @@ impl Game {
             }
         }
         let words = Words::for_line(entry.hidden.is_some());
-        self.history_bytes +=
-            entry.text.heap_size() + entry.hidden.as_ref().map_or(0, |hidden| hidden.public.heap_size());
+        self.history_bytes += words.public.len() * std::mem::size_of::<Slot>()
+            + entry.text.heap_size()
+            + entry.hidden.as_ref().map_or(0, |hidden| hidden.public.heap_size());
         self.history.push(Logged {
             number: self.moves,
             opens,
