@@ -54,9 +54,14 @@ pub use error::{ApiError, PageError};
 pub const MAX_BODY: usize = 64 * 1024;
 
 /// What every handler shares: the service, and the signal that ends the
-/// event streams when the server shuts down.
+/// event streams when the server shuts down. One shared allocation, so
+/// that the copy each request's handlers and middleware take costs one
+/// count, not one per field.
 #[derive(Clone)]
-pub struct Web {
+pub struct Web(Arc<Shared>);
+
+/// The fields of [`Web`].
+pub struct Shared {
     /// The service every request is answered by.
     pub service: Arc<Service>,
     /// The proxies whose word on a client's address is taken.
@@ -68,11 +73,24 @@ pub struct Web {
     _stop: Arc<watch::Sender<bool>>,
 }
 
+impl std::ops::Deref for Web {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
 /// The application: every route, ready to serve or to test in-process.
 pub fn app(service: Arc<Service>) -> Router {
     let (stop, stopping) = watch::channel(false);
-    let web =
-        Web { service, proxies: Arc::default(), heavy: Arc::default(), stopping, _stop: Arc::new(stop) };
+    let web = Web(Arc::new(Shared {
+        service,
+        proxies: Arc::default(),
+        heavy: Arc::default(),
+        stopping,
+        _stop: Arc::new(stop),
+    }));
     router(web, &connections::Limits::default())
 }
 
@@ -129,7 +147,13 @@ pub async fn serve_on(
     let (stop, stopping) = watch::channel(false);
     let stop = Arc::new(stop);
     let proxies = Arc::new(client::TrustedProxies(options.trust_proxy));
-    let web = Web { service, proxies: proxies.clone(), heavy: Arc::default(), stopping, _stop: stop.clone() };
+    let web = Web(Arc::new(Shared {
+        service,
+        proxies: proxies.clone(),
+        heavy: Arc::default(),
+        stopping,
+        _stop: stop.clone(),
+    }));
     let app = router(web, &options.limits);
     let signal = async move {
         shutdown.await;
