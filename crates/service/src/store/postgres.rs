@@ -68,6 +68,15 @@ impl PostgresStore {
         (sql.into(), values![&self.channel, &self.instance, board])
     }
 
+    /// A transaction on a connection of the pool. The wait for the
+    /// connection is a future of some 8 KiB: boxed, it is not part of every
+    /// future that writes (those of SQLite too, since the store's futures
+    /// are as large as the larger database's), which axum moves into a
+    /// fresh allocation at each request.
+    async fn begin(&self) -> StoreResult<sqlx::Transaction<'static, Postgres>> {
+        Ok(Box::pin(self.pool.begin()).await?)
+    }
+
     /// The rows of the read `sql` with `values`.
     pub(super) async fn rows<T: Row>(&self, sql: impl AsRef<str>, values: Vec<Value>) -> StoreResult<Vec<T>> {
         fetch(&self.pool, dollars(sql.as_ref()), bind(values)?).await
@@ -78,7 +87,7 @@ impl PostgresStore {
     /// row. The first of an append takes the game's row lock, which makes a
     /// concurrent append wait, then see the new version and match nothing.
     pub(super) async fn write(&self, statements: Vec<Statement>, guarded: bool) -> StoreResult<Vec<u64>> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin().await?;
         let mut changed = Vec::with_capacity(statements.len());
         for statement in statements {
             changed.push(run(&mut tx, statement).await?);
@@ -93,7 +102,7 @@ impl PostgresStore {
     /// `first`, which returns a new row's id, and the statements `then`
     /// makes of it, in one transaction; the id.
     pub(super) async fn write_new(&self, (sql, values): Statement, then: Then) -> StoreResult<i64> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin().await?;
         let (id,) = sqlx::query_as_with(dollars(&sql), bind(values)?).fetch_one(&mut *tx).await?;
         for statement in then(id)? {
             run(&mut tx, statement).await?;
@@ -320,7 +329,7 @@ impl PostgresStore {
     pub(super) async fn game(&self, id: i64) -> StoreResult<Option<StoredGame>> {
         // One snapshot for the summary, seats and events, so they agree
         // even while another process appends.
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin().await?;
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
         let [game, seats, events] = GAME.map(dollars);
         let Some(row) = fetch(&mut *tx, game, bind(values![id])?).await?.pop() else { return Ok(None) };
@@ -342,7 +351,7 @@ impl PostgresStore {
             Work::Clock(board) => LOCK_CLOCK | (board & LOCK_IDS),
             Work::TimeLimits(board) => LOCK_LIMITS | (board & LOCK_IDS),
         };
-        let mut conn = self.pool.acquire().await?;
+        let mut conn = Box::pin(self.pool.acquire()).await?;
         let (got,): (bool,) = sqlx::query_as_with("SELECT pg_try_advisory_lock($1)", bind(values![key])?)
             .fetch_one(&mut *conn)
             .await?;
