@@ -248,12 +248,19 @@ static BUNDLES: [LazyLock<Box<[OnceLock<Bundle>]>>; 3] = [
 // every language keeps each message in the same file.
 include!(concat!(env!("OUT_DIR"), "/file_of.rs"));
 
+/// For each entry of `FILE_OF`, the place of its file among the
+/// catalogue files (the same in every language), found once: every text
+/// put into words asks for it.
+static FILE_INDEX: LazyLock<Box<[Option<usize>]>> = LazyLock::new(|| {
+    let files = sources(Lang::En);
+    FILE_OF.iter().map(|(_, english)| files.iter().position(|(name, _)| name == english)).collect()
+});
+
 /// The bundle of the catalogue file of `lang` that holds message `id`, if
 /// there is such a message.
 fn bundle_with(lang: Lang, id: &str) -> Option<&'static Bundle> {
     let at = FILE_OF.binary_search_by(|(other, _)| (*other).cmp(id)).ok()?;
-    let english = FILE_OF[at].1;
-    let file = sources(Lang::En).iter().position(|(name, _)| *name == english)?;
+    let file = (*FILE_INDEX.get(at)?)?;
     let source = *sources(lang).get(file)?;
     Some(BUNDLES[index(lang)].get(file)?.get_or_init(|| bundle(lang, source)))
 }
