@@ -124,7 +124,12 @@ impl<'a> Board<'a> {
 
 /// The body of [`reply_json`], serialised directly.
 fn reply_response(reply: &Reply) -> Result<Response, ApiError> {
-    let body = serde_json::to_vec(&Answer { reply, ok: True }).map_err(internal)?;
+    // Room for the usual answer at once (the text, the board's view beside
+    // it, the history's entries): grown from nothing, a move's answer was
+    // copied at each doubling and faulted in fresh pages.
+    let history = reply.game.as_ref().map_or(0, |g| g.history.len());
+    let mut body = Vec::with_capacity(1024 + 2 * (reply.subject.len() + reply.text.len()) + 192 * history);
+    serde_json::to_writer(&mut body, &Answer { reply, ok: True }).map_err(internal)?;
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
