@@ -75,11 +75,7 @@ impl Service {
                 );
                 self.settled(&u, caller, reply).await
             }
-            // Boxed, as the challenge below: their futures are the largest
-            // of the commands, and every command's future is as large as the
-            // largest one it may await, moved into a fresh allocation by the
-            // HTTP server at each request.
-            Command::Signoff { auth } => Box::pin(self.signoff(&auth, caller)).await,
+            Command::Signoff { auth } => self.signoff(&auth, caller).await,
             Command::Notify { auth, on } => {
                 let mut u = self.authenticate(&auth, caller).await?;
                 u.notify = on;
@@ -162,7 +158,7 @@ impl Service {
         match command {
             GameCommand::Help => help::help(Some(kind.info().kind), caller.lang),
             GameCommand::Challenge { players, options } => {
-                Box::pin(self.challenge(kind, &players, &options, caller)).await
+                self.challenge(kind, &players, &options, caller).await
             }
             GameCommand::Move { board, auth, action: mv, guard } => {
                 let user = self.authenticate(&auth, caller).await?;
