@@ -442,6 +442,13 @@ impl Message {
         Message { id, args: Vec::new() }
     }
 
+    /// Message `id` with room for `n` arguments: what [`msg!`] makes, so
+    /// that a message kept in a game's history holds no spare room (a
+    /// cached game keeps thousands).
+    pub fn with_room(id: &'static str, n: usize) -> Self {
+        Message { id, args: Vec::with_capacity(n) }
+    }
+
     /// The same message with argument `name` set to `value`.
     pub fn arg(mut self, name: &'static str, value: impl Into<Arg>) -> Self {
         self.args.retain(|(n, _)| *n != name);
@@ -604,7 +611,8 @@ int_arg!(i32, i64, u32, u64, usize);
 #[macro_export]
 macro_rules! msg {
     ($id:expr $(, $name:ident = $value:expr)* $(,)?) => {
-        $crate::Message::new($id)$(.arg(stringify!($name), $value))*
+        $crate::Message::with_room($id, <[&str]>::len(&[$(stringify!($name)),*]))
+            $(.arg(stringify!($name), $value))*
     };
 }
 

@@ -196,39 +196,57 @@ struct Logged {
     words: Words,
 }
 
-/// A history line's two texts (the line, and what others see while it is
-/// secret) once put into words, per language, each with the line's entry
-/// as JSON in those words: a game kept between moves (the service's replay
-/// cache) renders and serialises each line once per language, not once for
-/// every reply or board that shows it. A line every reader sees alike has
-/// no slots for a public text: most lines, in a cache whose games are
-/// counted by the byte.
+/// A history line's texts once put into words, each with the line's
+/// entry as JSON in those words: a game kept between moves (the service's
+/// replay cache) renders and serialises each line once per language and
+/// reader (its own text, or what others see while it is secret), not once
+/// for every reply or board that shows it. Only the texts asked for are
+/// kept, each in a link of a chain that starts empty: a line costs a
+/// pointer until it is shown, and then one link per language it is read
+/// in (a fixed slot for every language and reader tripled a cached game's
+/// size, and the cache counts its games by the byte).
 #[derive(Clone, Debug, Default)]
-struct Words {
-    full: [Slot; 3],
-    public: Box<[Slot]>,
-}
+struct Words(OnceLock<Box<Rendered>>);
 
-/// One text of a line in one language, and its entry's JSON, each made
-/// the first time it is asked for.
-#[derive(Clone, Debug, Default)]
-struct Slot {
-    words: OnceLock<Box<str>>,
+/// One text of a line, in one language, for its own readers or for others.
+#[derive(Clone, Debug)]
+struct Rendered {
+    lang: Lang,
+    public: bool,
+    words: Box<str>,
     json: OnceLock<Arc<RawValue>>,
+    next: Words,
 }
 
 impl Words {
-    /// The slots of a line, with those of a public text if it has a secret.
-    fn for_line(secret: bool) -> Words {
-        let public = if secret { vec![Slot::default(); Lang::ALL.len()].into() } else { Box::default() };
-        Words { full: Default::default(), public }
+    /// The text for `public` readers in `lang`, made by `make` (its bytes
+    /// then added to `made`) if it was not made yet. Of two threads adding
+    /// texts at once, one adds its link and the other goes on to the next.
+    fn get(&self, lang: Lang, public: bool, make: impl Fn() -> String, made: &AtomicUsize) -> &Rendered {
+        let mut link = &self.0;
+        loop {
+            let rendered = link.get_or_init(|| {
+                let words: Box<str> = make().into();
+                made.fetch_add(std::mem::size_of::<Rendered>() + words.len(), Ordering::Relaxed);
+                Box::new(Rendered { lang, public, words, json: OnceLock::new(), next: Words::default() })
+            });
+            if rendered.lang == lang && rendered.public == public {
+                return rendered;
+            }
+            link = &rendered.next.0;
+        }
     }
 
     /// Forget the JSON made so far: a field it holds changed (an undo).
     /// The bytes it held.
     fn forget_json(&mut self) -> usize {
-        let slots = self.full.iter_mut().chain(self.public.iter_mut());
-        slots.filter_map(|slot| slot.json.take()).map(|j| json_bytes(&j)).sum()
+        let mut forgotten = 0;
+        let mut link = self.0.get_mut();
+        while let Some(rendered) = link {
+            forgotten += rendered.json.take().map_or(0, |j| json_bytes(&j));
+            link = rendered.next.0.get_mut();
+        }
+        forgotten
     }
 }
 
@@ -309,21 +327,14 @@ impl Logged {
     /// rendered the first time they are asked for (their bytes then added
     /// to `made`).
     fn words(&self, public: bool, lang: Lang, made: &AtomicUsize) -> &str {
-        self.slot(public, lang).words.get_or_init(|| {
-            let words: Box<str> = match (public, &self.entry.hidden) {
-                (true, Some(hidden)) => hidden.public.render(lang).into(),
-                _ => self.entry.text.render(lang).into(),
-            };
-            made.fetch_add(words.len(), Ordering::Relaxed);
-            words
-        })
+        &self.rendered(public, lang, made).words
     }
 
     /// [`Logged::in_lang`] with the JSON the line keeps for it, made the
     /// first time it is asked for.
     fn shown(&self, public: bool, lang: Lang, made: &AtomicUsize) -> HistoryEntry {
         let mut entry = self.in_lang(public, lang, made);
-        let json = self.slot(public, lang).json.get_or_init(|| {
+        let json = self.rendered(public, lang, made).json.get_or_init(|| {
             let json =
                 Arc::from(serde_json::value::to_raw_value(&entry).expect("a history entry serialises"));
             made.fetch_add(json_bytes(&json), Ordering::Relaxed);
@@ -333,13 +344,12 @@ impl Logged {
         entry
     }
 
-    /// The slot of the line's own text (or its public one, if it has a
-    /// secret) in `lang`.
-    fn slot(&self, public: bool, lang: Lang) -> &Slot {
-        let index = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
-        match (public, self.words.public.get(index)) {
-            (true, Some(slot)) => slot,
-            _ => &self.words.full[index],
+    /// The line's own text, or what others see of it if `public` and the
+    /// line has a secret, in `lang`; put into words the first time.
+    fn rendered(&self, public: bool, lang: Lang, made: &AtomicUsize) -> &Rendered {
+        match (public, &self.entry.hidden) {
+            (true, Some(hidden)) => self.words.get(lang, true, || hidden.public.render(lang), made),
+            _ => self.words.get(lang, false, || self.entry.text.render(lang), made),
         }
     }
 }
@@ -997,10 +1007,8 @@ impl Game {
                 }
             }
         }
-        let words = Words::for_line(entry.hidden.is_some());
-        self.history_bytes += words.public.len() * std::mem::size_of::<Slot>()
-            + entry.text.heap_size()
-            + entry.hidden.as_ref().map_or(0, |hidden| hidden.public.heap_size());
+        self.history_bytes +=
+            entry.text.heap_size() + entry.hidden.as_ref().map_or(0, |hidden| hidden.public.heap_size());
         self.history.push(Logged {
             number: self.moves,
             opens,
@@ -1009,7 +1017,7 @@ impl Game {
             entry,
             superseded: false,
             event,
-            words,
+            words: Words::default(),
         });
     }
 }
