@@ -146,7 +146,8 @@ impl Service {
         let waiting: Vec<String> =
             ids.iter().zip(&accepted).filter(|(_, a)| !**a).map(|(u, _)| u.clone()).collect();
         let (answer, accepted_by, reply_lang) = (context.answer.clone(), accepted.clone(), context.lang);
-        let mail = std::sync::Arc::new(game);
+        let game = std::sync::Arc::new(game);
+        let mail = game.clone();
         let effects: NewGameEffects = std::sync::Arc::new(move |id| {
             let text = |viewer, lang| reply::board_text(&mail, id, status, viewer, now, &waiting, lang);
             let mut effects = Vec::new();
@@ -182,6 +183,9 @@ impl Service {
             effects
         });
         let id = self.store.create_game_with(&new, effects).await?;
+        // Cached as made, at version 0 (no events yet): replaying it from the
+        // store at its first move was a read of three statements per game.
+        self.cache.lock().expect("cache lock").insert(id, 0, game);
         if status == GameStatus::Active {
             self.play_automatic_in(
                 id,
