@@ -13,6 +13,7 @@
 //! these choices are in docs/benchmarks/server.md.
 
 use std::any::Any;
+use std::cell::LazyCell;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -107,27 +108,7 @@ fn gone() -> StoreError {
 /// A helper thread of the connection's thread, started the first time it
 /// is needed: a process that only reads (a `show` from the command line)
 /// starts neither the sync thread nor the checkpoint thread.
-struct OnDemand<T> {
-    start: Option<Box<dyn FnOnce() -> StoreResult<T> + Send>>,
-    started: Option<T>,
-}
-
-impl<T> OnDemand<T> {
-    fn new(start: impl FnOnce() -> StoreResult<T> + Send + 'static) -> Self {
-        OnDemand { start: Some(Box::new(start)), started: None }
-    }
-
-    /// The helper's handle, started now if it was not yet; an error if it
-    /// could not be started (then or before).
-    fn get(&mut self) -> StoreResult<&T> {
-        if let Some(start) = self.start.take() {
-            self.started = Some(start()?);
-        }
-        self.started
-            .as_ref()
-            .ok_or_else(|| StoreError::Failed("a thread of the database could not be started".into()))
-    }
-}
+type OnDemand<T> = LazyCell<StoreResult<T>, Box<dyn FnOnce() -> StoreResult<T> + Send>>;
 
 impl Writer {
     /// Start the thread of `conn`, a connection to the (migrated) database
@@ -147,21 +128,21 @@ impl Writer {
         // Taken by every batch, and by the checkpoint that lets the log
         // start again, which must see no commit while it waits for readers.
         let writing = Arc::new(Mutex::new(()));
-        let checkpoints = OnDemand::new({
+        let checkpoints: OnDemand<_> = LazyCell::new(Box::new({
             let (path, writing) = (path.to_owned(), writing.clone());
             move || start_checkpoints(&path, writing)
-        });
+        }));
         let broken = Arc::new(OnceLock::new());
         let (jobs, queue) = mpsc::channel();
         let (sync_broken, sync_jobs) = (broken.clone(), jobs.clone());
-        let to_sync = OnDemand::new(move || {
+        let to_sync: OnDemand<_> = LazyCell::new(Box::new(move || {
             let (to_sync, synced) = mpsc::channel();
             std::thread::Builder::new()
                 .name("tabula-wal-sync".into())
                 .spawn(move || run_syncs(synced, sync, &sync_broken, &sync_jobs))
                 .map_err(|e| StoreError::Failed(format!("cannot start the log's sync thread: {e}")))?;
             Ok(to_sync)
-        });
+        }));
         std::thread::Builder::new()
             .name("tabula-sqlite".into())
             .spawn(move || run(conn, queue, &writing, to_sync, &broken, checkpoints))
@@ -309,9 +290,9 @@ fn run(
     mut conn: Connection,
     queue: mpsc::Receiver<Job>,
     writing: &Mutex<()>,
-    mut to_sync: OnDemand<mpsc::Sender<Vec<Answer>>>,
+    to_sync: OnDemand<mpsc::Sender<Vec<Answer>>>,
     broken: &OnceLock<String>,
-    mut checkpoints: OnDemand<mpsc::SyncSender<()>>,
+    checkpoints: OnDemand<mpsc::SyncSender<()>>,
 ) {
     let mut writes = Vec::new();
     // Batches committed and not yet answered: at MAX_IN_FLIGHT, writes wait
@@ -373,7 +354,7 @@ fn run(
             checkpointed_at = frames;
             // One wake-up pending is enough: the checkpoint it starts
             // copies every frame committed by then.
-            match checkpoints.get() {
+            match LazyCell::force(&checkpoints) {
                 Ok(wake) => drop(wake.try_send(())),
                 Err(e) => tracing::warn!(error = %e, "cannot checkpoint the database's log"),
             }
@@ -382,7 +363,7 @@ fn run(
             // The sync thread answers once the commit is durable, then
             // tells this thread; it is gone only if it panicked, and then
             // nothing is known durable.
-            let sent = match to_sync.get() {
+            let sent = match LazyCell::force(&to_sync) {
                 Ok(to_sync) => {
                     to_sync.send(answers).map_err(|mpsc::SendError(a)| (a, "the sync thread stopped".into()))
                 }
