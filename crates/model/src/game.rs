@@ -201,12 +201,14 @@ struct Logged {
 /// replay cache) renders and serialises each line once per language and
 /// reader (its own text, or what others see while it is secret), not once
 /// for every reply or board that shows it. Only the texts asked for are
-/// kept, each in a link of a chain that starts empty: a line costs a
-/// pointer until it is shown, and then one link per language it is read
-/// in (a fixed slot for every language and reader tripled a cached game's
-/// size, and the cache counts its games by the byte).
+/// kept: the first in the line itself, the others each in a link of a
+/// chain after it (a fixed slot for every language and reader tripled a
+/// cached game's size, and the cache counts its games by the byte). The
+/// first text is not behind a pointer of its own because a reply reads it
+/// for every line of a cached game, most of which the processor's caches
+/// no longer hold: each pointer followed was one more wait for memory.
 #[derive(Clone, Debug, Default)]
-struct Words(OnceLock<Box<Rendered>>);
+struct Words(OnceLock<Rendered>);
 
 /// One text of a line, in one language, for its own readers or for others.
 #[derive(Clone, Debug)]
@@ -215,7 +217,7 @@ struct Rendered {
     public: bool,
     words: Box<str>,
     json: OnceLock<Arc<RawValue>>,
-    next: Words,
+    next: OnceLock<Box<Rendered>>,
 }
 
 impl Words {
@@ -223,18 +225,19 @@ impl Words {
     /// then added to `made`) if it was not made yet. Of two threads adding
     /// texts at once, one adds its link and the other goes on to the next.
     fn get(&self, lang: Lang, public: bool, make: impl Fn() -> String, made: &AtomicUsize) -> &Rendered {
-        let mut link = &self.0;
-        loop {
-            let rendered = link.get_or_init(|| {
-                let words: Box<str> = make().into();
-                made.fetch_add(std::mem::size_of::<Rendered>() + words.len(), Ordering::Relaxed);
-                Box::new(Rendered { lang, public, words, json: OnceLock::new(), next: Words::default() })
-            });
-            if rendered.lang == lang && rendered.public == public {
-                return rendered;
-            }
-            link = &rendered.next.0;
+        // The first text lives in the line, whose size the game counts
+        // already; a further link counts its own.
+        let link = |boxed: bool| {
+            let words: Box<str> = make().into();
+            let own = if boxed { std::mem::size_of::<Rendered>() } else { 0 };
+            made.fetch_add(own + words.len(), Ordering::Relaxed);
+            Rendered { lang, public, words, json: OnceLock::new(), next: OnceLock::new() }
+        };
+        let mut rendered = self.0.get_or_init(|| link(false));
+        while rendered.lang != lang || rendered.public != public {
+            rendered = rendered.next.get_or_init(|| Box::new(link(true)));
         }
+        rendered
     }
 
     /// Forget the JSON made so far: a field it holds changed (an undo).
@@ -244,7 +247,7 @@ impl Words {
         let mut link = self.0.get_mut();
         while let Some(rendered) = link {
             forgotten += rendered.json.take().map_or(0, |j| json_bytes(&j));
-            link = rendered.next.0.get_mut();
+            link = rendered.next.get_mut().map(|next| &mut **next);
         }
         forgotten
     }
