@@ -26,6 +26,9 @@ use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use unic_langid::LanguageIdentifier;
 
 mod format;
+mod message;
+
+pub use message::{Arg, Message};
 
 pub use format::{
     format_datetime, format_datetime_seconds, format_decimal, format_integer, format_percent,
@@ -392,217 +395,15 @@ fn resolve(bundle: &Bundle, pattern: &fluent_syntax::ast::Pattern<&str>, args: &
     bundle.format_pattern(pattern, Some(&args.0), &mut errors).into_owned()
 }
 
-/// A message to be put into words later, in the language of whoever
-/// reads it: its id and its arguments, owned. What code that does not
-/// know its reader (a parser's error, a reply made before the account is
-/// read) returns; the front end renders it with [`Message::render`].
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Message {
-    id: &'static str,
-    args: Vec<(&'static str, Arg)>,
-}
-
-/// An argument of a [`Message`]: text as it is, or an integer quantity.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Arg {
-    /// Shown as it is (identifiers, names, already formatted values).
-    Text(String),
-    /// A quantity: plurals select on it, and it is grouped per language.
-    Int(i64),
-    /// The text of another message without arguments (a game's title,
-    /// `rewrite-title`), in the language the message is rendered in.
-    Fixed(String),
-    /// Names joined as the language lists them: `a, b and c`, `a, b ja c`.
-    List(Vec<String>),
-    /// Another message, rendered in the same language (an option error's
-    /// problem inside the line that names the option).
-    Message(Box<Message>),
-    /// A number as English writes it without grouping (`10.25`, `-3.5`),
-    /// shown with the language's decimal mark and minus sign, digits as
-    /// they are (see [`localize_decimal`]). For numbers kept exactly as
-    /// text, beyond what a float holds (a score with its two decimals).
-    Decimal(String),
-}
-
-impl Arg {
-    /// The text of the message `id` (see [`Arg::Fixed`]).
-    pub fn fixed(id: impl Into<String>) -> Arg {
-        Arg::Fixed(id.into())
-    }
-
-    /// The number written `text` (see [`Arg::Decimal`]).
-    pub fn decimal(text: impl Into<String>) -> Arg {
-        Arg::Decimal(text.into())
-    }
-}
-
-impl Message {
-    /// Message `id` without arguments (add them with [`Message::arg`]).
-    pub fn new(id: &'static str) -> Self {
-        Message { id, args: Vec::new() }
-    }
-
-    /// Message `id` with room for `n` arguments: what [`msg!`] makes, so
-    /// that a message kept in a game's history holds no spare room (a
-    /// cached game keeps thousands).
-    pub fn with_room(id: &'static str, n: usize) -> Self {
-        Message { id, args: Vec::with_capacity(n) }
-    }
-
-    /// The same message with argument `name` set to `value`.
-    pub fn arg(mut self, name: &'static str, value: impl Into<Arg>) -> Self {
-        self.args.retain(|(n, _)| *n != name);
-        self.args.push((name, value.into()));
-        self
-    }
-
-    /// The message's id.
-    pub fn id(&self) -> &'static str {
-        self.id
-    }
-
-    /// About how many bytes the message holds besides itself: its
-    /// arguments (what a cache of replayed games counts).
-    pub fn heap_size(&self) -> usize {
-        let arg = |a: &Arg| match a {
-            Arg::Text(t) | Arg::Fixed(t) | Arg::Decimal(t) => t.capacity(),
-            Arg::Int(_) => 0,
-            Arg::List(names) => {
-                names.capacity() * std::mem::size_of::<String>()
-                    + names.iter().map(String::capacity).sum::<usize>()
-            }
-            Arg::Message(m) => std::mem::size_of::<Message>() + m.heap_size(),
-        };
-        self.args.capacity() * std::mem::size_of::<(&str, Arg)>()
-            + self.args.iter().map(|(_, a)| arg(a)).sum::<usize>()
-    }
-
-    /// The same message with `change` applied to every text it quotes
-    /// ([`Arg::Text`] and the names of an [`Arg::List`]), not to the
-    /// catalogue's own words: how a reply masks what the reader typed.
-    pub fn map_text(&self, change: impl Fn(&str) -> String) -> Message {
-        let args = self
-            .args
-            .iter()
-            .map(|(name, value)| {
-                let value = match value {
-                    Arg::Text(t) => Arg::Text(change(t)),
-                    Arg::List(names) => Arg::List(names.iter().map(|n| change(n)).collect()),
-                    other => other.clone(),
-                };
-                (*name, value)
-            })
-            .collect();
-        Message { id: self.id, args }
-    }
-
-    /// The message in `lang`, with the fallbacks of [`text`].
-    pub fn render(&self, lang: Lang) -> String {
-        let mut args = Args::with_capacity(self.args.len());
-        for (name, value) in &self.args {
-            args = match value {
-                Arg::Text(t) => args.with(name, t.as_str()),
-                Arg::Int(n) => args.with(name, *n),
-                Arg::Fixed(id) => args.with(name, fixed_text(lang, id).unwrap_or(id.as_str())),
-                Arg::List(names) => args.with(name, and_list(lang, names)),
-                Arg::Message(inner) => args.with(name, inner.render(lang)),
-                Arg::Decimal(number) => args.with(name, localize_decimal(lang, number)),
-            };
-        }
-        text(lang, self.id, &args)
-    }
-}
-
 /// `names` joined as `lang` lists them: `a`, `a and b`, `a, b and c`
 /// (`ja` in Finnish, `y` in Spanish).
-pub fn and_list(lang: Lang, names: &[String]) -> String {
+pub fn and_list<S: std::borrow::Borrow<str>>(lang: Lang, names: &[S]) -> String {
     match names {
         [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => t!(lang, "list-and", init = init.join(", "), last = last.as_str()),
+        [one] => one.borrow().to_string(),
+        [init @ .., last] => t!(lang, "list-and", init = init.join(", "), last = last.borrow()),
     }
 }
-
-/// A text already in words (a test game's own refusal), shown as it is in
-/// every language: message `as-is`.
-impl From<&str> for Message {
-    fn from(text: &str) -> Self {
-        msg!("as-is", text = text)
-    }
-}
-
-/// See `From<&str>`.
-impl From<String> for Message {
-    fn from(text: String) -> Self {
-        msg!("as-is", text = text)
-    }
-}
-
-/// The message in English, for logs and for code that has no reader.
-impl std::fmt::Display for Message {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.render(Lang::En))
-    }
-}
-
-/// A message in data for machines (a game's view in JSON) is its English
-/// text, as such data always had it; people read it rendered in their own
-/// language elsewhere.
-impl serde::Serialize for Message {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-/// A message equals a text when it reads so in English: how tests and
-/// English-only code compare a game's words with what they expect.
-impl PartialEq<str> for Message {
-    fn eq(&self, other: &str) -> bool {
-        self.render(Lang::En) == other
-    }
-}
-
-/// See `PartialEq<str>`.
-impl PartialEq<&str> for Message {
-    fn eq(&self, other: &&str) -> bool {
-        self.render(Lang::En) == *other
-    }
-}
-
-impl From<Message> for Arg {
-    fn from(v: Message) -> Self {
-        Arg::Message(Box::new(v))
-    }
-}
-
-impl From<&str> for Arg {
-    fn from(v: &str) -> Self {
-        Arg::Text(v.to_string())
-    }
-}
-
-impl From<String> for Arg {
-    fn from(v: String) -> Self {
-        Arg::Text(v)
-    }
-}
-
-impl From<&String> for Arg {
-    fn from(v: &String) -> Self {
-        Arg::Text(v.clone())
-    }
-}
-
-macro_rules! int_arg {
-    ($($t:ty),*) => {$(
-        impl From<$t> for Arg {
-            fn from(v: $t) -> Self {
-                Arg::Int(i64::try_from(v).unwrap_or(i64::MAX))
-            }
-        }
-    )*};
-}
-int_arg!(i32, i64, u32, u64, usize);
 
 /// A [`Message`] to render later: `msg!("id")` or
 /// `msg!("id", user = "ned", count = 3)` (text as text, integers as
@@ -611,7 +412,7 @@ int_arg!(i32, i64, u32, u64, usize);
 #[macro_export]
 macro_rules! msg {
     ($id:expr $(, $name:ident = $value:expr)* $(,)?) => {
-        $crate::Message::with_room($id, <[&str]>::len(&[$(stringify!($name)),*]))
+        $crate::Message::new($id)
             $(.arg(stringify!($name), $value))*
     };
 }
