@@ -62,6 +62,7 @@ impl Arg {
     }
 }
 
+// The tag written before each kind of argument's value.
 const TEXT: u8 = 0;
 const INT: u8 = 1;
 const FIXED: u8 = 2;
@@ -80,6 +81,7 @@ enum Value<'a> {
     Decimal(&'a str),
 }
 
+/// Append `n` as a varint: seven bits a byte, the high bit set on all but the last.
 fn put_len(out: &mut Vec<u8>, mut n: u64) {
     while n >= 0x80 {
         out.push(n as u8 | 0x80);
@@ -88,6 +90,7 @@ fn put_len(out: &mut Vec<u8>, mut n: u64) {
     out.push(n as u8);
 }
 
+/// Append `s` after its length.
 fn put_str(out: &mut Vec<u8>, s: &str) {
     put_len(out, s.len() as u64);
     out.extend_from_slice(s.as_bytes());
