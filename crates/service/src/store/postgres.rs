@@ -18,7 +18,7 @@ use sqlx::postgres::PgRow;
 use sqlx::{Arguments, AssertSqlSafe, Column, Executor, PgConnection, PgPool, Postgres, TypeInfo, ValueRef};
 use sqlx_core::migrate::{Migration, MigrationType, Migrator};
 use sqlx_core::sql_str::SqlStr;
-use sqlx_postgres::{PgArguments, PgConnectOptions, PgListener, PgPoolOptions};
+use sqlx_postgres::{PgArguments, PgConnectOptions, PgListener, PgPoolOptions, PgValueRef};
 use tabula_model::Timestamp;
 
 use super::games::{GAME, GAME_HEAD};
@@ -171,17 +171,9 @@ impl<'de> Deserializer<'de> for RowReader<'_> {
 struct Cell<'r>(&'r PgRow, usize);
 
 impl Cell<'_> {
-    /// What the column holds: `NULL`, `INT8`, `INT4`, `BOOL`, `JSON` or `TEXT`.
-    fn kind(&self) -> Result<&'static str, DeError> {
-        let raw = sqlx::Row::try_get_raw(self.0, self.1).map_err(DeError::custom)?;
-        Ok(match raw.type_info().name() {
-            _ if raw.is_null() => "NULL",
-            "INT8" => "INT8",
-            "INT4" => "INT4",
-            "BOOL" => "BOOL",
-            "JSON" | "JSONB" => "JSON",
-            _ => "TEXT",
-        })
+    /// The column as PostgreSQL sent it, with its type.
+    fn raw(&self) -> Result<PgValueRef<'_>, DeError> {
+        sqlx::Row::try_get_raw(self.0, self.1).map_err(DeError::custom)
     }
 
     fn get<'a, T: sqlx::Decode<'a, Postgres> + sqlx::Type<Postgres>>(&'a self) -> Result<T, DeError> {
@@ -201,27 +193,28 @@ impl<'de> Deserializer<'de> for Cell<'_> {
     type Error = DeError;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        match self.kind()? {
-            "NULL" => visitor.visit_unit(),
+        let raw = self.raw()?;
+        match raw.type_info().name() {
+            _ if raw.is_null() => visitor.visit_unit(),
             "INT8" => visitor.visit_i64(self.get()?),
             "INT4" => visitor.visit_i32(self.get()?),
             "BOOL" => visitor.visit_bool(self.get()?),
-            "JSON" => self.get::<serde_json::Value>()?.deserialize_any(visitor).map_err(DeError::custom),
+            "JSON" | "JSONB" => {
+                self.get::<serde_json::Value>()?.deserialize_any(visitor).map_err(DeError::custom)
+            }
             _ => visitor.visit_string(self.get()?),
         }
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        match self.kind()? {
-            "NULL" => visitor.visit_none(),
-            _ => visitor.visit_some(self),
-        }
+        if self.raw()?.is_null() { visitor.visit_none() } else { visitor.visit_some(self) }
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        match self.kind()? {
-            "INT8" => visitor.visit_bool(self.get::<i64>()? != 0),
-            _ => self.deserialize_any(visitor),
+        if self.raw()?.type_info().name() == "INT8" {
+            visitor.visit_bool(self.get::<i64>()? != 0)
+        } else {
+            self.deserialize_any(visitor)
         }
     }
 
