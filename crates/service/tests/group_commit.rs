@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use tabula_model::{Event, EventAction, Options, SeatResult};
-use tabula_service::store::{GameStatus, GameSummary, NewGame, SqliteStore, Store, StoreError};
+use tabula_service::store::{Clients, GameStatus, GameSummary, NewGame, SqliteStore, Store, StoreError};
 
 fn new_game(n: usize) -> NewGame {
     let kind = tabula_games::find("intervalo").unwrap();
@@ -45,11 +45,15 @@ fn choice(cell: usize) -> Event {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_appends_commit_together_and_conflicts_stay_alone() {
     let dir = tempfile::tempdir().unwrap();
-    let store: Arc<Store> = Arc::new(SqliteStore::open(&dir.path().join("t.db")).await.unwrap());
+    let store: Arc<Store> =
+        Arc::new(SqliteStore::open(&dir.path().join("t.db"), Clients::Many).await.unwrap());
     let games = 40;
     let mut ids = Vec::new();
     for n in 0..games {
-        ids.push((store.create_game(&new_game(n)).await.unwrap(), new_game(n).players));
+        ids.push((
+            store.create_game(&new_game(n), Box::new(|_| Vec::new())).await.unwrap(),
+            new_game(n).players,
+        ));
     }
     // Eight rounds: in each, every game gets one good append and, for every
     // fourth game, three more against the same version that must conflict.
@@ -101,8 +105,8 @@ async fn concurrent_appends_commit_together_and_conflicts_stay_alone() {
 async fn a_stale_append_fails_and_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.db");
-    let store = SqliteStore::open(&path).await.unwrap();
-    let id = store.create_game(&new_game(0)).await.unwrap();
+    let store = SqliteStore::open(&path, Clients::Many).await.unwrap();
+    let id = store.create_game(&new_game(0), Box::new(|_| Vec::new())).await.unwrap();
     let players = new_game(0).players;
     // A stale version fails, and the next append at the right one succeeds.
     assert!(matches!(
@@ -110,7 +114,7 @@ async fn a_stale_append_fails_and_changes_nothing() {
         Err(StoreError::Conflict)
     ));
     store.append(0, &[choice(1)], &summary(id, 1, &players), &[]).await.unwrap();
-    assert_eq!(store.game_version(id).await.unwrap(), Some(1));
+    assert_eq!(store.game(id).await.unwrap().map(|g| g.summary.version), Some(1));
     // An append to a game that does not exist is a conflict too, and changes nothing.
     assert!(matches!(
         store.append(0, &[choice(1)], &summary(id + 1, 1, &players), &[]).await,
@@ -125,10 +129,14 @@ async fn a_stale_append_fails_and_changes_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_batch_of_many_games_keeps_each_append_whole_or_absent() {
     let dir = tempfile::tempdir().unwrap();
-    let store: Arc<Store> = Arc::new(SqliteStore::open(&dir.path().join("t.db")).await.unwrap());
+    let store: Arc<Store> =
+        Arc::new(SqliteStore::open(&dir.path().join("t.db"), Clients::Many).await.unwrap());
     let mut ids = Vec::new();
     for n in 0..60 {
-        ids.push((store.create_game(&new_game(n)).await.unwrap(), new_game(n).players));
+        ids.push((
+            store.create_game(&new_game(n), Box::new(|_| Vec::new())).await.unwrap(),
+            new_game(n).players,
+        ));
     }
     let tasks: Vec<_> = ids
         .iter()

@@ -4,11 +4,11 @@
 use std::sync::Arc;
 
 use tabula_service::command::{MAX_ACTIVE_GAMES, MAX_LINE};
-use tabula_service::store::SqliteStore;
+use tabula_service::store::{Clients, SqliteStore};
 use tabula_service::{Caller, Clock, ErrorCode, Service};
 
 async fn service(dir: &tempfile::TempDir) -> Service {
-    let store = SqliteStore::open(&dir.path().join("limits.db")).await.expect("store opens");
+    let store = SqliteStore::open(&dir.path().join("limits.db"), Clients::Many).await.expect("store opens");
     let service = Service::new(Arc::new(store), Clock::Fixed(1_700_000_000_000));
     for user in ["ted", "ned"] {
         service

@@ -6,13 +6,13 @@ use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
 use tabula_model::{Game, Record, Turn, Viewer};
-use tabula_service::store::{SqliteStore, Store};
+use tabula_service::store::{Clients, SqliteStore, Store};
 use tabula_service::{Caller, Clock, Service};
 
 /// A service over the database at `path`, and the database itself (read
 /// underneath the service to replay what it stored).
 async fn service(path: &std::path::Path, now: i64) -> (Service, Arc<Store>) {
-    let store: Arc<Store> = Arc::new(SqliteStore::open(path).await.expect("store opens"));
+    let store: Arc<Store> = Arc::new(SqliteStore::open(path, Clients::Many).await.expect("store opens"));
     (Service::new(store.clone(), Clock::Fixed(now)), store)
 }
 

@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use tabula_model::{Event, EventAction, Lang, Options, SeatResult};
 use tabula_service::store::{
-    self, GameFilter, GameStatus, GameSummary, NewGame, OutboxMessage, SideEffect, Store, StoreError,
-    UserRow, Work,
+    self, Clients, GameFilter, GameStatus, GameSummary, NewGame, OutboxMessage, SideEffect, Store,
+    StoreError, UserRow, Work,
 };
 
 const T0: i64 = 1_767_225_600_000;
@@ -59,13 +59,13 @@ async fn backends() -> Vec<Backend> {
     let mut out = vec![
         Backend {
             name: "sqlite",
-            store: store::open(&path).await.expect("SQLite opens"),
+            store: store::open(&path, Clients::Many).await.expect("SQLite opens"),
             reopen: path,
             _dir: Some(dir),
         },
         Backend {
             name: "sqlite, one client",
-            store: store::open_for_one_client(&one_path).await.expect("SQLite opens for one client"),
+            store: store::open(&one_path, Clients::One).await.expect("SQLite opens for one client"),
             reopen: one_path,
             _dir: Some(one_dir),
         },
@@ -73,7 +73,7 @@ async fn backends() -> Vec<Backend> {
     if let Some(url) = postgres_url().await {
         out.push(Backend {
             name: "postgres",
-            store: store::open(&url).await.expect("PostgreSQL opens"),
+            store: store::open(&url, Clients::Many).await.expect("PostgreSQL opens"),
             reopen: url,
             _dir: None,
         });
@@ -198,7 +198,7 @@ async fn accounts_are_found_by_a_registered_address_in_any_case() {
 async fn appends_are_checked_against_the_version_with_their_side_effects() {
     for b in backends().await {
         let s = &b.store;
-        let id = s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
+        let id = s.create_game(&new_game(&["ann", "bob"], None), Box::new(|_| Vec::new())).await.unwrap();
         let g = s.game(id).await.unwrap().unwrap();
         assert_eq!((g.summary.version, g.seed, g.events.len()), (0, u64::MAX - 7, 0), "{}", b.name);
         assert_eq!(g.initial_players, ["ann", "bob"]);
@@ -236,14 +236,14 @@ async fn appends_are_checked_against_the_version_with_their_side_effects() {
         // Several events at once, a clock event among them.
         let clock = Event { at: T0 + 3, seat: None, action: EventAction::Clock };
         s.append(1, &[mv(T0 + 2, 1, "GGA"), clock.clone()], &summary(id, 3, &["ann"]), &[]).await.unwrap();
-        assert_eq!(s.game_version(id).await.unwrap(), Some(3));
+        assert_eq!(s.game(id).await.unwrap().map(|g| g.summary.version), Some(3));
         assert_eq!(
             s.game(id).await.unwrap().unwrap().events[1..],
             [mv(T0 + 2, 1, "GGA"), clock],
             "{}",
             b.name
         );
-        assert_eq!(s.game_version(id + 100).await.unwrap(), None);
+        assert_eq!(s.game(id + 100).await.unwrap().map(|g| g.summary.version), None);
         assert!(s.game(id + 100).await.unwrap().is_none());
 
         // Finishing records the seat results.
@@ -265,7 +265,7 @@ async fn appends_are_checked_against_the_version_with_their_side_effects() {
 async fn joins_add_players_after_the_initial_ones() {
     for b in backends().await {
         let s = &b.store;
-        let id = s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
+        let id = s.create_game(&new_game(&["ann", "bob"], None), Box::new(|_| Vec::new())).await.unwrap();
         let join =
             Event { at: T0, seat: None, action: EventAction::Join { user: "cy".into(), text: "x".into() } };
         let mut sum = summary(id, 1, &["cy"]);
@@ -293,11 +293,14 @@ async fn listed(s: &Arc<Store>, f: &GameFilter, backend: &str) -> Vec<i64> {
 async fn games_are_listed_by_filter_and_clocks_when_due() {
     for b in backends().await {
         let s = &b.store;
-        let a = s.create_game(&new_game(&["ann", "bob"], Some(T0 + 100))).await.unwrap();
+        let a = s
+            .create_game(&new_game(&["ann", "bob"], Some(T0 + 100)), Box::new(|_| Vec::new()))
+            .await
+            .unwrap();
         let mut proposed = new_game(&["bob", "cy"], Some(T0 + 50));
         proposed.status = GameStatus::Proposed;
         proposed.accepted = vec![true, false];
-        let c = s.create_game(&proposed).await.unwrap();
+        let c = s.create_game(&proposed, Box::new(|_| Vec::new())).await.unwrap();
         let all = GameFilter::default();
         assert_eq!(listed(s, &all, b.name).await, [c, a], "{}: newest first", b.name);
         let bob = GameFilter { player: Some("bob".into()), ..Default::default() };
@@ -323,7 +326,7 @@ async fn games_are_listed_by_filter_and_clocks_when_due() {
 
         // A player's games combine with every other filter, newest first,
         // and a player who holds two seats of a game sees it once.
-        let twice = s.create_game(&new_game(&["bob", "bob"], None)).await.unwrap();
+        let twice = s.create_game(&new_game(&["bob", "bob"], None), Box::new(|_| Vec::new())).await.unwrap();
         let bob = GameFilter { player: Some("bob".into()), ..Default::default() };
         assert_eq!(listed(s, &bob, b.name).await, [twice, c, a], "{}", b.name);
         let older = GameFilter { before: Some(twice), limit: 1, ..bob.clone() };
@@ -352,19 +355,23 @@ async fn the_outbox_keeps_one_message_per_key_and_its_delivery_state() {
         let s = &b.store;
         s.mail().enqueue(&[message("a"), message("b"), message("a")], T0).await.unwrap();
         s.mail().enqueue(&[message("b")], T0 + 5).await.unwrap();
-        let due = s.mail().outbox_due(T0, 10).await.unwrap();
+        let due = s.mail().claim_outbox(T0, T0, 10).await.unwrap();
         assert_eq!(due.iter().map(|r| r.message.key.as_str()).collect::<Vec<_>>(), ["a", "b"], "{}", b.name);
         assert_eq!(due[0].message, message("a"));
-        assert!(s.mail().outbox_due(T0 - 1, 10).await.unwrap().is_empty());
+        assert!(s.mail().claim_outbox(T0 - 1, T0 - 1, 10).await.unwrap().is_empty());
         let (a, bb) = (due[0].id, due[1].id);
         s.mail().outbox_sent(a, T0 + 1).await.unwrap();
         s.mail().outbox_failed(bb, "refused for now", T0 + 60).await.unwrap();
-        assert!(s.mail().outbox_due(T0 + 59, 10).await.unwrap().is_empty(), "{}", b.name);
-        let retry = s.mail().outbox_due(T0 + 60, 10).await.unwrap();
+        assert!(s.mail().claim_outbox(T0 + 59, T0 + 59, 10).await.unwrap().is_empty(), "{}", b.name);
+        let retry = s.mail().claim_outbox(T0 + 60, T0 + 60, 10).await.unwrap();
         assert_eq!((retry.len(), retry[0].attempts), (1, 1), "{}", b.name);
         assert_eq!(retry[0].last_error.as_deref(), Some("refused for now"));
         s.mail().outbox_gave_up(bb, "no such user", T0 + 61).await.unwrap();
-        assert!(s.mail().outbox_due(i64::MAX - 1, 10).await.unwrap().is_empty(), "{}", b.name);
+        assert!(
+            s.mail().claim_outbox(i64::MAX - 1, i64::MAX - 1, 10).await.unwrap().is_empty(),
+            "{}",
+            b.name
+        );
         let rows = s.mail().outbox(10).await.unwrap();
         assert_eq!(rows.len(), 2);
         assert_eq!((rows[0].gave_up_at, rows[0].attempts), (Some(T0 + 61), 2), "{}", b.name);
@@ -403,7 +410,7 @@ async fn concurrent_outbox_claims_never_share_a_row() {
         b.store.mail().enqueue(&msgs, T0).await.unwrap();
         let mut tasks = Vec::new();
         for _ in 0..4 {
-            let s = store::open(&b.reopen).await.unwrap();
+            let s = store::open(&b.reopen, Clients::Many).await.unwrap();
             tasks.push(tokio::spawn(async move {
                 let mut mine = Vec::new();
                 loop {
@@ -465,7 +472,7 @@ async fn an_answer_queues_its_reply_and_closes_the_message_together() {
 async fn subscriptions_chats_and_pending_moves() {
     for b in backends().await {
         let s = &b.store;
-        let id = s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
+        let id = s.create_game(&new_game(&["ann", "bob"], None), Box::new(|_| Vec::new())).await.unwrap();
         s.subscribe(id, "cy", true, &[], T0).await.unwrap();
         s.subscribe(id, "cy", true, &[], T0).await.unwrap();
         s.subscribe(id, "abe", true, &[], T0).await.unwrap();
@@ -494,7 +501,7 @@ async fn rate_limits_count_across_handles_and_start_again_when_quiet() {
     for b in backends().await {
         let s = &b.store;
         // Another handle on the same database: another server.
-        let other = store::open(&b.reopen).await.unwrap();
+        let other = store::open(&b.reopen, Clients::Many).await.unwrap();
         assert_eq!(s.limit("login:ann:ip:10.0.0.1").await.unwrap(), None, "{}", b.name);
         let one = s.count_limit("login:ann:ip:10.0.0.1", T0, T0 - 1000).await.unwrap();
         assert_eq!((one.hits, one.last_at), (1, T0), "{}", b.name);
@@ -600,7 +607,7 @@ async fn a_game_head_says_where_each_readers_mail_goes() {
         let finnish = UserRow { language: Some("fi".into()), ..user("ann") };
         s.update_user(&finnish, &[], T0).await.unwrap();
         assert_eq!(s.user("ann").await.unwrap(), Some(finnish), "{}", b.name);
-        let id = s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
+        let id = s.create_game(&new_game(&["ann", "bob"], None), Box::new(|_| Vec::new())).await.unwrap();
         for sub in ["eve", "dee", "ann", "cy"] {
             s.subscribe(id, sub, true, &[], T0).await.unwrap();
         }
@@ -619,7 +626,7 @@ async fn a_game_head_says_where_each_readers_mail_goes() {
         );
         let langs: Vec<Lang> = head.recipients.iter().map(|r| r.lang).collect();
         assert_eq!(langs, [Lang::Fi, Lang::En, Lang::En, Lang::En, Lang::En], "{}", b.name);
-        let lone = s.create_game(&new_game(&["bot:x", "ann"], None)).await.unwrap();
+        let lone = s.create_game(&new_game(&["bot:x", "ann"], None), Box::new(|_| Vec::new())).await.unwrap();
         let head = s.game_head(lone).await.unwrap().unwrap();
         assert!(head.subscribers.is_empty(), "{}", b.name);
         assert_eq!(head.recipients.len(), 2, "{}", b.name);
@@ -653,16 +660,17 @@ async fn tournaments_resume_by_fingerprint() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_appends_never_lose_or_double_an_acknowledged_event() {
     for b in backends().await {
-        let id = b.store.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
+        let id =
+            b.store.create_game(&new_game(&["ann", "bob"], None), Box::new(|_| Vec::new())).await.unwrap();
         let mut tasks = Vec::new();
         for writer in 0..6usize {
-            let s = store::open(&b.reopen).await.unwrap();
+            let s = store::open(&b.reopen, Clients::Many).await.unwrap();
             tasks.push(tokio::spawn(async move {
                 let mut acknowledged = Vec::new();
                 for n in 0..15 {
                     let text = format!("w{writer}-{n}");
                     loop {
-                        let version = s.game_version(id).await.unwrap().unwrap();
+                        let version = s.game(id).await.unwrap().map(|g| g.summary.version).unwrap();
                         let event = mv(T0 + version, writer % 2, &text);
                         let effects = [SideEffect::Outbox(message(&format!("{id}:v{}", version + 1)))];
                         match s.append(version, &[event], &summary(id, version + 1, &[]), &effects).await {
@@ -714,7 +722,7 @@ async fn concurrent_appends_never_lose_or_double_an_acknowledged_event() {
 #[tokio::test]
 async fn claims_exclude_other_processes_only_on_a_shared_store() {
     for b in backends().await {
-        let other = store::open(&b.reopen).await.unwrap();
+        let other = store::open(&b.reopen, Clients::Many).await.unwrap();
         let held = b.store.claim(Work::Clock(7)).await.unwrap().expect("free work is claimed");
         let second = other.claim(Work::Clock(7)).await.unwrap();
         let different = other.claim(Work::TimeLimits(7)).await.unwrap();
@@ -746,13 +754,14 @@ async fn claims_exclude_other_processes_only_on_a_shared_store() {
 #[tokio::test]
 async fn other_processes_hear_of_committed_changes() {
     for b in backends().await {
-        let other = store::open(&b.reopen).await.unwrap();
+        let other = store::open(&b.reopen, Clients::Many).await.unwrap();
         let Some(mut heard) = other.changes().await.unwrap() else {
             assert!(b.name.starts_with("sqlite"), "only the single-process store has no change feed");
             continue;
         };
         let mut own = b.store.changes().await.unwrap().expect("postgres has a change feed");
-        let id = b.store.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
+        let id =
+            b.store.create_game(&new_game(&["ann", "bob"], None), Box::new(|_| Vec::new())).await.unwrap();
         b.store.append(0, &[mv(T0, 0, "CCT")], &summary(id, 1, &["bob"]), &[]).await.unwrap();
         // A conflicting append is rolled back and announces nothing.
         assert!(b.store.append(0, &[mv(T0, 0, "x")], &summary(id, 1, &[]), &[]).await.is_err());
@@ -815,7 +824,8 @@ async fn append_failing_part_way(one_client: bool) {
     let path = dir.path().join("t.db");
     let db = path.display().to_string();
     let s: Arc<Store> =
-        if one_client { store::open_for_one_client(&db).await } else { store::open(&db).await }.unwrap();
+        if one_client { store::open(&db, Clients::One).await } else { store::open(&db, Clients::Many).await }
+            .unwrap();
     rusqlite::Connection::open(&path)
         .unwrap()
         .execute_batch(
@@ -825,7 +835,7 @@ async fn append_failing_part_way(one_client: bool) {
         .unwrap();
     let mut ids = Vec::new();
     for _ in 0..24 {
-        ids.push(s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap());
+        ids.push(s.create_game(&new_game(&["ann", "bob"], None), Box::new(|_| Vec::new())).await.unwrap());
     }
     let tasks: Vec<_> = ids
         .iter()
@@ -859,8 +869,9 @@ async fn append_failing_part_way(one_client: bool) {
 #[tokio::test]
 async fn reads_see_what_another_process_committed() {
     for b in backends().await {
-        let other = store::open_for_one_client(&b.reopen).await.unwrap();
-        let id = b.store.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
+        let other = store::open(&b.reopen, Clients::One).await.unwrap();
+        let id =
+            b.store.create_game(&new_game(&["ann", "bob"], None), Box::new(|_| Vec::new())).await.unwrap();
         assert_eq!(b.store.game_head(id).await.unwrap().unwrap().summary.version, 0, "{}", b.name);
         other.append(0, &[mv(T0, 0, "CCT")], &summary(id, 1, &["bob"]), &[]).await.unwrap();
         let head = b.store.game_head(id).await.unwrap().unwrap();
@@ -891,7 +902,8 @@ async fn reads_see_what_another_process_committed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_game_read_during_appends_is_one_snapshot() {
     for b in backends().await {
-        let id = b.store.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
+        let id =
+            b.store.create_game(&new_game(&["ann", "bob"], None), Box::new(|_| Vec::new())).await.unwrap();
         let writer = {
             let s = b.store.clone();
             tokio::spawn(async move {
@@ -942,10 +954,10 @@ async fn a_sqlite_database_migrated_by_sqlx_opens_and_keeps_working() {
     .unwrap();
     drop(old);
 
-    let s = store::open(&path.display().to_string()).await.expect("the old database opens");
+    let s = store::open(&path.display().to_string(), Clients::Many).await.expect("the old database opens");
     assert_eq!(s.user("ann").await.unwrap().expect("ann is kept").emails, ["a@x.org"]);
     s.create_user(&user("bob"), &[], T0).await.unwrap();
-    let id = s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
+    let id = s.create_game(&new_game(&["ann", "bob"], None), Box::new(|_| Vec::new())).await.unwrap();
     s.append(0, &[mv(T0, 0, "CCT")], &summary(id, 1, &["bob"]), &[]).await.unwrap();
     assert_eq!(s.game(id).await.unwrap().unwrap().events.len(), 1);
     let version: i64 = rusqlite::Connection::open(&path)
@@ -961,7 +973,7 @@ async fn a_sqlite_database_migrated_by_sqlx_opens_and_keeps_working() {
 async fn a_reply_committed_with_a_move_is_held_until_the_whole_reply_replaces_it() {
     for b in backends().await {
         let s = &b.store;
-        let id = s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
+        let id = s.create_game(&new_game(&["ann", "bob"], None), Box::new(|_| Vec::new())).await.unwrap();
         assert!(s.mail().claim_incoming("<m3@x>", T0, T0 - 100).await.unwrap(), "{}", b.name);
         let mut interim = message("reply:<m3@x>");
         interim.body = "the move alone".into();
@@ -996,7 +1008,7 @@ async fn a_reply_committed_with_a_move_is_held_until_the_whole_reply_replaces_it
         );
 
         // Nobody replacing it (the process died): it goes when the hold ends.
-        let id2 = s.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
+        let id2 = s.create_game(&new_game(&["ann", "bob"], None), Box::new(|_| Vec::new())).await.unwrap();
         let effects = [SideEffect::Held { message: message("reply:<m4@x>"), due: T0 + 60_000 }];
         let mut sum = summary(id2, 1, &["bob"]);
         sum.id = id2;
@@ -1019,7 +1031,8 @@ async fn a_games_head_and_record_name_its_seated_bot_accounts() {
         }
         b.store.set_bot("bob", true, T0, &[]).await.unwrap();
         b.store.set_bot("cid", true, T0, &[]).await.unwrap();
-        let id = b.store.create_game(&new_game(&["ann", "bob"], None)).await.unwrap();
+        let id =
+            b.store.create_game(&new_game(&["ann", "bob"], None), Box::new(|_| Vec::new())).await.unwrap();
         b.store.subscribe(id, "cid", true, &[], T0).await.unwrap();
         let bob = vec!["bob".to_string()];
         assert_eq!(b.store.game_head(id).await.unwrap().unwrap().bot_accounts, bob, "{}", b.name);

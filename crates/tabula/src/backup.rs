@@ -41,7 +41,7 @@ pub fn run(global: &Global, args: BackupArgs) -> Result<ExitCode> {
         bail!(t!(lang(), "op-backup-exists", file = args.file.display().to_string()));
     }
     let summary = run_one_command(async {
-        tabula_service::store::backup(&global.db, &args.file).await.with_context(|| {
+        tabula_service::store::backup(std::path::Path::new(&global.db), &args.file).await.with_context(|| {
             t!(lang(), "op-backing-up", db = global.db.as_str(), file = args.file.display().to_string())
         })
     })?;

@@ -493,7 +493,7 @@ pub async fn open_service(global: &Global) -> Result<Service> {
 /// The database of `--db`, for what keeps its own tables there
 /// (tournaments) rather than running commands.
 pub async fn open_store(global: &Global) -> Result<std::sync::Arc<tabula_service::store::Store>> {
-    tabula_service::store::open(&global.db)
+    tabula_service::store::open(&global.db, tabula_service::store::Clients::Many)
         .await
         .with_context(|| t!(lang(), "op-opening-database", db = db_name(&global.db)))
 }
@@ -508,7 +508,7 @@ pub async fn open_store(global: &Global) -> Result<std::sync::Arc<tabula_service
 /// with an fsync of the directory. Every commit was already durable; the
 /// log is folded in by SQLite's automatic checkpoints and by the server.
 pub async fn open_one_command_service(global: &Global) -> Result<std::mem::ManuallyDrop<Service>> {
-    let store = tabula_service::store::open_for_one_client(&global.db)
+    let store = tabula_service::store::open(&global.db, tabula_service::store::Clients::One)
         .await
         .with_context(|| t!(lang(), "op-opening-database", db = db_name(&global.db)))?;
     Ok(std::mem::ManuallyDrop::new(service_over(store, global)))

@@ -66,7 +66,7 @@ pub fn run(global: &Global, args: WorkerArgs) -> Result<ExitCode> {
         .build()
         .with_context(|| t!(lang(), "op-starting-runtime"))?;
     rt.block_on(async {
-        let store = tabula_service::store::open(&global.db)
+        let store = tabula_service::store::open(&global.db, tabula_service::store::Clients::Many)
             .await
             .with_context(|| t!(lang(), "op-opening-database", db = crate::cli::db_name(&global.db)))?;
         let name =

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use common::site_with_clock;
 use serde_json::{Value, json};
-use tabula_service::store::SqliteStore;
+use tabula_service::store::{Clients, SqliteStore};
 use tabula_service::{Caller, Clock, Service};
 
 const NOW: i64 = 1_767_225_600_000; // 2026-01-01
@@ -116,7 +116,7 @@ const SCRIPT: &[(&str, &str)] = &[
 async fn every_command_answers_as_the_command_line_does() {
     let api = site_with_clock(Clock::Fixed(NOW)).await;
     let dir = tempfile::tempdir().unwrap();
-    let store = SqliteStore::open(&dir.path().join("cli.db")).await.unwrap();
+    let store = SqliteStore::open(&dir.path().join("cli.db"), Clients::Many).await.unwrap();
     let cli = Arc::new(Service::new(Arc::new(store), Clock::Fixed(NOW)));
     let mut failures = Vec::new();
     for (line, expect) in SCRIPT {

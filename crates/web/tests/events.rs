@@ -86,7 +86,12 @@ async fn a_stream_refuses_a_bad_token_and_an_unknown_board() {
 #[tokio::test]
 async fn shutting_down_ends_open_streams() {
     let dir = tempfile::tempdir().unwrap();
-    let store = tabula_service::store::SqliteStore::open(&dir.path().join("t.db")).await.unwrap();
+    let store = tabula_service::store::SqliteStore::open(
+        &dir.path().join("t.db"),
+        tabula_service::store::Clients::Many,
+    )
+    .await
+    .unwrap();
     let service = std::sync::Arc::new(tabula_service::Service::new(
         std::sync::Arc::new(store),
         tabula_service::Clock::System,

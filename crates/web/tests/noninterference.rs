@@ -239,7 +239,7 @@ async fn set_up(s: &Scenario) -> Side {
         accepted: vec![true; s.players.len()],
         next_clock: game.state().next_clock(),
     };
-    let board = site.store.create_game(&new).await.expect("stored");
+    let board = site.store.create_game(&new, Box::new(|_| Vec::new())).await.expect("stored");
     let k = info.kind;
     for (seat, m) in &s.moves {
         let p = &s.players[*seat];

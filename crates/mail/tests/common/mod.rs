@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tabula_mail::MailConfig;
-use tabula_service::store::{OutboxRow, SqliteStore, Store};
+use tabula_service::store::{Clients, OutboxRow, SqliteStore, Store};
 use tabula_service::{Caller, Clock, Service};
 
 /// The seed's sequences of ned, ted and jed.
@@ -35,7 +35,8 @@ impl World {
     pub async fn new() -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let db = dir.path().join("tabula.db");
-        let store: Arc<Store> = Arc::new(SqliteStore::open(&db).await.expect("open the database"));
+        let store: Arc<Store> =
+            Arc::new(SqliteStore::open(&db, Clients::Many).await.expect("open the database"));
         let service = Arc::new(Service::new(store.clone(), Clock::System));
         World { dir, db, service, store }
     }
@@ -72,20 +73,20 @@ impl World {
 
     /// The number of events of board 1.
     pub async fn version(&self, board: i64) -> i64 {
-        self.store.game_version(board).await.expect("version").unwrap_or(0)
+        self.store.game(board).await.expect("version").map_or(0, |g| g.summary.version)
     }
 }
 
 /// A service over the database at `path`.
 pub async fn open(path: &std::path::Path, clock: Clock) -> Service {
-    let store = SqliteStore::open(path).await.expect("open the database");
+    let store = SqliteStore::open(path, Clients::Many).await.expect("open the database");
     Service::new(Arc::new(store), clock)
 }
 
 /// A service over the database `db` as `--db` names it: a SQLite file's
 /// path or a `postgres://` URL.
 pub async fn open_db(db: &str, clock: Clock) -> Service {
-    let store = tabula_service::store::open(db).await.expect("open the database");
+    let store = tabula_service::store::open(db, Clients::Many).await.expect("open the database");
     Service::new(store, clock)
 }
 

@@ -148,7 +148,7 @@ impl Service {
         let (answer, accepted_by, reply_lang) = (context.answer.clone(), accepted.clone(), context.lang);
         let game = std::sync::Arc::new(game);
         let mail = game.clone();
-        let effects: NewGameEffects = std::sync::Arc::new(move |id| {
+        let effects: NewGameEffects = Box::new(move |id| {
             let text = |viewer, lang| reply::board_text(&mail, id, status, viewer, now, &waiting, lang);
             let mut effects = Vec::new();
             for (seat, user, (addr, lang)) in &told {
@@ -182,7 +182,7 @@ impl Service {
             }
             effects
         });
-        let id = self.store.create_game_with(&new, effects).await?;
+        let id = self.store.create_game(&new, effects).await?;
         // Cached as made, at version 0 (no events yet): replaying it from the
         // store at its first move was a read of three statements per game.
         self.cache.lock().expect("cache lock").insert(id, 0, game);

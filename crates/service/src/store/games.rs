@@ -38,14 +38,9 @@ pub(super) const GAME_HEAD: &str = concat!(
 );
 
 impl Store {
-    /// Store a new game; returns its board number.
-    pub async fn create_game(&self, game: &NewGame) -> StoreResult<i64> {
-        self.create_game_with(game, Arc::new(|_| Vec::new())).await
-    }
-
-    /// [`Store::create_game`] with the side effects `effects` makes for the
-    /// new board's number (its mail) in the same transaction.
-    pub async fn create_game_with(&self, game: &NewGame, effects: NewGameEffects) -> StoreResult<i64> {
+    /// Store a new game, with the side effects `effects` makes for its board
+    /// number (its mail) in the same transaction; returns the board number.
+    pub async fn create_game(&self, game: &NewGame, effects: NewGameEffects) -> StoreResult<i64> {
         let (store, g) = (self.clone(), game.clone());
         let then = move |id| {
             let mut statements: Vec<_> = new_seats(id, &g).into_iter().collect();
@@ -59,11 +54,6 @@ impl Store {
     /// A game's record and summary.
     pub async fn game(&self, id: i64) -> StoreResult<Option<StoredGame>> {
         on_db!(self, db => db.game(id).await)
-    }
-
-    /// Only the version of a game (cheap; for cache checks).
-    pub async fn game_version(&self, id: i64) -> StoreResult<Option<i64>> {
-        self.value("SELECT version FROM games WHERE id = ?1", values![id]).await
     }
 
     /// A game's summary and acceptances without its events (cheap: what a

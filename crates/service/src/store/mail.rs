@@ -23,13 +23,6 @@ impl Mailroom<'_> {
         Ok(added.iter().sum::<u64>() as usize)
     }
 
-    /// Unsent messages due for an attempt.
-    pub async fn outbox_due(&self, now: Timestamp, limit: i64) -> StoreResult<Vec<OutboxRow>> {
-        let sql = "SELECT * FROM outbox WHERE sent_at IS NULL AND gave_up_at IS NULL AND next_attempt <= ?1 \
-                   ORDER BY id LIMIT ?2";
-        self.0.rows(sql, values![now, limit]).await
-    }
-
     /// Claim up to `limit` unsent messages due at `now` for one sender: they
     /// are not due again (for any sender) before `lease_until`, when a
     /// sender that died before recording the outcome has its messages retried.

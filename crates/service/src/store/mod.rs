@@ -32,7 +32,7 @@ use thiserror::Error;
 pub use bots::BotAccountRow;
 pub use mail::Mailroom;
 pub use postgres::{Claim, PostgresStore};
-pub use sqlite::{BackupSummary, SqliteStore};
+pub use sqlite::{BackupSummary, SqliteStore, backup};
 
 /// Whether `db` names a PostgreSQL database (`postgres://` or
 /// `postgresql://` URL) rather than a SQLite file.
@@ -41,38 +41,23 @@ pub fn is_postgres_url(db: &str) -> bool {
 }
 
 /// Open the store `db` names: a `postgres://` URL opens PostgreSQL, anything
-/// else is the path of a SQLite file (created if missing). Migrations run
-/// either way.
-pub async fn open(db: &str) -> StoreResult<Arc<Store>> {
+/// else is the path of a SQLite file (created if missing), opened for
+/// `clients` (see [`SqliteStore::open`]). Migrations run either way.
+pub async fn open(db: &str, clients: Clients) -> StoreResult<Arc<Store>> {
     if is_postgres_url(db) {
         Ok(Arc::new(PostgresStore::open(db).await?))
     } else {
-        Ok(Arc::new(SqliteStore::open(Path::new(db)).await?))
+        Ok(Arc::new(SqliteStore::open(Path::new(db), clients).await?))
     }
 }
 
-/// [`open`] for a process that runs one command and exits: a SQLite file
-/// gets one connection for everything (see
-/// [`SqliteStore::open_for_one_client`]); PostgreSQL opens as usual.
-pub async fn open_for_one_client(db: &str) -> StoreResult<Arc<Store>> {
-    if is_postgres_url(db) {
-        Ok(Arc::new(PostgresStore::open(db).await?))
-    } else {
-        Ok(Arc::new(SqliteStore::open_for_one_client(Path::new(db)).await?))
-    }
-}
-
-/// Copy the SQLite database `db` to `to` (replaced if it exists) while
-/// servers keep writing to it: every commit made before the copy began is
-/// in it (see `sqlite::backup`). A PostgreSQL database is copied with its
-/// own tools (`pg_dump`).
-pub async fn backup(db: &str, to: &Path) -> StoreResult<BackupSummary> {
-    if is_postgres_url(db) {
-        return Err(StoreError::Unsupported(
-            "tabula backup copies a SQLite database; copy a PostgreSQL database with pg_dump",
-        ));
-    }
-    sqlite::backup(Path::new(db), to).await
+/// Who a process serves, which says how it reads a SQLite file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clients {
+    /// A long-running process (the server, a worker): many at once.
+    Many,
+    /// A process that runs one command and exits.
+    One,
 }
 
 /// The schema's migrations `NNNN_NAME` of both databases, in order, each
@@ -735,8 +720,8 @@ pub enum SideEffect {
 }
 
 /// The side effects of a new game, made from its board number once the
-/// store has given it one (see [`Games::create_game_with`]).
-pub type NewGameEffects = Arc<dyn Fn(i64) -> Vec<SideEffect> + Send + Sync>;
+/// store has given it one (see [`Store::create_game`]).
+pub type NewGameEffects = Box<dyn Fn(i64) -> Vec<SideEffect> + Send + Sync>;
 
 /// The start of the outbox keys of the notifications the commands of the
 /// incoming message `key` hold back until the message is answered (see

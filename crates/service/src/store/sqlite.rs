@@ -26,6 +26,9 @@ use writer::Writer;
 /// Connections a long-running process (the server, a worker) reads on.
 const READERS: usize = 8;
 
+/// How long a statement waits for another connection's lock.
+pub(super) const BUSY_WAIT: Duration = Duration::from_secs(30);
+
 /// Pages the writing connection caches (in KiB when negative, as SQLite
 /// reads it): the summaries, seats and index pages of the games being played.
 const CACHE_KIB: i64 = 16 * 1024;
@@ -41,47 +44,33 @@ pub struct SqliteStore {
 
 impl SqliteStore {
     /// Open (creating if needed) the database file at `path` and run
-    /// migrations, for a long-running process: reads that need not share
-    /// the writer's cache go to connections of their own.
-    pub async fn open(path: &Path) -> StoreResult<Store> {
-        let mut store = Self::connect(path)?;
-        store.readers = Some(Arc::new(Readers {
-            path: path.to_owned(),
-            idle: Mutex::default(),
-            permits: Semaphore::new(READERS),
-        }));
-        Ok(Store { db: Db::Sqlite(store) })
-    }
-
-    /// [`SqliteStore::open`] for a process that runs one command and exits
-    /// (`tabula mail`, a CLI command): one connection does everything. It is
-    /// left open at exit: every commit is durable already, and leaving the
-    /// log for the next process spares a checkpoint and a log created anew.
-    pub async fn open_for_one_client(path: &Path) -> StoreResult<Store> {
-        Ok(Store { db: Db::Sqlite(Self::connect(path)?) })
-    }
-
-    /// The writing connection to the database at `path`, migrated, without readers.
-    fn connect(path: &Path) -> StoreResult<Self> {
+    /// migrations. A long-running process (`Clients::Many`) reads on
+    /// connections of its own besides the writer's, for the reads that need
+    /// not share its cache. A process that runs one command and exits
+    /// (`tabula mail`, a CLI command) does everything on one connection and
+    /// leaves it open at exit: every commit is durable already, and leaving
+    /// the log for the next process spares a checkpoint and a log created anew.
+    pub async fn open(path: &Path, clients: Clients) -> StoreResult<Store> {
         let mut log = path.as_os_str().to_owned();
         log.push("-wal");
         let new_log = !Path::new(&log).exists();
-        let mut conn = Connection::open_with_flags(
-            path,
-            OpenFlags::SQLITE_OPEN_READ_WRITE
-                | OpenFlags::SQLITE_OPEN_CREATE
-                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )?;
-        conn.busy_timeout(Duration::from_secs(30))?;
+        let mut conn = connection(path, OpenFlags::SQLITE_OPEN_CREATE, BUSY_WAIT)?;
         // FULL until the migrations are done: each of them is durable
         // when it commits (the writer's thread then commits with NORMAL).
         conn.execute_batch(&format!(
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; \
              PRAGMA cache_size = -{CACHE_KIB};"
         ))?;
-        conn.set_prepared_statement_cache_capacity(32);
         migrate(&mut conn)?;
-        Ok(SqliteStore { writer: Writer::start(conn, path, new_log)?, readers: None })
+        let readers = (clients == Clients::Many).then(|| {
+            Arc::new(Readers {
+                path: path.to_owned(),
+                idle: Mutex::default(),
+                permits: Semaphore::new(READERS),
+            })
+        });
+        let writer = Writer::start(conn, path, new_log)?;
+        Ok(Store { db: Db::Sqlite(SqliteStore { writer, readers }) })
     }
 
     /// Run `read` on a reading connection (on the writer's in a process
@@ -180,15 +169,20 @@ impl Readers {
 }
 
 fn open_reader(path: &Path) -> StoreResult<Connection> {
-    let conn = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )?;
-    conn.busy_timeout(Duration::from_secs(30))?;
+    let conn = connection(path, OpenFlags::empty(), BUSY_WAIT)?;
     // Reads map the file instead of copying each page out of the kernel
     // with a read() per page. The mapped pages a process has read count in
     // its resident size, so the map covers the first 32 MiB of the file only.
     conn.execute_batch("PRAGMA query_only = ON; PRAGMA mmap_size = 33554432;")?;
+    Ok(conn)
+}
+
+/// A connection to the database at `path` (`flags` besides read-write),
+/// whose statements wait up to `busy` for another connection's lock.
+pub(super) fn connection(path: &Path, flags: OpenFlags, busy: Duration) -> rusqlite::Result<Connection> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX | flags;
+    let conn = Connection::open_with_flags(path, flags)?;
+    conn.busy_timeout(busy)?;
     conn.set_prepared_statement_cache_capacity(32);
     Ok(conn)
 }

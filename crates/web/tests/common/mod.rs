@@ -11,7 +11,7 @@ use axum::body::Body;
 use axum::http::{HeaderMap, Method, Request, StatusCode, header};
 use http_body_util::BodyExt;
 use serde_json::Value;
-use tabula_service::store::{SqliteStore, Store};
+use tabula_service::store::{Clients, SqliteStore, Store};
 use tabula_service::{Clock, Service};
 use tower::ServiceExt;
 
@@ -65,7 +65,8 @@ pub async fn site() -> Site {
 
 pub async fn site_with_clock(clock: Clock) -> Site {
     let dir = tempfile::tempdir().unwrap();
-    let store: Arc<Store> = Arc::new(SqliteStore::open(&dir.path().join("tabula.db")).await.unwrap());
+    let store: Arc<Store> =
+        Arc::new(SqliteStore::open(&dir.path().join("tabula.db"), Clients::Many).await.unwrap());
     let service = Arc::new(Service::new(store.clone(), clock));
     let app = tabula_web::app(service.clone());
     Site { dir, service, store, app }
@@ -74,7 +75,8 @@ pub async fn site_with_clock(clock: Clock) -> Site {
 /// A site whose service plays the built-in bots.
 pub async fn site_with_bots() -> Site {
     let dir = tempfile::tempdir().unwrap();
-    let store: Arc<Store> = Arc::new(SqliteStore::open(&dir.path().join("tabula.db")).await.unwrap());
+    let store: Arc<Store> =
+        Arc::new(SqliteStore::open(&dir.path().join("tabula.db"), Clients::Many).await.unwrap());
     let service =
         Arc::new(Service::new(store.clone(), Clock::System).with_bots(Arc::new(tabula_bots::ServerBots)));
     let app = tabula_web::app(service.clone());

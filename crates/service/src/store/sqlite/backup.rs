@@ -10,7 +10,6 @@
 //! so a file with the destination's name is always a whole, checked copy.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
@@ -71,11 +70,7 @@ fn copy_now(from: &Path, partial: &Path) -> StoreResult<BackupSummary> {
     // Not opened read-only: a read-only connection to a database whose
     // pages are still all in the write-ahead log (a server that has not
     // checkpointed yet) copied an empty database. Nothing here writes to it.
-    let source = Connection::open_with_flags(
-        from,
-        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI,
-    )?;
-    source.busy_timeout(Duration::from_secs(30))?;
+    let source = super::connection(from, OpenFlags::SQLITE_OPEN_URI, super::BUSY_WAIT)?;
     source.execute("VACUUM INTO ?1", [target])?;
     drop(source);
 
