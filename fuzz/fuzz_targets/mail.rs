@@ -7,7 +7,7 @@ use std::sync::{Arc, OnceLock};
 
 use libfuzzer_sys::fuzz_target;
 use tabula_mail::{MailConfig, MailError, handle_message, html_to_text, read_message};
-use tabula_service::store::SqliteStore;
+use tabula_service::store::{Clients, SqliteStore};
 use tabula_service::{Clock, Service};
 
 struct World {
@@ -22,7 +22,8 @@ fn world() -> &'static World {
     WORLD.get_or_init(|| {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
         let dir = tempfile::tempdir().expect("temporary directory");
-        let store = runtime.block_on(SqliteStore::open(&dir.path().join("fuzz.db"))).expect("store");
+        let store =
+            runtime.block_on(SqliteStore::open(&dir.path().join("fuzz.db"), Clients::Many)).expect("store");
         let service = Service::new(Arc::new(store), Clock::Fixed(1_700_000_000_000));
         let config = MailConfig { address: "tabula@example.org".into(), ..MailConfig::default() };
         World { runtime, service, config, _dir: dir }

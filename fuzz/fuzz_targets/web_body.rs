@@ -12,7 +12,7 @@ use axum::body::Body;
 use axum::http::{Method, Request, header};
 use http_body_util::BodyExt;
 use libfuzzer_sys::fuzz_target;
-use tabula_service::store::SqliteStore;
+use tabula_service::store::{Clients, SqliteStore};
 use tabula_service::{Caller, Clock, Service};
 use tower::ServiceExt;
 
@@ -28,7 +28,7 @@ fn world() -> &'static World {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
         let dir = tempfile::tempdir().expect("temporary directory");
         let app = runtime.block_on(async {
-            let store = SqliteStore::open(&dir.path().join("fuzz.db")).await.expect("store");
+            let store = SqliteStore::open(&dir.path().join("fuzz.db"), Clients::Many).await.expect("store");
             let service = Arc::new(Service::new(Arc::new(store), Clock::Fixed(1_700_000_000_000)));
             for line in ["signup ted pw-ted ted@example.org", "signup ned pw-ned ned@example.org"] {
                 service.execute(line, &Caller::Anonymous).await.expect("signup");
