@@ -18,11 +18,11 @@
 //! numbers, user ids, cells) go in as text, so they are never grouped.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
-use std::sync::{LazyLock, OnceLock, PoisonError, RwLock};
+use std::sync::{LazyLock, OnceLock};
 
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
+use fluent_syntax::ast::{Expression, InlineExpression, Pattern, PatternElement};
 use unic_langid::LanguageIdentifier;
 
 mod format;
@@ -259,11 +259,20 @@ static FILE_INDEX: LazyLock<Box<[Option<usize>]>> = LazyLock::new(|| {
     FILE_OF.iter().map(|(_, english)| files.iter().position(|(name, _)| name == english)).collect()
 });
 
+/// The place of message `id` in `FILE_OF`, if there is such a message.
+fn entry_of(id: &str) -> Option<usize> {
+    FILE_OF.binary_search_by(|(other, _)| (*other).cmp(id)).ok()
+}
+
 /// The bundle of the catalogue file of `lang` that holds message `id`, if
 /// there is such a message.
 fn bundle_with(lang: Lang, id: &str) -> Option<&'static Bundle> {
-    let at = FILE_OF.binary_search_by(|(other, _)| (*other).cmp(id)).ok()?;
-    let file = (*FILE_INDEX.get(at)?)?;
+    bundle_at(lang, entry_of(id)?)
+}
+
+/// [`bundle_with`] of the message at `entry` of `FILE_OF`.
+fn bundle_at(lang: Lang, entry: usize) -> Option<&'static Bundle> {
+    let file = (*FILE_INDEX.get(entry)?)?;
     let source = *sources(lang).get(file)?;
     Some(BUNDLES[index(lang)].get(file)?.get_or_init(|| bundle(lang, source)))
 }
@@ -287,26 +296,50 @@ fn bundle(lang: Lang, (name, text): Source) -> Bundle {
     bundle
 }
 
-/// Named arguments of a message.
+/// Named arguments of a message, in the order given: most messages take
+/// only text and are written without Fluent's argument list (see
+/// [`resolve`]), which is made only for those that need it.
 #[derive(Default)]
-pub struct Args<'a>(FluentArgs<'a>);
+pub struct Args<'a>(Vec<(&'a str, FluentValue<'a>)>);
 
 impl<'a> Args<'a> {
     /// No arguments.
     pub fn new() -> Self {
-        Args(FluentArgs::new())
+        Args(Vec::new())
     }
 
     /// No arguments yet, with room for `n`.
     pub fn with_capacity(n: usize) -> Self {
-        Args(FluentArgs::with_capacity(n))
+        Args(Vec::with_capacity(n))
     }
 
     /// Argument `name` set to `value` (text as it is, numbers as
-    /// quantities: see [`ArgValue`]).
+    /// quantities: see [`ArgValue`]); a later value of the same name
+    /// replaces an earlier one.
     pub fn with(mut self, name: &'a str, value: impl ArgValue<'a>) -> Self {
-        self.0.set(name, value.into_value());
+        let value = value.into_value();
+        match self.0.iter_mut().find(|(other, _)| *other == name) {
+            Some((_, old)) => *old = value,
+            None => self.0.push((name, value)),
+        }
         self
+    }
+
+    fn get(&self, name: &str) -> Option<&FluentValue<'a>> {
+        self.0.iter().find(|(other, _)| *other == name).map(|(_, value)| value)
+    }
+
+    /// The arguments as Fluent takes them, their texts borrowed.
+    fn fluent(&self) -> FluentArgs<'_> {
+        let mut args = FluentArgs::with_capacity(self.0.len());
+        for (name, value) in &self.0 {
+            let value = match value {
+                FluentValue::String(text) => FluentValue::String(Cow::Borrowed(text.as_ref())),
+                other => other.clone(),
+            };
+            args.set(*name, value);
+        }
+        args
     }
 }
 
@@ -317,7 +350,7 @@ impl<'a> Args<'a> {
 pub fn text(lang: Lang, id: &str, args: &Args<'_>) -> String {
     // A message without arguments is formatted once per process (see
     // [`fixed_text`]): headings and labels are written on every reply.
-    if args.0.iter().next().is_none()
+    if args.0.is_empty()
         && let Some(fixed) = fixed_text(lang, id)
     {
         return fixed.to_owned();
@@ -343,28 +376,31 @@ pub fn fixed_text(lang: Lang, id: &str) -> Option<&'static str> {
     fixed_in(lang, id).or_else(|| fixed_in(Lang::En, id))
 }
 
-/// The fixed texts formatted so far, per language. Only ids of messages
-/// that exist are kept, so the map is bounded by the catalogues.
-static FIXED: [RwLock<BTreeMap<String, &'static str>>; 3] =
-    [RwLock::new(BTreeMap::new()), RwLock::new(BTreeMap::new()), RwLock::new(BTreeMap::new())];
+/// The fixed texts formatted so far, per language, one slot per entry of
+/// `FILE_OF` (`None` inside for a message that takes arguments): a board
+/// asks for several on every reply, from every request thread at once,
+/// and a slot once set is read without a lock or a comparison of ids.
+/// One language's fixed texts (see [`FIXED`]).
+type FixedTexts = LazyLock<Box<[OnceLock<Option<&'static str>>]>>;
+
+static FIXED: [FixedTexts; 3] = [
+    LazyLock::new(|| FILE_OF.iter().map(|_| OnceLock::new()).collect()),
+    LazyLock::new(|| FILE_OF.iter().map(|_| OnceLock::new()).collect()),
+    LazyLock::new(|| FILE_OF.iter().map(|_| OnceLock::new()).collect()),
+];
 
 fn fixed_in(lang: Lang, id: &str) -> Option<&'static str> {
-    let cache = &FIXED[index(lang)];
-    if let Some(text) = cache.read().unwrap_or_else(PoisonError::into_inner).get(id) {
-        return Some(text);
-    }
-    let bundle = bundle_with(lang, id)?;
-    let pattern = bundle.get_message(id)?.value()?;
-    let mut errors = Vec::new();
-    let formatted = bundle.format_pattern(pattern, None, &mut errors);
-    if !errors.is_empty() {
-        return None;
-    }
-    let mut cache = cache.write().unwrap_or_else(PoisonError::into_inner);
-    // Leaked once per message and language: a process keeps these texts for
-    // its whole life anyway, and handing out `&'static str` spares every
-    // caller a copy.
-    Some(*cache.entry(id.to_string()).or_insert_with(|| Box::leak(formatted.into_owned().into_boxed_str())))
+    let entry = entry_of(id)?;
+    *FIXED[index(lang)].get(entry)?.get_or_init(|| {
+        let bundle = bundle_at(lang, entry)?;
+        let pattern = bundle.get_message(id)?.value()?;
+        let mut errors = Vec::new();
+        let formatted = bundle.format_pattern(pattern, None, &mut errors);
+        // Leaked once per message and language: a process keeps these
+        // texts for its whole life anyway, and handing out `&'static str`
+        // spares every caller a copy.
+        errors.is_empty().then(|| &*Box::leak(formatted.into_owned().into_boxed_str()))
+    })
 }
 
 /// Whether message `id` exists in English, the reference catalogue.
@@ -388,11 +424,37 @@ fn attribute_in(lang: Lang, id: &str, attribute: &str, args: &Args<'_>) -> Optio
     Some(resolve(bundle, pattern, args))
 }
 
-fn resolve(bundle: &Bundle, pattern: &fluent_syntax::ast::Pattern<&str>, args: &Args<'_>) -> String {
+fn resolve(bundle: &Bundle, pattern: &Pattern<&str>, args: &Args<'_>) -> String {
+    if let Some(text) = plain(pattern, args) {
+        return text;
+    }
     // A missing argument shows as `{$name}` in the text; the catalogue
     // tests check every call site's arguments against the English message.
     let mut errors = Vec::new();
-    bundle.format_pattern(pattern, Some(&args.0), &mut errors).into_owned()
+    bundle.format_pattern(pattern, Some(&args.fluent()), &mut errors).into_owned()
+}
+
+/// A pattern of text and text arguments only, written as Fluent writes it
+/// (Tabula's bundles add no isolation marks and transform no text): most
+/// of a board's lines are such, and Fluent's argument list and resolver
+/// cost a move's two boards more than the lines' own bytes. `None` for
+/// anything else (a number, a choice by plural or value, a reference to
+/// another message, a missing argument), which Fluent writes.
+fn plain(pattern: &Pattern<&str>, args: &Args<'_>) -> Option<String> {
+    let mut out = String::new();
+    for element in &pattern.elements {
+        match element {
+            PatternElement::TextElement { value } => out.push_str(value),
+            PatternElement::Placeable {
+                expression: Expression::Inline(InlineExpression::VariableReference { id }),
+            } => match args.get(id.name)? {
+                FluentValue::String(text) => out.push_str(text),
+                _ => return None,
+            },
+            PatternElement::Placeable { .. } => return None,
+        }
+    }
+    Some(out)
 }
 
 /// `names` joined as `lang` lists them: `a`, `a and b`, `a, b and c`
@@ -423,7 +485,12 @@ macro_rules! msg {
 #[macro_export]
 macro_rules! t {
     ($lang:expr, $id:expr $(, $name:ident = $value:expr)* $(,)?) => {
-        $crate::text($lang, $id, &$crate::Args::new()$(.with(stringify!($name), $value))*)
+        $crate::text(
+            $lang,
+            $id,
+            &$crate::Args::with_capacity(0 $(+ { let _ = stringify!($name); 1 })*)
+                $(.with(stringify!($name), $value))*,
+        )
     };
 }
 
@@ -600,6 +667,47 @@ mod tests {
         );
         // Setting an argument again replaces it.
         assert_eq!(msg!("duration-days", days = 3).arg("days", 1).render(Lang::En), "1 day");
+    }
+
+    #[test]
+    fn text_only_messages_are_written_as_fluent_writes_them() {
+        // Every pattern of every catalogue (values and attributes), its
+        // variables given as text: where the direct writer takes it, its
+        // text is Fluent's to the byte.
+        let mut direct = 0;
+        for lang in Lang::ALL {
+            for (name, text) in sources(lang) {
+                let resource = FluentResource::try_new(text.to_string()).expect("the catalogue parses");
+                for entry in resource.entries() {
+                    let fluent_syntax::ast::Entry::Message(message) = entry else { continue };
+                    let bundle = bundle_with(lang, message.id.name).expect("the message is found");
+                    let found = bundle.get_message(message.id.name).expect("the message is in its bundle");
+                    let patterns = found.value().into_iter().chain(found.attributes().map(|a| a.value()));
+                    for pattern in patterns {
+                        let mut args = Args::new();
+                        for element in &pattern.elements {
+                            if let PatternElement::Placeable {
+                                expression: Expression::Inline(InlineExpression::VariableReference { id }),
+                            } = element
+                            {
+                                args = args.with(id.name, id.name);
+                            }
+                        }
+                        let Some(written) = plain(pattern, &args) else { continue };
+                        let mut errors = Vec::new();
+                        let fluent = bundle.format_pattern(pattern, Some(&args.fluent()), &mut errors);
+                        assert_eq!(written, fluent, "{name}: {}", message.id.name);
+                        assert!(errors.is_empty(), "{name}: {}: {errors:?}", message.id.name);
+                        direct += 1;
+                    }
+                }
+            }
+        }
+        assert!(direct > 1_000, "only {direct} patterns were written directly");
+        // A number is Fluent's to write (its plural and its digits), and so
+        // is a missing argument.
+        assert_eq!(t!(Lang::Fi, "games-count", count = 2), "2 peliä");
+        assert_eq!(t!(Lang::En, "board-title", other = "x"), "Board {$board}");
     }
 
     #[test]

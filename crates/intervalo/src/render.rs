@@ -26,30 +26,40 @@ fn display_char(c: char) -> char {
 /// The board part of a reply: the strip with a ruler, the score, the last
 /// turn's choices, and the state of the current turn; its words in `lang`.
 pub(crate) fn text(view: &IntervaloView, lang: Lang) -> String {
-    let cells: Vec<char> = view.strip.chars().map(display_char).collect();
-    let width = cells.len().to_string().len();
-    let mut out = String::new();
-    for (row, chunk) in cells.chunks(ROW).enumerate() {
-        let first = row * ROW + 1;
-        let numbers = first..first + chunk.len();
-        let tens: String =
-            numbers.clone().map(|n| if n % 10 == 0 { digit((n / 10) % 10) } else { ' ' }).collect();
-        let units: String = numbers.map(|n| digit(n % 10)).collect();
-        let _ = writeln!(out, "{:width$} {}", "", tens.trim_end());
-        let _ = writeln!(out, "{:width$} {units}", "");
-        let _ = writeln!(out, "{first:>width$} {}", chunk.iter().collect::<String>());
+    // Written into one string as it goes, without a list of the cells or
+    // strings of the ruler's lines: two boards a move.
+    let cells = view.strip.chars().count();
+    let width = cells.to_string().len();
+    let mut out = String::with_capacity(4 * cells + 4 * width + 256);
+    let mut strip = view.strip.chars().map(display_char);
+    for first in (1..=cells).step_by(ROW) {
+        let numbers = first..(first + ROW).min(cells + 1);
+        pad(&mut out, width + 1);
+        // The tens line ends at its last ten, without trailing spaces.
+        let last_ten = numbers.clone().rev().find(|n| n % 10 == 0);
+        if let Some(last_ten) = last_ten {
+            out.extend((first..=last_ten).map(|n| if n % 10 == 0 { digit((n / 10) % 10) } else { ' ' }));
+        }
+        out.push('\n');
+        pad(&mut out, width + 1);
+        out.extend(numbers.clone().map(|n| digit(n % 10)));
+        out.push('\n');
+        let _ = write!(out, "{first:>width$} ");
+        out.extend(strip.by_ref().take(numbers.len()));
+        out.push('\n');
     }
     let l = letters(view);
     let [p0, p1] = &view.players;
     let [s0, s1] = view.scores;
     // Put into words at once (`t!`): two boards a move, every line of them.
+    let (mut b0, mut b1) = ([0; 4], [0; 4]);
     let score = t!(
         lang,
         "intervalo-board-score",
-        l0 = l[0].to_string(),
+        l0 = &*l[0].encode_utf8(&mut b0),
         p0 = p0,
         s0 = s0.to_string(),
-        l1 = l[1].to_string(),
+        l1 = &*l[1].encode_utf8(&mut b1),
         p1 = p1,
         s1 = s1.to_string()
     );
@@ -93,6 +103,10 @@ pub(crate) fn text(view: &IntervaloView, lang: Lang) -> String {
         }
     }
     out
+}
+
+fn pad(out: &mut String, spaces: usize) {
+    out.extend(std::iter::repeat_n(' ', spaces));
 }
 
 fn digit(n: usize) -> char {

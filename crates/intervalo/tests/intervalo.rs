@@ -197,6 +197,11 @@ fn long_strips_wrap_with_numbered_rows() {
     assert_eq!(strips.len(), 3);
     assert!(strips[1].starts_with(" 65 ....."), "{text}");
     assert!(strips[2].starts_with("129 .."), "{text}");
+    // Each row has its own ruler, numbered from its first cell: the tens
+    // line ends at the row's last ten.
+    assert!(text.starts_with("             1         2"), "{text}");
+    assert!(text.contains("\n         7         8         9         0         1         2\n"), "{text}");
+    assert!(text.contains("\n     3\n    90\n129 ..\n"), "{text}");
 }
 
 #[test]
