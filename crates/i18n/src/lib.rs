@@ -376,13 +376,13 @@ pub fn fixed_text(lang: Lang, id: &str) -> Option<&'static str> {
     fixed_in(lang, id).or_else(|| fixed_in(Lang::En, id))
 }
 
+/// One language's fixed texts (see [`FIXED`]).
+type FixedTexts = LazyLock<Box<[OnceLock<Option<&'static str>>]>>;
+
 /// The fixed texts formatted so far, per language, one slot per entry of
 /// `FILE_OF` (`None` inside for a message that takes arguments): a board
 /// asks for several on every reply, from every request thread at once,
 /// and a slot once set is read without a lock or a comparison of ids.
-/// One language's fixed texts (see [`FIXED`]).
-type FixedTexts = LazyLock<Box<[OnceLock<Option<&'static str>>]>>;
-
 static FIXED: [FixedTexts; 3] = [
     LazyLock::new(|| FILE_OF.iter().map(|_| OnceLock::new()).collect()),
     LazyLock::new(|| FILE_OF.iter().map(|_| OnceLock::new()).collect()),
@@ -441,17 +441,33 @@ fn resolve(bundle: &Bundle, pattern: &Pattern<&str>, args: &Args<'_>) -> String 
 /// anything else (a number, a choice by plural or value, a reference to
 /// another message, a missing argument), which Fluent writes.
 fn plain(pattern: &Pattern<&str>, args: &Args<'_>) -> Option<String> {
-    let mut out = String::new();
+    // Looked over first, so that a pattern Fluent must write costs no
+    // copy, and one written here is written into a string of its size.
+    let mut len = 0;
+    for element in &pattern.elements {
+        len += match element {
+            PatternElement::TextElement { value } => value.len(),
+            PatternElement::Placeable {
+                expression: Expression::Inline(InlineExpression::VariableReference { id }),
+            } => match args.get(id.name)? {
+                FluentValue::String(text) => text.len(),
+                _ => return None,
+            },
+            PatternElement::Placeable { .. } => return None,
+        };
+    }
+    let mut out = String::with_capacity(len);
     for element in &pattern.elements {
         match element {
             PatternElement::TextElement { value } => out.push_str(value),
             PatternElement::Placeable {
                 expression: Expression::Inline(InlineExpression::VariableReference { id }),
-            } => match args.get(id.name)? {
-                FluentValue::String(text) => out.push_str(text),
-                _ => return None,
-            },
-            PatternElement::Placeable { .. } => return None,
+            } => {
+                if let Some(FluentValue::String(text)) = args.get(id.name) {
+                    out.push_str(text);
+                }
+            }
+            PatternElement::Placeable { .. } => {}
         }
     }
     Some(out)
