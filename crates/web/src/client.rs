@@ -13,11 +13,9 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 
-use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
+use axum::extract::{ConnectInfo, FromRequestParts, Request};
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
-use axum::middleware::Next;
-use axum::response::Response;
 use tabula_service::{CommandError, Origin};
 
 use crate::Web;
@@ -144,7 +142,7 @@ fn node_address(entry: &str) -> Option<IpAddr> {
     entry.strip_prefix('[').and_then(|e| e.strip_suffix(']')).and_then(|e| e.parse().ok())
 }
 
-/// The client's address, as [`client_address`] found it.
+/// The client's address, as [`mark_client_address`] found it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClientAddress(pub IpAddr);
 
@@ -219,15 +217,14 @@ impl Drop for HeavyRead {
 /// The address of requests with no connection (served in-process).
 const IN_PROCESS: ClientAddress = ClientAddress(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
 
-/// The middleware: find the request's client address once, for the
-/// handlers (see [`ClientAddress`]).
-pub async fn client_address(State(web): State<Web>, mut request: Request, next: Next) -> Response {
+/// Find the request's client address once and keep it in the request, for
+/// the handlers (see [`ClientAddress`]).
+pub(crate) fn mark_client_address(web: &Web, request: &mut Request) {
     let address = match request.extensions().get::<ConnectInfo<SocketAddr>>() {
         Some(ConnectInfo(peer)) => ClientAddress(web.proxies.client(peer.ip(), request.headers())),
         None => IN_PROCESS,
     };
     request.extensions_mut().insert(address);
-    next.run(request).await
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{ConnectInfo, Request};
 use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -295,15 +295,11 @@ impl AsyncWrite for WriteDeadline {
     }
 }
 
-/// The read timeout, for the middleware that reads bodies.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ReadTimeout(pub Duration);
-
-/// The middleware: a request's body is read whole (it is at most
-/// [`MAX_BODY`]) within the read timeout before the handler sees it. A
-/// body announced larger than the limit is refused before it is read; one
-/// that does not arrive in time ends its connection with `408`.
-pub(crate) async fn read_body(State(timeout): State<ReadTimeout>, request: Request, next: Next) -> Response {
+/// Read a request's body whole (it is at most [`MAX_BODY`]) within the
+/// read timeout `timeout`, then pass the request on to `next`. A body
+/// announced larger than the limit is refused before it is read; one that
+/// does not arrive in time ends its connection with `408`.
+pub(crate) async fn read_body(timeout: Duration, request: Request, next: Next) -> Response {
     let api = request.uri().path().starts_with("/api/");
     let refuse = |status: StatusCode, code: &'static str, message: String| -> Response {
         let mut response = if api {
@@ -335,7 +331,7 @@ pub(crate) async fn read_body(State(timeout): State<ReadTimeout>, request: Reque
     let (parts, body) = request.into_parts();
     // One byte more than the limit tells a body that is too large apart.
     let read = axum::body::to_bytes(body, MAX_BODY + 1);
-    match tokio::time::timeout(timeout.0, read).await {
+    match tokio::time::timeout(timeout, read).await {
         Ok(Ok(bytes)) => next.run(Request::from_parts(parts, Body::from(bytes))).await,
         Ok(Err(_)) => refuse(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -345,7 +341,7 @@ pub(crate) async fn read_body(State(timeout): State<ReadTimeout>, request: Reque
         Err(_) => refuse(
             StatusCode::REQUEST_TIMEOUT,
             "request_timeout",
-            t!(crate::lang::current(), "api-request-timeout", seconds = timeout.0.as_secs()),
+            t!(crate::lang::current(), "api-request-timeout", seconds = timeout.as_secs()),
         ),
     }
 }

@@ -4,17 +4,17 @@
 //! English. For a signed-in user the switch changes their setting (see
 //! the pages' visitor), so their choice holds on every device.
 //!
-//! The language is chosen once per request, by [`choose`], and is then the
+//! The language is chosen once per request, by [`answer_in_language`], and is then the
 //! request's for every text made while answering it, error pages made far
 //! from the handler included: a task-local value, read with [`current`].
 //! The JSON keys and error codes of the API never change; only what people
 //! read does.
 
 use std::cell::Cell;
+use std::future::Future;
 
 use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, Uri, header};
-use axum::middleware::Next;
 use axum::response::Response;
 use tabula_model::Lang;
 use tabula_service::{CommandError, Service};
@@ -106,16 +106,20 @@ fn of_visitor(headers: &HeaderMap) -> Lang {
     Lang::from_accept_language(accept)
 }
 
-/// Middleware: choose the request's language, answer in it (saying so in
-/// `Content-Language`), and remember a switch made with `?lang=`.
-pub async fn choose(request: Request, next: Next) -> Response {
+/// Choose `request`'s language and answer it with `answer` in that
+/// language, saying so in `Content-Language`, and remember a switch made
+/// with `?lang=`.
+pub(crate) async fn answer_in_language<F>(request: Request, answer: impl FnOnce(Request) -> F) -> Response
+where
+    F: Future<Output = Response>,
+{
     let named = asked(request.uri());
     let lang = named.unwrap_or_else(|| of_visitor(request.headers()));
     let https = auth::is_https(request.headers());
     let chosen = Chosen { lang: Cell::new(lang), named };
     let (mut response, lang) = REQUEST
         .scope(chosen, async move {
-            let response = next.run(request).await;
+            let response = answer(request).await;
             (response, current())
         })
         .await;

@@ -95,6 +95,7 @@ pub fn app(service: Arc<Service>) -> Router {
 }
 
 fn router(web: Web, limits: &connections::Limits) -> Router {
+    let every = EveryRequest { web: web.clone(), read_timeout: limits.read_timeout };
     Router::new()
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
@@ -104,17 +105,39 @@ fn router(web: Web, limits: &connections::Limits) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(middleware::from_fn_with_state(
-            connections::ReadTimeout(limits.read_timeout),
-            connections::read_body,
-        ))
-        .layer(middleware::from_fn_with_state(web.clone(), client::client_address))
-        .layer(middleware::from_fn(lang::choose))
-        .layer(middleware::from_fn(security_headers))
-        .layer(middleware::from_fn(log_request))
+        .layer(middleware::from_fn_with_state(every, every_request))
         .with_state(web)
 }
 
+/// What [`every_request`] needs besides the request.
+#[derive(Clone)]
+struct EveryRequest {
+    web: Web,
+    read_timeout: std::time::Duration,
+}
+
+/// The one middleware every request goes through, each step in turn: the
+/// client's address found, the language chosen, the body read within the
+/// read timeout, then the handler; the security headers added to the
+/// answer, and the request counted and logged. One layer rather than one
+/// per step: each layer of its own boxed the rest of the request's work
+/// and cloned the routes' service again, on every request.
+async fn every_request(State(every): State<EveryRequest>, mut request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let method = request.method().clone();
+    let path = request.uri().path().to_string();
+    // The route's pattern (`/api/v1/games/{id}`), never the raw path: the
+    // figures' labels stay few whatever is asked for.
+    let route = request.extensions().get::<MatchedPath>().map_or("unmatched", |m| m.as_str()).to_string();
+    client::mark_client_address(&every.web, &mut request);
+    let read_timeout = every.read_timeout;
+    let mut response =
+        lang::answer_in_language(request, |request| connections::read_body(read_timeout, request, next))
+            .await;
+    add_security_headers(response.headers_mut());
+    log_request(&method, &path, &route, response.status(), started);
+    response
+}
 /// How the server takes connections.
 #[derive(Clone, Debug, Default)]
 pub struct ServeOptions {
@@ -227,45 +250,34 @@ async fn method_not_allowed(
 
 /// Headers that make the pages harder to abuse: no inline scripts (a board
 /// picture can never run code), no framing, no sniffing, and no referrer
-/// leaving the site (event stream URLs may carry a token).
-async fn security_headers(request: Request, next: Next) -> Response {
-    let mut response = next.run(request).await;
-    let headers = response.headers_mut();
-    let set = |headers: &mut axum::http::HeaderMap, name: HeaderName, value: &'static str| {
+/// leaving the site (event stream URLs may carry a token). A handler's own
+/// value of one of them stands.
+fn add_security_headers(headers: &mut HeaderMap) {
+    let mut set = |name: HeaderName, value: &'static str| {
         headers.entry(name).or_insert(HeaderValue::from_static(value));
     };
     set(
-        headers,
         header::CONTENT_SECURITY_POLICY,
         "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
          object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     );
-    set(headers, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
-    set(headers, header::X_FRAME_OPTIONS, "DENY");
-    set(headers, header::REFERRER_POLICY, "same-origin");
-    response
+    set(header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+    set(header::X_FRAME_OPTIONS, "DENY");
+    set(header::REFERRER_POLICY, "same-origin");
 }
 
 /// One log line per request: method, path (never the query string, which
 /// may hold a token), status and time taken. Bodies are never logged, so
 /// passwords never are.
-async fn log_request(request: Request, next: Next) -> Response {
-    let method = request.method().clone();
-    let path = request.uri().path().to_string();
-    // The route's pattern (`/api/v1/games/{id}`), never the raw path: the
-    // figures' labels stay few whatever is asked for.
-    let route = request.extensions().get::<MatchedPath>().map_or("unmatched", |m| m.as_str()).to_string();
-    let started = Instant::now();
-    let response = next.run(request).await;
+fn log_request(method: &Method, path: &str, route: &str, status: StatusCode, started: Instant) {
     let metrics = &*tabula_service::metrics::METRICS;
-    metrics.requests.with_label_values(&[route.as_str(), method.as_str(), response.status().as_str()]).inc();
-    metrics.request_seconds.with_label_values(&[route.as_str()]).observe(started.elapsed().as_secs_f64());
+    metrics.requests.with_label_values(&[route, method.as_str(), status.as_str()]).inc();
+    metrics.request_seconds.with_label_values(&[route]).observe(started.elapsed().as_secs_f64());
     tracing::info!(
         %method,
         path = %path,
-        status = response.status().as_u16(),
+        status = status.as_u16(),
         ms = started.elapsed().as_millis() as u64,
         "request"
     );
-    response
 }
