@@ -110,20 +110,20 @@ impl Service {
             }
             // Only the lines the catch-up added are put into words.
             let added = game.history_from(Viewer::Observer, history_before, tabula_model::Lang::En);
-            match self
-                .commit(
-                    game,
-                    &stored,
-                    &mail,
-                    version,
-                    events,
-                    &added,
-                    None,
-                    Vec::new(),
-                    super::Round::default(),
-                )
-                .await
-            {
+            // Boxed: only games on the clock come here, and a move's future
+            // (every request's) would otherwise carry a commit's room.
+            let committed = Box::pin(self.commit(
+                game,
+                &stored,
+                &mail,
+                version,
+                events,
+                &added,
+                None,
+                Vec::new(),
+                super::Round::default(),
+            ));
+            match committed.await {
                 Ok((g, s)) => {
                     game = Arc::unwrap_or_clone(g);
                     stored = s;

@@ -1,24 +1,19 @@
 //! Parsing a command line and running the parsed command: the one
 //! entry every front end calls.
 
-use std::sync::Arc;
-
-use serde_json::json;
-use tabula_i18n::{Arg, msg, t};
+use tabula_i18n::{msg, t};
+use tabula_model::GameKind;
 use tabula_model::Lang;
-use tabula_model::{EventAction, Game, GameKind, HistoryEntry, ProposalKind, Seat, Turn, Viewer};
 
-use crate::command::{Command, GameCommand, MoveAction};
+use crate::command::{Command, GameCommand};
 use crate::error::{CommandError, ErrorCode};
 use crate::help;
-use crate::reply;
-use crate::store::{OutboxMessage, SideEffect};
+use crate::store::SideEffect;
 use crate::throttle::Context;
 use crate::users;
 
 use super::accounts::check_emails;
-use super::boards::wrong_kind;
-use super::{GameUpdate, MAX_CHAT, Reply, Round, Service, internal};
+use super::{MAX_CHAT, Reply, Service};
 
 impl Service {
     /// Parse and run one command line for `context`: a [`Caller`] alone
@@ -50,7 +45,7 @@ impl Service {
         let lang = caller.lang;
         match command {
             Command::Signup { user, password, emails } => {
-                self.signup(&user, &password, &emails, caller).await
+                Box::pin(self.signup(&user, &password, &emails, caller)).await
             }
             Command::ChangePassword { auth, new_password } => {
                 let mut u = self.authenticate_password(&auth, caller).await?;
@@ -158,296 +153,27 @@ impl Service {
         match command {
             GameCommand::Help => help::help(Some(kind.info().kind), caller.lang),
             GameCommand::Challenge { players, options } => {
-                self.challenge(kind, &players, &options, caller).await
+                Box::pin(self.challenge(kind, &players, &options, caller)).await
             }
             GameCommand::Move { board, auth, action: mv, guard } => {
-                let user = self.authenticate(&auth, caller).await?;
-                let round = Round::of(caller, &user.id);
-                let loaded = self.load_to_change(board).await?;
-                if loaded.stored.summary.kind != kind.info().kind {
-                    let error = wrong_kind(board, &loaded.stored.summary.kind);
-                    self.put_back(board, loaded.stored.summary.version, loaded.game);
-                    return Err(error);
-                }
-                if loaded.game.seat_of(&user.id).is_none()
-                    && kind.info().open_join
-                    && let MoveAction::Play(text) = &mv
-                {
-                    self.put_back(board, loaded.stored.summary.version, loaded.game);
-                    self.join(board, &user.id, text, round).await?;
-                    let loaded = self.load(board).await?;
-                    return Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id), caller.lang));
-                }
-                let action = |game: &Game, seat: Seat| -> Result<(EventAction, Seat), CommandError> {
-                    if let Some(n) = guard
-                        && n != game.moves() + 1
-                    {
-                        return Err(CommandError::says(
-                            ErrorCode::StaleMove,
-                            msg!("error-stale-move", meant = n, now = game.moves() + 1),
-                        ));
-                    }
-                    let action = match &mv {
-                        MoveAction::Play(text) => EventAction::Move(text.clone()),
-                        MoveAction::Resign => EventAction::Resign { reason: None },
-                        MoveAction::Propose => EventAction::Propose(ProposalKind::Draw),
-                        MoveAction::Undo => EventAction::Propose(ProposalKind::Undo),
-                        MoveAction::Accept => EventAction::Accept,
-                        MoveAction::Reject => EventAction::Reject,
-                    };
-                    Ok((action, seat))
-                };
-                let (game, stored) =
-                    self.apply_event_with(board, &user.id, action, Vec::new(), Some(loaded), round).await?;
-                // Only bots and queued moves (played in turn-based games) act
-                // by themselves; otherwise the committed game is the board.
-                let automatic = game.players().iter().any(|p| p.starts_with("bot:"))
-                    || matches!(game.to_move(), Turn::Player(_));
-                if !automatic {
-                    return Ok(self.board_reply(&game, &stored, Some(&user.id), caller.lang));
-                }
-                self.play_automatic_in(board, round).await;
-                let (game, stored) = match self.load(board).await {
-                    Ok(l) => (Arc::new(l.game), l.stored),
-                    Err(_) => (game, stored),
-                };
-                Ok(self.board_reply(&game, &stored, Some(&user.id), caller.lang))
+                self.play(kind, board, auth, mv, guard, caller).await
             }
-            GameCommand::Queue { board, auth, text } => {
-                let user = self.authenticate(&auth, caller).await?;
-                let loaded = self.load_kind(kind, board).await?;
-                let seat = self.seat(&loaded, &user.id)?;
-                if loaded.game.is_over() {
-                    return Err(CommandError::says(
-                        ErrorCode::GameOver,
-                        msg!("error-board-over", board = board.to_string()),
-                    ));
-                }
-                if !matches!(loaded.game.to_move(), Turn::Player(_)) {
-                    return Err(CommandError::says(
-                        ErrorCode::Refused,
-                        msg!("error-no-queue", game = Arg::fixed(format!("{}-title", kind.info().kind))),
-                    ));
-                }
-                if text.len() > 1000 {
-                    return Err(CommandError::says(ErrorCode::MalformedMove, msg!("error-queued-too-long")));
-                }
-                if loaded.game.to_move() == Turn::Player(seat) {
-                    return Err(CommandError::says(ErrorCode::Refused, msg!("error-queue-your-turn")));
-                }
-                if self.store.queued_moves(board).await?.iter().filter(|q| q.user == user.id).count() >= 20 {
-                    return Err(CommandError::says(ErrorCode::Refused, msg!("error-queue-full")));
-                }
-                let mut reply = self.board_reply(&loaded.game, &loaded.stored, Some(&user.id), caller.lang);
-                reply.text =
-                    format!("{}\n\n{}", t!(caller.lang, "queued-text", text = text.as_str()), reply.text);
-                self.store
-                    .queue_move(board, &user.id, &text, self.now(), &self.answered(caller, &reply))
-                    .await?;
-                Ok(reply)
-            }
-            GameCommand::Submit { board, auth, text } => {
-                let user = self.authenticate(&auth, caller).await?;
-                let loaded = self.load_kind(kind, board).await?;
-                let seat = self.seat(&loaded, &user.id)?;
-                let (preview, note) = self.preview(&loaded, seat, &text, caller.lang)?;
-                let mut reply =
-                    self.board_text_reply(&preview, &loaded.stored, Viewer::Player(seat), caller.lang);
-                let submitted = t!(
-                    caller.lang,
-                    "submitted-text",
-                    text = text.as_str(),
-                    game = kind.info().kind,
-                    board = board.to_string(),
-                    user = &user.id
-                );
-                reply.text = format!("{submitted}\n{note}\n{}", reply.text);
-                self.store
-                    .set_pending(board, &user.id, &text, self.now(), &self.answered(caller, &reply))
-                    .await?;
-                Ok(reply)
-            }
-            GameCommand::Confirm { board, auth } => {
-                let user = self.authenticate(&auth, caller).await?;
-                self.check_kind(kind, board).await?;
-                let text = self.store.pending(board, &user.id).await?.ok_or_else(|| {
-                    CommandError::says(
-                        ErrorCode::Refused,
-                        msg!("error-nothing-submitted", board = board.to_string()),
-                    )
-                })?;
-                let (_, _) = self
-                    .apply_event_with(
-                        board,
-                        &user.id,
-                        |_, seat| Ok((EventAction::Move(text.clone()), seat)),
-                        vec![SideEffect::DeletePending { user: user.id.clone() }],
-                        None,
-                        Round::of(caller, &user.id),
-                    )
-                    .await?;
-                self.play_automatic_in(board, Round::of(caller, &user.id)).await;
-                let loaded = self.load(board).await?;
-                Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id), caller.lang))
-            }
+            GameCommand::Queue { board, auth, text } => self.queue(kind, board, auth, text, caller).await,
+            GameCommand::Submit { board, auth, text } => self.submit(kind, board, auth, text, caller).await,
+            GameCommand::Confirm { board, auth } => self.confirm(kind, board, auth, caller).await,
             GameCommand::Preview { board, auth, text } => {
-                // The password first, as every command with one: a refusal
-                // before it is proven quotes none of the line's words.
-                let user = match &auth {
-                    Some(a) => Some(self.authenticate(a, caller).await?),
-                    None => None,
-                };
-                let loaded = self.load_kind(kind, board).await?;
-                let (seat, viewer) = match &user {
-                    Some(u) => {
-                        let s = self.seat(&loaded, &u.id)?;
-                        (s, Viewer::Player(s))
-                    }
-                    None => match loaded.game.to_move() {
-                        Turn::Player(p) => (p, Viewer::Observer),
-                        _ => {
-                            return Err(CommandError::says(
-                                ErrorCode::Usage,
-                                msg!(
-                                    "error-preview-who",
-                                    game = Arg::fixed(format!("{}-title", kind.info().kind)),
-                                    syntax = crate::command::syntax("preview")
-                                ),
-                            ));
-                        }
-                    },
-                };
-                let (preview, note) = self.preview(&loaded, seat, &text, caller.lang)?;
-                let mut reply = self.board_text_reply(&preview, &loaded.stored, viewer, caller.lang);
-                let previewed = t!(caller.lang, "preview-text", text = text.as_str());
-                reply.text = format!("{previewed}\n{note}\n{}", reply.text);
-                Ok(reply)
+                self.preview_move(kind, board, auth, text, caller).await
             }
-            GameCommand::Show { board, at } => {
-                let loaded = self.load_kind(kind, board).await?;
-                match at {
-                    None => Ok(self.board_reply(&loaded.game, &loaded.stored, None, caller.lang)),
-                    Some(n) => {
-                        if n > loaded.game.moves() {
-                            return Err(CommandError::says(
-                                ErrorCode::Usage,
-                                msg!(
-                                    "error-only-moves",
-                                    board = board.to_string(),
-                                    moves = loaded.game.moves()
-                                ),
-                            ));
-                        }
-                        let record = loaded.game.record().clone();
-                        let past = Game::replay_prefix(kind, record, n).map_err(|e| internal(&e))?;
-                        let mut reply =
-                            self.board_text_reply(&past, &loaded.stored, Viewer::Observer, caller.lang);
-                        reply.subject = t!(
-                            caller.lang,
-                            "heading-at-move",
-                            game = kind.info().title(caller.lang),
-                            board = board.to_string(),
-                            moves = n
-                        );
-                        Ok(reply)
-                    }
-                }
-            }
-            GameCommand::ShowAs { board, auth } => {
-                let user = self.authenticate(&auth, caller).await?;
-                let loaded = self.load_kind(kind, board).await?;
-                self.seat(&loaded, &user.id)?;
-                Ok(self.board_reply(&loaded.game, &loaded.stored, Some(&user.id), caller.lang))
-            }
-            GameCommand::History { board } => {
-                let loaded = self.load_kind(kind, board).await?;
-                let entries = loaded.game.history_in(Viewer::Observer, caller.lang);
-                let mut text = String::new();
-                let lines = entries.iter().map(HistoryEntry::line);
-                reply::write_move_list(&mut text, lines, usize::MAX, caller.lang);
-                for c in self.store.chats(board).await? {
-                    text.push_str(&format!("      [chat] {}: {}\n", c.user, c.text));
-                }
-                if text.is_empty() {
-                    text.push_str(&t!(caller.lang, "history-empty"));
-                    text.push('\n');
-                }
-                let subject = t!(
-                    caller.lang,
-                    "heading-history",
-                    game = kind.info().title(caller.lang),
-                    board = board.to_string()
-                );
-                let mut r = Reply::plain(subject, text);
-                r.data = json!(entries);
-                Ok(r)
-            }
+            GameCommand::Show { board, at } => self.show(kind, board, at, caller).await,
+            GameCommand::ShowAs { board, auth } => self.show_as(kind, board, auth, caller).await,
+            GameCommand::History { board } => self.history(kind, board, caller).await,
             GameCommand::Games { user, which } => self.games_list(kind, &user, which, caller.lang).await,
             GameCommand::Standings => self.standings(kind, caller.lang).await,
             GameCommand::Ratings => self.ratings(kind, caller.lang).await,
-            GameCommand::Chat { board, auth, text } => {
-                let user = self.authenticate(&auth, caller).await?;
-                let loaded = self.load_kind(kind, board).await?;
-                self.seat(&loaded, &user.id)?;
-                let text = Service::chat_text(&text)?;
-                let now = self.now();
-                // One chat line is one transaction, never retried: a random tag keeps two
-                // lines sent in the same millisecond from sharing an outbox key.
-                let tag: u64 = rand::random();
-                // Each reader's mail in their language.
-                let chat_mail = |lang: Lang| {
-                    let game = kind.info().title(lang);
-                    let subject =
-                        t!(lang, "chat-subject", game = game, board = board.to_string(), user = &user.id);
-                    let writes =
-                        t!(lang, "chat-text", user = &user.id, game = game, board = board.to_string());
-                    let body = format!("{writes}\n\n{text}\n");
-                    (subject, body)
-                };
-                let (subject, _) = chat_mail(caller.lang);
-                let reply = Reply::said(subject, t!(caller.lang, "chat-sent", board = board.to_string()));
-                let mut effects = self.answered(caller, &reply);
-                let mut readers: Vec<String> = loaded.game.players().to_vec();
-                readers.extend(self.store.subscribers(board).await?);
-                readers.sort();
-                readers.dedup();
-                for reader in readers.iter().filter(|r| **r != user.id) {
-                    // `notify off` stops every mail about boards, chat included.
-                    if let Some((addr, lang)) = self.notify_address(reader).await? {
-                        let (subject, body) = chat_mail(lang);
-                        effects.push(SideEffect::Outbox(OutboxMessage {
-                            key: format!("chat:{board}:{now}:{tag:016x}:{}:{reader}", user.id),
-                            recipient: addr,
-                            subject,
-                            body,
-                            game_id: Some(board),
-                        }));
-                    }
-                }
-                self.store.chat(board, &user.id, now, &text, &effects).await?;
-                // Open pages show the line at once.
-                let _ = self.updates.send(GameUpdate { board, version: loaded.stored.summary.version });
-                Ok(reply)
-            }
-            GameCommand::Subscribe { board, auth, on } => {
-                let user = self.authenticate(&auth, caller).await?;
-                self.load_kind(kind, board).await?;
-                let lang = caller.lang;
-                let text = if on {
-                    t!(lang, "subscribed", user = &user.id, board = board.to_string())
-                } else {
-                    t!(lang, "unsubscribed", user = &user.id, board = board.to_string())
-                };
-                let reply = Reply::said(
-                    t!(lang, "heading", game = kind.info().title(lang), board = board.to_string()),
-                    text,
-                );
-                let effects = self.answered(caller, &reply);
-                self.store.subscribe(board, &user.id, on, &effects, self.now()).await?;
-                Ok(reply)
-            }
+            GameCommand::Chat { board, auth, text } => self.chat(kind, board, auth, text, caller).await,
+            GameCommand::Subscribe { board, auth, on } => self.subscribe(kind, board, auth, on, caller).await,
             GameCommand::Answer { board, auth, accept } => {
-                self.answer(kind, board, &auth, accept, caller).await
+                Box::pin(self.answer(kind, board, &auth, accept, caller)).await
             }
         }
     }

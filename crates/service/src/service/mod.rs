@@ -3,7 +3,7 @@
 //! [`Service::run`] with a parsed [`Command`](crate::Command).
 //!
 //! One file per concern: `dispatch` (a command to the code that runs it),
-//! `accounts`, `challenges`, `commit` (an event appended with its mail and
+//! `game_commands` (a method per command on a board), `accounts`, `challenges`, `commit` (an event appended with its mail and
 //! live notice), `automatic` (bots, queued moves, due clocks), `cache`
 //! (loading and the replay cache), `boards` (a board as a reader sees it),
 //! `bots` (bot accounts), `standings` (lists, standings, the ladder) and `reads` (the front ends' read
@@ -17,6 +17,7 @@ mod cache;
 mod challenges;
 mod commit;
 mod dispatch;
+mod game_commands;
 mod reads;
 mod standings;
 
