@@ -18,6 +18,7 @@
 //! numbers, user ids, cells) go in as text, so they are never grouped.
 
 use std::borrow::Cow;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{LazyLock, OnceLock};
 
 use fluent_bundle::concurrent::FluentBundle;
@@ -264,6 +265,41 @@ fn entry_of(id: &str) -> Option<usize> {
     FILE_OF.binary_search_by(|(other, _)| (*other).cmp(id)).ok()
 }
 
+/// A message id written in the code, which finds its message's place
+/// among the catalogues' the first time and keeps it: [`t!`] makes one for
+/// each id it is given as a literal, so that the texts written on every
+/// reply (two boards a move, a dozen texts each) are not looked for again
+/// among some 1,500 ids by comparing them.
+pub struct MessageId {
+    id: &'static str,
+    /// The place in `FILE_OF`, or [`MessageId::UNKNOWN`] before it is
+    /// looked for, or [`MessageId::MISSING`] if no catalogue has the id.
+    entry: AtomicU32,
+}
+
+impl MessageId {
+    const UNKNOWN: u32 = u32::MAX;
+    const MISSING: u32 = u32::MAX - 1;
+
+    /// The id `id`, not yet looked for.
+    pub const fn new(id: &'static str) -> Self {
+        MessageId { id, entry: AtomicU32::new(Self::UNKNOWN) }
+    }
+
+    fn entry(&self) -> Option<usize> {
+        match self.entry.load(Ordering::Relaxed) {
+            Self::UNKNOWN => {
+                let found = entry_of(self.id);
+                let kept = found.and_then(|e| u32::try_from(e).ok()).unwrap_or(Self::MISSING);
+                self.entry.store(kept, Ordering::Relaxed);
+                found
+            }
+            Self::MISSING => None,
+            entry => Some(entry as usize),
+        }
+    }
+}
+
 /// The bundle of the catalogue file of `lang` that holds message `id`, if
 /// there is such a message.
 fn bundle_with(lang: Lang, id: &str) -> Option<&'static Bundle> {
@@ -348,14 +384,27 @@ impl<'a> Args<'a> {
 /// happening in a release); a message missing everywhere gives its id, so a
 /// mistake shows as a readable word rather than as nothing.
 pub fn text(lang: Lang, id: &str, args: &Args<'_>) -> String {
+    text_at(lang, id, entry_of(id), args)
+}
+
+/// [`text`] of an id written in the code (see [`MessageId`]).
+pub fn text_of(lang: Lang, id: &MessageId, args: &Args<'_>) -> String {
+    text_at(lang, id.id, id.entry(), args)
+}
+
+/// [`text`] of the message `id` at `entry` of `FILE_OF`.
+fn text_at(lang: Lang, id: &str, entry: Option<usize>, args: &Args<'_>) -> String {
+    let Some(entry) = entry else { return id.to_string() };
     // A message without arguments is formatted once per process (see
     // [`fixed_text`]): headings and labels are written on every reply.
     if args.0.is_empty()
-        && let Some(fixed) = fixed_text(lang, id)
+        && let Some(fixed) = fixed_at(lang, entry).or_else(|| fixed_at(Lang::En, entry))
     {
         return fixed.to_owned();
     }
-    format_in(lang, id, args).or_else(|| format_in(Lang::En, id, args)).unwrap_or_else(|| id.to_string())
+    format_in(lang, entry, args)
+        .or_else(|| format_in(Lang::En, entry, args))
+        .unwrap_or_else(|| id.to_string())
 }
 
 /// [`text`] of an attribute of a message (`id.attribute` in Fluent), for a
@@ -390,10 +439,13 @@ static FIXED: [FixedTexts; 3] = [
 ];
 
 fn fixed_in(lang: Lang, id: &str) -> Option<&'static str> {
-    let entry = entry_of(id)?;
+    fixed_at(lang, entry_of(id)?)
+}
+
+/// [`fixed_in`] of the message at `entry` of `FILE_OF`.
+fn fixed_at(lang: Lang, entry: usize) -> Option<&'static str> {
     *FIXED[index(lang)].get(entry)?.get_or_init(|| {
-        let bundle = bundle_at(lang, entry)?;
-        let pattern = bundle.get_message(id)?.value()?;
+        let (bundle, pattern) = value_at(lang, entry)?;
         let mut errors = Vec::new();
         let formatted = bundle.format_pattern(pattern, None, &mut errors);
         // Leaked once per message and language: a process keeps these
@@ -412,10 +464,31 @@ fn index(lang: Lang) -> usize {
     Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0)
 }
 
-fn format_in(lang: Lang, id: &str, args: &Args<'_>) -> Option<String> {
-    let bundle = bundle_with(lang, id)?;
-    let pattern = bundle.get_message(id)?.value()?;
+fn format_in(lang: Lang, entry: usize, args: &Args<'_>) -> Option<String> {
+    let (bundle, pattern) = value_at(lang, entry)?;
     Some(resolve(bundle, pattern, args))
+}
+
+/// Each language's message values found so far, one slot per entry of
+/// `FILE_OF` (`None` inside for a message the language's catalogue lacks,
+/// or one with attributes only): a text then needs neither its file's
+/// bundle looked for nor the message looked up by its id in the bundle.
+type Values = LazyLock<Box<[OnceLock<Option<(&'static Bundle, &'static Pattern<&'static str>)>>]>>;
+
+static VALUES: [Values; 3] = [
+    LazyLock::new(|| FILE_OF.iter().map(|_| OnceLock::new()).collect()),
+    LazyLock::new(|| FILE_OF.iter().map(|_| OnceLock::new()).collect()),
+    LazyLock::new(|| FILE_OF.iter().map(|_| OnceLock::new()).collect()),
+];
+
+/// The value of the message at `entry` of `FILE_OF` in `lang`'s
+/// catalogue, with the bundle that holds it.
+fn value_at(lang: Lang, entry: usize) -> Option<(&'static Bundle, &'static Pattern<&'static str>)> {
+    *VALUES[index(lang)].get(entry)?.get_or_init(|| {
+        let bundle = bundle_at(lang, entry)?;
+        let id = FILE_OF.get(entry)?.0;
+        Some((bundle, bundle.get_message(id)?.value()?))
+    })
 }
 
 fn attribute_in(lang: Lang, id: &str, attribute: &str, args: &Args<'_>) -> Option<String> {
@@ -500,6 +573,15 @@ macro_rules! msg {
 /// as text, integers and floats as numbers (see [`Args`]).
 #[macro_export]
 macro_rules! t {
+    ($lang:expr, $id:literal $(, $name:ident = $value:expr)* $(,)?) => {{
+        static ID: $crate::MessageId = $crate::MessageId::new($id);
+        $crate::text_of(
+            $lang,
+            &ID,
+            &$crate::Args::with_capacity(0 $(+ { let _ = stringify!($name); 1 })*)
+                $(.with(stringify!($name), $value))*,
+        )
+    }};
     ($lang:expr, $id:expr $(, $name:ident = $value:expr)* $(,)?) => {
         $crate::text(
             $lang,
