@@ -19,23 +19,28 @@ pub(super) const GAME: [&str; 3] = [
     "SELECT at, seat, action FROM events WHERE game_id = ?1 ORDER BY seq",
 ];
 
-/// A game's summary columns, then a row per seat (`part` 0, with
-/// `accepted` and `seat_result`) and per other subscriber (`part` 1),
-/// each with its `reader` and that reader's `emails`, `notify`,
-/// `signed_off` and `language`: what [`Store::game_head`] returns, in one statement.
+/// A row per seat (`part` 0, with `accepted` and `seat_result`) and per
+/// other subscriber (`part` 1), each with its `reader` and that reader's
+/// `emails`, `notify`, `signed_off`, `bot` and `language`, then the game's
+/// summary columns: what [`Store::game_head`] returns, in one statement.
+/// The reader's columns come first, [`HEAD_READER_COLUMNS`] of them, so
+/// that a row's reader is read from those alone.
 pub(super) const GAME_HEAD: &str = concat!(
-    "SELECT ",
+    "SELECT p.accepted, p.result AS seat_result, p.user_id AS reader, u.emails, u.notify, u.signed_off, \
+     b.user_id IS NOT NULL AS bot, u.language, ",
     summary!(),
-    ", 0 AS part, p.seat, p.accepted, p.result AS seat_result, p.user_id AS reader, u.emails, u.notify, \
-     u.signed_off, b.user_id IS NOT NULL AS bot, u.language FROM games g \
+    ", 0 AS part, p.seat FROM games g \
      LEFT JOIN game_players p ON p.game_id = g.id LEFT JOIN users u ON u.id = p.user_id \
      LEFT JOIN bot_accounts b ON b.user_id = p.user_id WHERE g.id = ?1 \
-     UNION ALL SELECT ",
+     UNION ALL SELECT NULL, NULL, s.user_id, u.emails, u.notify, u.signed_off, NULL, u.language, ",
     summary!(),
-    ", 1, NULL, NULL, NULL, s.user_id, u.emails, u.notify, u.signed_off, NULL, u.language FROM games g \
+    ", 1, NULL FROM games g \
      JOIN subscriptions s ON s.game_id = g.id LEFT JOIN users u ON u.id = s.user_id WHERE g.id = ?1 \
      ORDER BY part, seat, reader"
 );
+
+/// How many of [`GAME_HEAD`]'s columns, first, are a reader's.
+pub(super) const HEAD_READER_COLUMNS: usize = 8;
 
 impl Store {
     /// Store a new game, with the side effects `effects` makes for its board

@@ -19,7 +19,7 @@ use super::*;
 mod backup;
 mod writer;
 
-use super::games::{GAME, GAME_HEAD};
+use super::games::{GAME, GAME_HEAD, HEAD_READER_COLUMNS};
 pub use backup::{BackupSummary, backup};
 use writer::Writer;
 
@@ -261,13 +261,16 @@ impl SqliteStore {
             .read(move |c| {
                 let mut statement = c.prepare_cached(GAME_HEAD)?;
                 let columns = serde_rusqlite::columns_from_statement(&statement);
+                // A reader from its own columns: each column a struct is read
+                // from is visited, even one it has no field for.
+                let reader_columns = &columns[..HEAD_READER_COLUMNS];
                 let mut rows = statement.query([id])?;
                 let (mut summary, mut readers) = (None, Vec::new());
                 while let Some(row) = rows.next()? {
                     if summary.is_none() {
                         summary = Some(serde_rusqlite::from_row_with_columns(row, &columns)?);
                     }
-                    readers.push(serde_rusqlite::from_row_with_columns(row, &columns)?);
+                    readers.push(serde_rusqlite::from_row_with_columns(row, reader_columns)?);
                 }
                 Ok(summary.map(|s| game_head(s, readers)))
             })
