@@ -283,12 +283,16 @@ pub(super) fn append(
     effects: &[SideEffect],
 ) -> StoreResult<Vec<Statement>> {
     let mut statements = vec![update_summary(expected_version, events.len(), s)];
+    // The seats change only when a player joins or the game ends with each
+    // seat's result: any other event leaves them as they were.
+    let seats_change = events.iter().any(|e| matches!(e.action, EventAction::Join { .. }))
+        || s.seat_results.iter().any(Option::is_some);
     let events = events
         .iter()
         .zip(expected_version..)
         .map(|(e, seq)| values![s.id, seq, e.at, e.seat.map(|x| x as i64), json(&e.action)]);
     statements.extend(insert_rows("INSERT INTO events (game_id, seq, at, seat, action)", events, ""));
-    let seats = s.players.iter().enumerate().map(|(seat, user)| {
+    let seats = s.players.iter().enumerate().filter(|_| seats_change).map(|(seat, user)| {
         values![s.id, seat as i64, user, true, s.seat_results.get(seat).copied().flatten().map(result_word)]
     });
     statements.extend(insert_rows(
