@@ -170,10 +170,11 @@ impl Readers {
 
 fn open_reader(path: &Path) -> StoreResult<Connection> {
     let conn = connection(path, OpenFlags::empty(), BUSY_WAIT)?;
-    // Reads map the file instead of copying each page out of the kernel
-    // with a read() per page. The mapped pages a process has read count in
-    // its resident size, so the map covers the first 32 MiB of the file only.
-    conn.execute_batch("PRAGMA query_only = ON; PRAGMA mmap_size = 33554432;")?;
+    // The file is read, not mapped: a page mapped by several connections
+    // counts in the resident size once for each of them, and the reads
+    // left here (a game's record to replay, lists over many games) are too
+    // few for the copies a map spares to matter.
+    conn.execute_batch("PRAGMA query_only = ON;")?;
     Ok(conn)
 }
 
