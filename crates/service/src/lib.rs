@@ -12,7 +12,7 @@ pub mod help;
 mod limits;
 pub mod metrics;
 mod password;
-mod replays;
+pub mod replays;
 pub mod reply;
 mod service;
 pub mod store;

@@ -10,8 +10,12 @@ use std::sync::Arc;
 use hashlink::LruCache;
 use tabula_model::Game;
 
-/// What the cache holds at most unless told otherwise.
-pub const DEFAULT_BUDGET: usize = 64 << 20;
+/// What the cache holds at most unless told otherwise: the games in play
+/// of a server with a thousand of them at once, at tens of KiB each (an
+/// Intervalo game of 64 moves with its history put into words holds about
+/// 40 KiB), with room to spare. Past its working set, a larger budget only
+/// keeps games nobody is playing.
+pub const DEFAULT_BUDGET: usize = 48 << 20;
 
 struct Entry {
     version: i64,

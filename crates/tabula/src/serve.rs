@@ -54,6 +54,12 @@ pub struct ServeArgs {
     /// network (0: no limit)
     #[arg(long, value_name = "N", default_value_t = tabula_service::throttle::DEFAULT_CHALLENGES_PER_HOUR)]
     challenges_per_hour: u32,
+    /// Memory in MiB the games kept replayed between moves may hold; a
+    /// game that does not fit is replayed from its record when next used
+    /// (0: none is kept)
+    #[arg(long, value_name = "MIB", default_value_t = (tabula_service::replays::DEFAULT_BUDGET >> 20) as u64,
+          value_parser = clap::value_parser!(u64).range(0..=1 << 20))]
+    replay_cache: u64,
     /// Open connections taken at most; past it new ones are answered 503
     /// [default: 10000, or fewer when the open-files limit is lower]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -114,7 +120,12 @@ pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
         .build()
         .with_context(|| t!(lang(), "op-starting-runtime"))?;
     rt.block_on(async {
-        let service = Arc::new(open_service(global).await?.with_challenge_rate(args.challenges_per_hour));
+        let service = Arc::new(
+            open_service(global)
+                .await?
+                .with_challenge_rate(args.challenges_per_hour)
+                .with_replay_cache((args.replay_cache as usize).saturating_mul(1 << 20)),
+        );
         tracing::info!(db = %crate::cli::db_name(&global.db), "database open");
         // Other servers sharing the database: their commits reach this one's live listeners.
         let relay_changes =

@@ -38,6 +38,7 @@ cli-tabula-serve-arg-log_format-value-text = Human-readable lines; colours only 
 cli-tabula-serve-arg-log_format-value-json = One JSON object a line
 cli-tabula-serve-arg-trust_proxy = Take the client's address from Forwarded or X-Forwarded-For when the connection comes from this network (a load balancer, a reverse proxy), e.g. 127.0.0.1/32 or 10.0.0.0/8; repeatable. Failed logins are counted per client address: without it, every client behind the proxy shares the proxy's count
 cli-tabula-serve-arg-challenges_per_hour = Challenges naming someone else one user may send in an hour over the network (0: no limit)
+cli-tabula-serve-arg-replay_cache = Memory in MiB the games kept replayed between moves may hold; a game that does not fit is replayed from its record when next used (0: none is kept)
 cli-tabula-serve-arg-max_connections = Open connections taken at most; past it new ones are answered 503 [default: 10000, or fewer when the open-files limit is lower]
 cli-tabula-serve-arg-max_connections_per_address = Open connections taken from one client address
 cli-tabula-serve-arg-read_timeout = Seconds a request's headers, its body, or the next request on a kept-alive connection may take

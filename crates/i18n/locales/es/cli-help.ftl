@@ -38,6 +38,7 @@ cli-tabula-serve-arg-log_format-value-text = Líneas legibles por personas; con 
 cli-tabula-serve-arg-log_format-value-json = Un objeto JSON por línea
 cli-tabula-serve-arg-trust_proxy = Toma la dirección del cliente de Forwarded o X-Forwarded-For cuando la conexión viene de esta red (un balanceador de carga, un proxy inverso), p. ej. 127.0.0.1/32 o 10.0.0.0/8; se puede repetir. Los inicios de sesión fallidos se cuentan por dirección de cliente: sin esta opción, todos los clientes tras el proxy comparten el recuento del proxy
 cli-tabula-serve-arg-challenges_per_hour = Desafíos a otros usuarios que un mismo usuario puede enviar en una hora por la red (0: sin límite)
+cli-tabula-serve-arg-replay_cache = Memoria en MiB que pueden ocupar las partidas que se guardan ya reproducidas entre jugadas; una partida que no cabe se reproduce desde su registro la próxima vez que se use (0: no se guarda ninguna)
 cli-tabula-serve-arg-max_connections = Máximo de conexiones abiertas; por encima, las nuevas reciben un 503 [por defecto: 10000, o menos si el límite de archivos abiertos es menor]
 cli-tabula-serve-arg-max_connections_per_address = Máximo de conexiones abiertas desde una misma dirección de cliente
 cli-tabula-serve-arg-read_timeout = Segundos que pueden tardar las cabeceras de una petición, su cuerpo o la siguiente petición en una conexión persistente

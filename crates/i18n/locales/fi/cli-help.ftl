@@ -38,6 +38,7 @@ cli-tabula-serve-arg-log_format-value-text = Ihmisen luettavia rivejä; värejä
 cli-tabula-serve-arg-log_format-value-json = Yksi JSON-objekti riviä kohden
 cli-tabula-serve-arg-trust_proxy = Ota asiakkaan osoite Forwarded- tai X-Forwarded-For-otsakkeesta, kun yhteys tulee tästä verkosta (kuormantasaaja, käänteinen välityspalvelin), esim. 127.0.0.1/32 tai 10.0.0.0/8; voidaan toistaa. Epäonnistuneet kirjautumiset lasketaan asiakkaan osoitteen mukaan: ilman tätä kaikki välityspalvelimen takana olevat asiakkaat jakavat välityspalvelimen laskurin
 cli-tabula-serve-arg-challenges_per_hour = Montako muita käyttäjiä nimeävää haastetta yksi käyttäjä saa lähettää verkon kautta tunnissa (0: ei rajaa)
+cli-tabula-serve-arg-replay_cache = Montako MiB muistia siirtojen välillä valmiiksi toistetut pelit saavat viedä; peli, joka ei mahdu, toistetaan tallenteestaan, kun sitä seuraavan kerran käytetään (0: yhtään ei pidetä)
 cli-tabula-serve-arg-max_connections = Avoimien yhteyksien enimmäismäärä; sen ylittyessä uusiin vastataan 503 [oletus: 10000 tai vähemmän, jos avoimien tiedostojen raja on pienempi]
 cli-tabula-serve-arg-max_connections_per_address = Avoimien yhteyksien enimmäismäärä yhdestä asiakkaan osoitteesta
 cli-tabula-serve-arg-read_timeout = Montako sekuntia pyynnön otsakkeet, sen runko tai seuraava pyyntö avoimena pidetyllä (keep-alive) yhteydellä saa viedä

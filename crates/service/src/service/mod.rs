@@ -412,6 +412,13 @@ impl Service {
         self
     }
 
+    /// Keep at most `bytes` of replayed games between moves (0: keep none,
+    /// and replay a game's record for each command that reads it).
+    pub fn with_replay_cache(self, bytes: usize) -> Self {
+        *self.cache.lock().unwrap_or_else(|e| e.into_inner()) = Replays::new(bytes);
+        self
+    }
+
     /// The challenges per user and hour taken over the network (0: no limit).
     pub fn challenge_rate(&self) -> u32 {
         self.challenge_rate
