@@ -41,13 +41,21 @@ unsafe extern "C" {
 const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
 
 fn main() -> ExitCode {
-    // Pages freed are given back to the system at once. With mimalloc's
-    // 10 ms delay a thread gives them back only on its next allocation
-    // after the delay, and a blocking thread that replayed a 16 MiB Rewrite
-    // game and then waited kept its pages: the server stayed at 260 MB
-    // resident after 12 replays and 30 event streams of such a game (115
-    // MB with no delay; see docs/reliability.md, "Abuse").
-    // SAFETY: sets one integer option, before any other thread exists.
-    unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
     cli::main()
+}
+
+/// Have freed pages given back to the system at once, for a long-running
+/// server. With mimalloc's 10 ms delay a thread gives them back only on
+/// its next allocation after the delay, and a blocking thread that
+/// replayed a 16 MiB Rewrite game and then waited kept its pages: the
+/// server stayed at 260 MB resident after 12 replays and 30 event streams
+/// of such a game (115 MB with no delay; see docs/reliability.md,
+/// "Abuse"). A process that runs one command keeps the delay: it exits in
+/// milliseconds, and pages given back at once were touched anew, each a
+/// page fault, by its next allocations.
+///
+/// Called before the process starts any thread.
+pub(crate) fn give_freed_pages_back_at_once() {
+    // SAFETY: sets one integer option while no other thread exists.
+    unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
 }

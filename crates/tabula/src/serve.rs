@@ -107,6 +107,7 @@ pub fn init_logs(format: LogFormat) {
 }
 
 pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
+    crate::give_freed_pages_back_at_once();
     init_logs(args.log_format);
     // Checked, and its files read, before anything starts.
     let relay = args.send.relay()?;
