@@ -1,8 +1,8 @@
 //! Writes the index of the catalogues' messages: which English catalogue
 //! file (`crates/FOLDER/locales/en/FILE.ftl`) holds each message id, sorted
-//! by id. A process then parses only the files whose messages it uses; an
-//! index built at run time cost a command-line process as much as the
-//! parse it spares. Every language keeps each message in the same file
+//! by id, and how many there are. A process then parses only the messages
+//! it uses; an index built at run time cost a command-line process as much
+//! as the parse it spares. Every language keeps each message in the same file
 //! (checked by the crate's tests).
 
 use std::path::Path;
@@ -39,7 +39,9 @@ fn main() {
     file_of.sort();
     let entries: String = file_of.iter().map(|(id, file)| format!("    ({id:?}, {file:?}),\n")).collect();
     let index = format!(
-        "/// Which catalogue file holds each message, sorted by id.\nstatic FILE_OF: &[(&str, &str)] = &[\n{entries}];\n"
+        "/// Which catalogue file holds each message, sorted by id.\nstatic FILE_OF: [(&str, &str); MESSAGES] = [\n{entries}];\n\n\
+         /// How many messages each language has.\nconst MESSAGES: usize = {};\n",
+        file_of.len()
     );
     let out = Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("file_of.rs");
     fs::write(out, index).expect("the index is written");

@@ -23,7 +23,7 @@ use std::sync::{LazyLock, OnceLock};
 
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
-use fluent_syntax::ast::{Expression, InlineExpression, Pattern, PatternElement};
+use fluent_syntax::ast::{self, Expression, InlineExpression, Pattern, PatternElement};
 use unic_langid::LanguageIdentifier;
 
 mod format;
@@ -237,28 +237,18 @@ pub fn sources(lang: Lang) -> &'static [(&'static str, &'static str)] {
 
 type Bundle = FluentBundle<FluentResource>;
 
-/// Each language's catalogues, each file parsed the first time one of its
-/// messages is asked for: a command-line process speaks one language and
-/// uses a few files of it, and parsing every catalogue of a language cost
-/// a fifth of a `show`. No message refers to another, so each file is a
-/// bundle of its own.
-static BUNDLES: [LazyLock<Box<[OnceLock<Bundle>]>>; 3] = [
-    LazyLock::new(|| sources(Lang::En).iter().map(|_| OnceLock::new()).collect()),
-    LazyLock::new(|| sources(Lang::Fi).iter().map(|_| OnceLock::new()).collect()),
-    LazyLock::new(|| sources(Lang::Es).iter().map(|_| OnceLock::new()).collect()),
+/// Each language's bundle: its plural rules, number formatting and
+/// functions. It holds no messages: each is parsed on its own (see
+/// [`parsed`]) and formatted with its language's bundle.
+static BUNDLES: [LazyLock<Bundle>; 3] = [
+    LazyLock::new(|| bundle(Lang::En)),
+    LazyLock::new(|| bundle(Lang::Fi)),
+    LazyLock::new(|| bundle(Lang::Es)),
 ];
 
-// `FILE_OF`, written by the build script from the English catalogues:
-// every language keeps each message in the same file.
+// `FILE_OF` and `MESSAGES`, written by the build script from the English
+// catalogues: every language keeps each message in the same file.
 include!(concat!(env!("OUT_DIR"), "/file_of.rs"));
-
-/// For each entry of `FILE_OF`, the place of its file among the
-/// catalogue files (the same in every language), found once: every text
-/// put into words asks for it.
-static FILE_INDEX: LazyLock<Box<[Option<usize>]>> = LazyLock::new(|| {
-    let files = sources(Lang::En);
-    FILE_OF.iter().map(|(_, english)| files.iter().position(|(name, _)| name == english)).collect()
-});
 
 /// The place of message `id` in `FILE_OF`, if there is such a message.
 fn entry_of(id: &str) -> Option<usize> {
@@ -300,35 +290,73 @@ impl MessageId {
     }
 }
 
-/// The bundle of the catalogue file of `lang` that holds message `id`, if
-/// there is such a message.
-fn bundle_with(lang: Lang, id: &str) -> Option<&'static Bundle> {
-    bundle_at(lang, entry_of(id)?)
+/// One language's slots, one per entry of `FILE_OF`, each set the first
+/// time it is asked for. Statics laid out by the compiler rather than
+/// tables built at run time: a process that writes a few dozen texts
+/// touches only the pages of the slots it uses, where building a table of
+/// every message cost a command-line process dozens of page faults.
+type Slots<T> = [OnceLock<T>; MESSAGES];
+
+/// The messages parsed so far, per language.
+static PARSED: [Slots<Option<FluentResource>>; 3] = [const { [const { OnceLock::new() }; MESSAGES] }; 3];
+
+/// The message at `entry` of `FILE_OF` in `lang`'s catalogue, parsed the
+/// first time it is asked for. Each message alone, not its whole file: a
+/// command-line process uses a few dozen of some 1,200 messages, and
+/// parsing the files that held them was most of the cost of its texts.
+fn parsed(lang: Lang, entry: usize) -> Option<&'static ast::Message<&'static str>> {
+    let resource = PARSED[index(lang)].get(entry)?.get_or_init(|| {
+        let (id, file) = *FILE_OF.get(entry)?;
+        // `en/web.ftl` in English is `fi/web.ftl` in Finnish.
+        let (_, text) = sources(lang).iter().find(|(path, _)| file_name(path) == file_name(file))?;
+        FluentResource::try_new(message_source(text, id)?.to_owned()).ok()
+    });
+    match resource.as_ref()?.get_entry(0)? {
+        ast::Entry::Message(message) => Some(message),
+        _ => None,
+    }
 }
 
-/// [`bundle_with`] of the message at `entry` of `FILE_OF`.
-fn bundle_at(lang: Lang, entry: usize) -> Option<&'static Bundle> {
-    let file = (*FILE_INDEX.get(entry)?)?;
-    let source = *sources(lang).get(file)?;
-    Some(BUNDLES[index(lang)].get(file)?.get_or_init(|| bundle(lang, source)))
+/// A catalogue's file name without its language's folder.
+fn file_name(path: &str) -> &str {
+    path.split_once('/').map_or(path, |(_, name)| name)
 }
 
-/// The bundle of one catalogue file, with its language's number formatting
-/// and without Unicode isolation marks around arguments (mail and
-/// terminals show them as stray characters; Tabula's texts are all
-/// left-to-right).
-fn bundle(lang: Lang, (name, text): Source) -> Bundle {
+/// The lines of message `id` in the catalogue `text`: from the line that
+/// starts with its id to the next line that starts a message, a term or
+/// a comment (a message's further lines are indented, blank, or close a
+/// selection with `}`).
+fn message_source<'a>(text: &'a str, id: &str) -> Option<&'a str> {
+    let mut start = None;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        match start {
+            None if line
+                .strip_prefix(id)
+                .is_some_and(|rest| rest.trim_start_matches(' ').starts_with('=')) =>
+            {
+                start = Some(offset);
+            }
+            Some(from) if line.starts_with(|c: char| c.is_ascii_alphabetic() || c == '#' || c == '-') => {
+                return Some(&text[from..offset]);
+            }
+            _ => {}
+        }
+        offset += line.len();
+    }
+    start.map(|from| &text[from..])
+}
+
+/// The bundle of `lang`: its number formatting, and no Unicode isolation
+/// marks around arguments (mail and terminals show them as stray
+/// characters; Tabula's texts are all left-to-right).
+fn bundle(lang: Lang) -> Bundle {
     let mut bundle = FluentBundle::new_concurrent(vec![lang.langid()]);
     bundle.set_use_isolating(false);
     // NUMBER(): `useGrouping: "false"` where English has always written a
     // limit's digits ungrouped.
     bundle.add_builtins().expect("a new bundle has no functions yet");
     bundle.set_formatter(Some(format::formatter(lang)));
-    let resource = FluentResource::try_new(text.to_string())
-        .unwrap_or_else(|(_, errors)| panic!("catalogue {name} does not parse: {errors:?}"));
-    if let Err(errors) = bundle.add_resource(resource) {
-        panic!("catalogue {name} repeats a message: {errors:?}");
-    }
     bundle
 }
 
@@ -425,18 +453,11 @@ pub fn fixed_text(lang: Lang, id: &str) -> Option<&'static str> {
     fixed_in(lang, id).or_else(|| fixed_in(Lang::En, id))
 }
 
-/// One language's fixed texts (see [`FIXED`]).
-type FixedTexts = LazyLock<Box<[OnceLock<Option<&'static str>>]>>;
-
-/// The fixed texts formatted so far, per language, one slot per entry of
-/// `FILE_OF` (`None` inside for a message that takes arguments): a board
-/// asks for several on every reply, from every request thread at once,
-/// and a slot once set is read without a lock or a comparison of ids.
-static FIXED: [FixedTexts; 3] = [
-    LazyLock::new(|| FILE_OF.iter().map(|_| OnceLock::new()).collect()),
-    LazyLock::new(|| FILE_OF.iter().map(|_| OnceLock::new()).collect()),
-    LazyLock::new(|| FILE_OF.iter().map(|_| OnceLock::new()).collect()),
-];
+/// The fixed texts formatted so far, per language (`None` inside for a
+/// message that takes arguments): a board asks for several on every
+/// reply, from every request thread at once, and a slot once set is read
+/// without a lock or a comparison of ids.
+static FIXED: [Slots<Option<&'static str>>; 3] = [const { [const { OnceLock::new() }; MESSAGES] }; 3];
 
 fn fixed_in(lang: Lang, id: &str) -> Option<&'static str> {
     fixed_at(lang, entry_of(id)?)
@@ -445,9 +466,9 @@ fn fixed_in(lang: Lang, id: &str) -> Option<&'static str> {
 /// [`fixed_in`] of the message at `entry` of `FILE_OF`.
 fn fixed_at(lang: Lang, entry: usize) -> Option<&'static str> {
     *FIXED[index(lang)].get(entry)?.get_or_init(|| {
-        let (bundle, pattern) = value_at(lang, entry)?;
+        let pattern = parsed(lang, entry)?.value.as_ref()?;
         let mut errors = Vec::new();
-        let formatted = bundle.format_pattern(pattern, None, &mut errors);
+        let formatted = BUNDLES[index(lang)].format_pattern(pattern, None, &mut errors);
         // Leaked once per message and language: a process keeps these
         // texts for its whole life anyway, and handing out `&'static str`
         // spares every caller a copy.
@@ -457,7 +478,7 @@ fn fixed_at(lang: Lang, entry: usize) -> Option<&'static str> {
 
 /// Whether message `id` exists in English, the reference catalogue.
 pub fn has_message(id: &str) -> bool {
-    bundle_with(Lang::En, id).is_some_and(|bundle| bundle.has_message(id))
+    entry_of(id).is_some()
 }
 
 fn index(lang: Lang) -> usize {
@@ -465,36 +486,14 @@ fn index(lang: Lang) -> usize {
 }
 
 fn format_in(lang: Lang, entry: usize, args: &Args<'_>) -> Option<String> {
-    let (bundle, pattern) = value_at(lang, entry)?;
-    Some(resolve(bundle, pattern, args))
-}
-
-/// Each language's message values found so far, one slot per entry of
-/// `FILE_OF` (`None` inside for a message the language's catalogue lacks,
-/// or one with attributes only): a text then needs neither its file's
-/// bundle looked for nor the message looked up by its id in the bundle.
-type Values = LazyLock<Box<[OnceLock<Option<(&'static Bundle, &'static Pattern<&'static str>)>>]>>;
-
-static VALUES: [Values; 3] = [
-    LazyLock::new(|| FILE_OF.iter().map(|_| OnceLock::new()).collect()),
-    LazyLock::new(|| FILE_OF.iter().map(|_| OnceLock::new()).collect()),
-    LazyLock::new(|| FILE_OF.iter().map(|_| OnceLock::new()).collect()),
-];
-
-/// The value of the message at `entry` of `FILE_OF` in `lang`'s
-/// catalogue, with the bundle that holds it.
-fn value_at(lang: Lang, entry: usize) -> Option<(&'static Bundle, &'static Pattern<&'static str>)> {
-    *VALUES[index(lang)].get(entry)?.get_or_init(|| {
-        let bundle = bundle_at(lang, entry)?;
-        let id = FILE_OF.get(entry)?.0;
-        Some((bundle, bundle.get_message(id)?.value()?))
-    })
+    let pattern = parsed(lang, entry)?.value.as_ref()?;
+    Some(resolve(&BUNDLES[index(lang)], pattern, args))
 }
 
 fn attribute_in(lang: Lang, id: &str, attribute: &str, args: &Args<'_>) -> Option<String> {
-    let bundle = bundle_with(lang, id)?;
-    let pattern = bundle.get_message(id)?.get_attribute(attribute)?.value();
-    Some(resolve(bundle, pattern, args))
+    let message = parsed(lang, entry_of(id)?)?;
+    let pattern = &message.attributes.iter().find(|a| a.id.name == attribute)?.value;
+    Some(resolve(&BUNDLES[index(lang)], pattern, args))
 }
 
 fn resolve(bundle: &Bundle, pattern: &Pattern<&str>, args: &Args<'_>) -> String {
@@ -713,23 +712,47 @@ mod tests {
     }
 
     #[test]
-    fn every_message_is_found_in_its_own_file_in_every_language() {
-        // The files are parsed one at a time, found from an index of the
-        // English files' ids: the index must agree with the parser, and
-        // every language must keep each message in the same file.
+    fn every_message_parsed_alone_is_the_message_its_whole_file_holds() {
+        // Each message is parsed alone, found from an index of the English
+        // files' ids: the index must agree with the parser, every language
+        // must keep each message in the same file, and a message's lines
+        // cut out of its file must parse as they do in the whole file.
+        let mut messages = 0;
         for lang in Lang::ALL {
             for (name, text) in sources(lang) {
                 let resource = FluentResource::try_new(text.to_string()).expect("the catalogue parses");
                 for entry in resource.entries() {
-                    if let fluent_syntax::ast::Entry::Message(message) = entry {
+                    if let ast::Entry::Message(message) = entry {
                         let id = message.id.name;
-                        let bundle =
-                            bundle_with(lang, id).unwrap_or_else(|| panic!("{name}: {id} is not found"));
-                        assert!(bundle.has_message(id), "{name}: {id} is looked for in another file");
+                        let entry = entry_of(id).unwrap_or_else(|| panic!("{name}: {id} is not indexed"));
+                        assert_eq!(
+                            file_name(FILE_OF[entry].1),
+                            file_name(name),
+                            "{name}: {id} is in another file"
+                        );
+                        let alone =
+                            parsed(lang, entry).unwrap_or_else(|| panic!("{name}: {id} is not found"));
+                        assert_eq!(alone, message, "{name}: {id} parsed alone");
+                        messages += 1;
                     }
                 }
             }
         }
+        assert_eq!(messages, 3 * MESSAGES, "every language has every message");
+    }
+
+    #[test]
+    fn a_message_is_cut_out_of_its_file_up_to_the_next_entry() {
+        let text = "# a comment\none = One\ntwo =\n    { $n ->\n        [one] a\n       *[other] b\n}\n\n## Section\nthree = Three\n    .label = L\nthree-more = M\n";
+        assert_eq!(message_source(text, "one"), Some("one = One\n"));
+        assert_eq!(
+            message_source(text, "two"),
+            Some("two =\n    { $n ->\n        [one] a\n       *[other] b\n}\n\n")
+        );
+        assert_eq!(message_source(text, "three"), Some("three = Three\n    .label = L\n"));
+        assert_eq!(message_source(text, "three-more"), Some("three-more = M\n"));
+        assert_eq!(message_source(text, "thr"), None);
+        assert_eq!(message_source(text, "four"), None);
     }
 
     #[test]
@@ -778,9 +801,8 @@ mod tests {
                 let resource = FluentResource::try_new(text.to_string()).expect("the catalogue parses");
                 for entry in resource.entries() {
                     let fluent_syntax::ast::Entry::Message(message) = entry else { continue };
-                    let bundle = bundle_with(lang, message.id.name).expect("the message is found");
-                    let found = bundle.get_message(message.id.name).expect("the message is in its bundle");
-                    let patterns = found.value().into_iter().chain(found.attributes().map(|a| a.value()));
+                    let bundle = &BUNDLES[index(lang)];
+                    let patterns = message.value.iter().chain(message.attributes.iter().map(|a| &a.value));
                     for pattern in patterns {
                         let mut args = Args::new();
                         for element in &pattern.elements {
