@@ -37,6 +37,11 @@ fn main() {
         }
     }
     file_of.sort();
+    // Each message is looked for by its id alone: two with one id would
+    // leave one of them never shown.
+    if let Some(pair) = file_of.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+        panic!("message {} is in {} and in {}", pair[0].0, pair[0].1, pair[1].1);
+    }
     let entries: String = file_of.iter().map(|(id, file)| format!("    ({id:?}, {file:?}),\n")).collect();
     let index = format!(
         "/// Which catalogue file holds each message, sorted by id.\nstatic FILE_OF: [(&str, &str); MESSAGES] = [\n{entries}];\n\n\
