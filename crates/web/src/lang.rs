@@ -4,9 +4,10 @@
 //! English. For a signed-in user the switch changes their setting (see
 //! the pages' visitor), so their choice holds on every device.
 //!
-//! The language is chosen once per request, by [`answer_in_language`], and is then the
-//! request's for every text made while answering it, error pages made far
-//! from the handler included: a task-local value, read with [`current`].
+//! The language is chosen once per request, by [`answer_in_language`], and
+//! is then the request's for every text made while answering it, error
+//! pages made far from the handler included: a task-local value, read with
+//! [`current`].
 //! The JSON keys and error codes of the API never change; only what people
 //! read does.
 

@@ -138,6 +138,7 @@ async fn every_request(State(every): State<EveryRequest>, mut request: Request, 
     log_request(&method, &path, &route, response.status(), started);
     response
 }
+
 /// How the server takes connections.
 #[derive(Clone, Debug, Default)]
 pub struct ServeOptions {

@@ -3,11 +3,13 @@
 //! [`Service::run`] with a parsed [`Command`](crate::Command).
 //!
 //! One file per concern: `dispatch` (a command to the code that runs it),
-//! `game_commands` (a method per command on a board), `accounts`, `challenges`, `commit` (an event appended with its mail and
-//! live notice), `automatic` (bots, queued moves, due clocks), `cache`
-//! (loading and the replay cache), `boards` (a board as a reader sees it),
-//! `bots` (bot accounts), `standings` (lists, standings, the ladder) and `reads` (the front ends' read
-//! queries: what waits for a user, what they may do on a board).
+//! `game_commands` (a method per command on a board), `accounts`,
+//! `challenges`, `commit` (an event appended with its mail and live
+//! notice), `automatic` (bots, queued moves, due clocks), `cache` (loading
+//! and the replay cache), `boards` (a board as a reader sees it), `bots`
+//! (bot accounts), `standings` (lists, standings, the ladder) and `reads`
+//! (the front ends' read queries: what waits for a user, what they may do
+//! on a board).
 
 mod accounts;
 mod automatic;
