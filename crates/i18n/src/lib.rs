@@ -246,13 +246,38 @@ static BUNDLES: [LazyLock<Bundle>; 3] = [
     LazyLock::new(|| bundle(Lang::Es)),
 ];
 
-// `FILE_OF` and `MESSAGES`, written by the build script from the English
-// catalogues: every language keeps each message in the same file.
+// `IDS`, `ID_ENDS`, `FILES`, `FILE_OF` and `MESSAGES`, written by the
+// build script from the English catalogues: every language keeps each
+// message in the same file.
 include!(concat!(env!("OUT_DIR"), "/file_of.rs"));
 
-/// The place of message `id` in `FILE_OF`, if there is such a message.
+/// The id of the message at `entry` of the index.
+fn id_at(entry: usize) -> Option<&'static str> {
+    let start = match entry.checked_sub(1) {
+        Some(before) => *ID_ENDS.get(before)? as usize,
+        None => 0,
+    };
+    IDS.get(start..*ID_ENDS.get(entry)? as usize)
+}
+
+/// The English path of the catalogue file that holds the message at
+/// `entry` of the index.
+fn file_at(entry: usize) -> Option<&'static str> {
+    FILES.get(usize::from(*FILE_OF.get(entry)?)).copied()
+}
+
+/// The place of message `id` in the index, if there is such a message.
 fn entry_of(id: &str) -> Option<usize> {
-    FILE_OF.binary_search_by(|(other, _)| (*other).cmp(id)).ok()
+    let (mut low, mut high) = (0, MESSAGES);
+    while low < high {
+        let middle = low + (high - low) / 2;
+        match id_at(middle)?.cmp(id) {
+            std::cmp::Ordering::Less => low = middle + 1,
+            std::cmp::Ordering::Greater => high = middle,
+            std::cmp::Ordering::Equal => return Some(middle),
+        }
+    }
+    None
 }
 
 /// A message id written in the code, which finds its message's place
@@ -262,7 +287,7 @@ fn entry_of(id: &str) -> Option<usize> {
 /// among some 1,500 ids by comparing them.
 pub struct MessageId {
     id: &'static str,
-    /// The place in `FILE_OF`, or [`MessageId::UNKNOWN`] before it is
+    /// The place in the index, or [`MessageId::UNKNOWN`] before it is
     /// looked for, or [`MessageId::MISSING`] if no catalogue has the id.
     entry: AtomicU32,
 }
@@ -290,7 +315,7 @@ impl MessageId {
     }
 }
 
-/// One language's slots, one per entry of `FILE_OF`, each set the first
+/// One language's slots, one per entry of the index, each set the first
 /// time it is asked for. Statics laid out by the compiler rather than
 /// tables built at run time: a process that writes a few dozen texts
 /// touches only the pages of the slots it uses, where building a table of
@@ -300,13 +325,13 @@ type Slots<T> = [OnceLock<T>; MESSAGES];
 /// The messages parsed so far, per language.
 static PARSED: [Slots<Option<FluentResource>>; 3] = [const { [const { OnceLock::new() }; MESSAGES] }; 3];
 
-/// The message at `entry` of `FILE_OF` in `lang`'s catalogue, parsed the
+/// The message at `entry` of the index in `lang`'s catalogue, parsed the
 /// first time it is asked for. Each message alone, not its whole file: a
 /// command-line process uses a few dozen of some 1,200 messages, and
 /// parsing the files that held them was most of the cost of its texts.
 fn parsed(lang: Lang, entry: usize) -> Option<&'static ast::Message<&'static str>> {
     let resource = PARSED[index(lang)].get(entry)?.get_or_init(|| {
-        let (id, file) = *FILE_OF.get(entry)?;
+        let (id, file) = (id_at(entry)?, file_at(entry)?);
         // `en/web.ftl` in English is `fi/web.ftl` in Finnish.
         let (_, text) = sources(lang).iter().find(|(path, _)| file_name(path) == file_name(file))?;
         FluentResource::try_new(message_source(text, id)?.to_owned()).ok()
@@ -420,7 +445,7 @@ pub fn text_of(lang: Lang, id: &MessageId, args: &Args<'_>) -> String {
     text_at(lang, id.id, id.entry(), args)
 }
 
-/// [`text`] of the message `id` at `entry` of `FILE_OF`.
+/// [`text`] of the message `id` at `entry` of the index.
 fn text_at(lang: Lang, id: &str, entry: Option<usize>, args: &Args<'_>) -> String {
     let Some(entry) = entry else { return id.to_string() };
     // A message without arguments is formatted once per process (see
@@ -463,7 +488,7 @@ fn fixed_in(lang: Lang, id: &str) -> Option<&'static str> {
     fixed_at(lang, entry_of(id)?)
 }
 
-/// [`fixed_in`] of the message at `entry` of `FILE_OF`.
+/// [`fixed_in`] of the message at `entry` of the index.
 fn fixed_at(lang: Lang, entry: usize) -> Option<&'static str> {
     *FIXED[index(lang)].get(entry)?.get_or_init(|| {
         let pattern = parsed(lang, entry)?.value.as_ref()?;
@@ -726,7 +751,7 @@ mod tests {
                         let id = message.id.name;
                         let entry = entry_of(id).unwrap_or_else(|| panic!("{name}: {id} is not indexed"));
                         assert_eq!(
-                            file_name(FILE_OF[entry].1),
+                            file_name(file_at(entry).expect("an indexed message has a file")),
                             file_name(name),
                             "{name}: {id} is in another file"
                         );
@@ -739,6 +764,24 @@ mod tests {
             }
         }
         assert_eq!(messages, 3 * MESSAGES, "every language has every message");
+    }
+
+    #[test]
+    fn the_index_finds_each_id_at_its_own_place_and_nothing_else() {
+        for entry in 0..MESSAGES {
+            let id = id_at(entry).expect("every place has an id");
+            assert!(!id.is_empty() && !id.contains([' ', '=']), "{id:?} at {entry}");
+            assert_eq!(entry_of(id), Some(entry), "{id}");
+            assert!(file_at(entry).is_some_and(|f| f.starts_with("en/") && f.ends_with(".ftl")));
+            // The id with one more or one less letter is another id or none.
+            assert_ne!(entry_of(&format!("{id}-")), Some(entry));
+            assert_ne!(entry_of(&id[..id.len() - 1]), Some(entry));
+        }
+        assert_eq!(id_at(MESSAGES), None);
+        assert_eq!(file_at(MESSAGES), None);
+        for unknown in ["", "a", "zzz", "cli-help-verb-", "\u{10FFFF}"] {
+            assert_eq!(entry_of(unknown), None, "{unknown:?}");
+        }
     }
 
     #[test]
