@@ -170,18 +170,6 @@ fn account_verbs(lang: Lang) -> Vec<(&'static str, String)> {
     verbs
 }
 
-/// The words of [`account_verbs`] alone, each once, without putting their
-/// meanings into words.
-fn account_verb_names() -> Vec<&'static str> {
-    let mut verbs = Vec::new();
-    for (verb, _) in account_lines() {
-        if !verbs.contains(&verb) {
-            verbs.push(verb);
-        }
-    }
-    verbs
-}
-
 fn capitalise(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
@@ -202,21 +190,12 @@ fn language_command(name: &'static str, about: String) -> clap::Command {
         )
 }
 
-/// The parser, its help in `lang`: the server's subcommands, then one per
-/// account verb and one per game of the registry.
+/// The whole parser, its help in `lang`: the server's subcommands, then
+/// one per account verb and one per game of the registry. Lines of the
+/// command language are read without it (see [`language_line`]); the
+/// server's subcommands are parsed without its texts, which put every
+/// verb's meaning into words for help and errors.
 fn command(lang: Lang) -> clap::Command {
-    parser(Some(lang))
-}
-
-/// The parser, with its help's texts in `lang` if one is given. Words parse
-/// alike either way; the texts put every verb's meaning into words, which
-/// only help and errors show, so a command is first parsed without them.
-fn parser(texts: Option<Lang>) -> clap::Command {
-    let Some(lang) = texts else {
-        let verbs =
-            account_verb_names().into_iter().chain(tabula_games::all().iter().map(|kind| kind.info().kind));
-        return verbs.fold(Cli::command(), |cmd, verb| cmd.subcommand(language_command(verb, String::new())));
-    };
     let mut cmd = crate::help::localized(Cli::command(), "tabula", lang);
     for (verb, about) in account_verbs(lang) {
         cmd = cmd.subcommand(language_command(verb, about));
@@ -236,10 +215,6 @@ pub(crate) fn server_command() -> clap::Command {
     Cli::command()
 }
 
-fn is_language(name: &str) -> bool {
-    account_verb_names().contains(&name) || tabula_games::find(name).is_some()
-}
-
 /// Print a clap error (or help) and give its exit status.
 pub fn clap_exit(e: clap::Error) -> ExitCode {
     crate::help::exit(e)
@@ -249,7 +224,13 @@ pub fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     let lang = crate::help::lang_of(args.get(1..).unwrap_or_default());
     crate::help::set_lang(lang);
-    let matches = match parser(None).try_get_matches_from(&args) {
+    if let Some(line) = language_line(&args, lang) {
+        return match line {
+            Ok(LanguageLine { global, first, words }) => exit_code(language(global, &first, words)),
+            Err(e) => clap_exit(e),
+        };
+    }
+    let matches = match Cli::command().try_get_matches_from(&args) {
         Ok(m) => m,
         // Help, the version and errors: parsed again with the texts they show.
         Err(_) => match command(lang).try_get_matches_from(args) {
@@ -261,28 +242,24 @@ pub fn main() -> ExitCode {
         Ok(g) => g,
         Err(e) => return clap_exit(e),
     };
-    let result = match matches.subcommand() {
-        Some((name, sub)) if is_language(name) => {
-            let words = sub.get_many::<String>("words").map(|w| w.cloned().collect()).unwrap_or_default();
-            language(global, name, words)
-        }
-        Some((name, _)) if Server::has_subcommand(name) => match Server::from_arg_matches(&matches) {
+    let result = match matches.subcommand_name() {
+        Some(name) if Server::has_subcommand(name) => match Server::from_arg_matches(&matches) {
             Ok(server) => run_server(&global, server),
             Err(e) => return clap_exit(e),
         },
-        Some((name, sub)) => match external_words(sub, lang) {
-            // Words the command language may know that have no subcommand
-            // of their own (`register`): the service answers them.
-            Ok(words) => language(global, name, words),
-            Err(e) => return clap_exit(e),
-        },
-        None => {
+        // Every other first word is the command language's, read above.
+        _ => {
             return clap_exit(
                 command(lang)
                     .error(clap::error::ErrorKind::MissingSubcommand, t!(lang, "cli-error-no-command")),
             );
         }
     };
+    exit_code(result)
+}
+
+/// The exit status of a command that ran, its error printed.
+fn exit_code(result: Result<ExitCode>) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
@@ -290,6 +267,32 @@ pub fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// A command line of the command language: its global options, its first
+/// word and the words after it.
+struct LanguageLine {
+    global: Global,
+    first: String,
+    words: Vec<String>,
+}
+
+/// A command line of the command language (`tabula dna show 1`, or any
+/// first word that is not one of the server's subcommands), read by a
+/// parser of the global options alone: its options, its first word and
+/// the words after it. `None` for anything else (the server's subcommands,
+/// help, the version, bad usage), which the whole parser reads.
+///
+/// Most command lines are the language's, and building the whole parser,
+/// every subcommand with its options, cost such a process more page faults
+/// than anything else it did. The words are the same either way: a
+/// subcommand of the language takes every word after its name as it is.
+fn language_line(args: &[OsString], lang: Lang) -> Option<Result<LanguageLine, clap::Error>> {
+    let parser = Global::augment_args(clap::Command::new("tabula")).allow_external_subcommands(true);
+    let matches = parser.try_get_matches_from(args).ok()?;
+    let (first, words) = matches.subcommand().filter(|(first, _)| !Server::has_subcommand(first))?;
+    let global = Global::from_arg_matches(&matches).ok()?;
+    Some(external_words(words, lang).map(|words| LanguageLine { global, first: first.to_string(), words }))
 }
 
 fn external_words(sub: &ArgMatches, lang: Lang) -> Result<Vec<String>, clap::Error> {
@@ -663,6 +666,66 @@ mod tests {
         let (g, words) = split(&["move", "1", "ned", "pw", "--", "--json"]);
         assert!(!g.json);
         assert_eq!(words, ["move", "1", "ned", "pw", "--json"]);
+    }
+
+    fn os(args: &[&str]) -> Vec<OsString> {
+        args.iter().map(OsString::from).collect()
+    }
+
+    /// What a command line of the language comes to, its words' options
+    /// taken out, as `{global:?} first words..`.
+    fn read(global: Global, first: &str, words: Vec<String>) -> String {
+        let (global, words) = split_globals(global, words).expect("valid options");
+        format!("{global:?} {first} {}", words.join(" "))
+    }
+
+    #[test]
+    fn the_language_is_read_alike_by_the_short_parser_and_the_whole_one() {
+        let lines: &[&[&str]] = &[
+            &["tabula", "dna", "show", "1"],
+            &["tabula", "dna"],
+            &["tabula", "--db", "x.db", "dna", "show", "1"],
+            &["tabula", "--db=x.db", "--json", "intervalo", "show", "1", "--now=2026-01-01T00:00:00Z"],
+            &["tabula", "dna", "--db", "y.db", "show", "1", "--json"],
+            &["tabula", "--db", "x.db", "dna", "--db=y.db", "show", "1"],
+            &["tabula", "rewrite", "move", "1", "ned", "pw", "--start=>x", "-seed=3"],
+            &["tabula", "dna", "--help"],
+            &["tabula", "dna", "move", "1", "ned", "pw", "--", "--json"],
+            &["tabula", "signup", "ned", "pw", "ned@example.org", "--lang", "fi"],
+            &["tabula", "--lang=es", "help", "dna"],
+            &["tabula", "--now", "2026-01-01T00:00:00Z", "games"],
+            &["tabula", "register", "ned", "--json"],
+        ];
+        for line in lines {
+            let whole = command(Lang::En).try_get_matches_from(os(line)).expect("the whole parser reads it");
+            let (first, sub) = whole.subcommand().expect("a subcommand");
+            // A verb's or a game's own subcommand, or one the parser does
+            // not know (`register`).
+            let words = match sub.try_get_many::<OsString>("") {
+                Ok(Some(_)) => external_words(sub, Lang::En).expect("UTF-8 words"),
+                _ => sub.get_many::<String>("words").map(|w| w.cloned().collect()).unwrap_or_default(),
+            };
+            let global = Global::from_arg_matches(&whole).expect("global options");
+            let LanguageLine { global: short_global, first: short_first, words: short_words } =
+                language_line(&os(line), Lang::En)
+                    .unwrap_or_else(|| panic!("{line:?} is a line of the language"))
+                    .expect("its words");
+            assert_eq!(read(short_global, &short_first, short_words), read(global, first, words), "{line:?}");
+        }
+        // Everything else is left to the whole parser, its help and errors.
+        let others: &[&[&str]] = &[
+            &["tabula"],
+            &["tabula", "--help"],
+            &["tabula", "--version"],
+            &["tabula", "serve", "--db", "x.db"],
+            &["tabula", "--db", "x.db", "mail"],
+            &["tabula", "life", "run"],
+            &["tabula", "--now", "yesterday", "dna", "show", "1"],
+            &["tabula", "--colour", "dna", "show", "1"],
+        ];
+        for line in others {
+            assert!(language_line(&os(line), Lang::En).is_none(), "{line:?}");
+        }
     }
 
     #[test]
