@@ -8,7 +8,7 @@
 //! PostgreSQL database are scraped one by one and summed by the query.
 //! The gauges read from the database are the same on every one of them.
 
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 use prometheus::{
     Encoder, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts,
@@ -164,8 +164,20 @@ impl Metrics {
     }
 }
 
-/// This process's figures.
-pub static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
+static METRICS: OnceLock<Metrics> = OnceLock::new();
+
+/// This process's figures, kept from now on: a process that shows them
+/// (the server, at `/metrics`) asks for them before it starts.
+pub fn keep() -> &'static Metrics {
+    METRICS.get_or_init(Metrics::new)
+}
+
+/// This process's figures, if it keeps them (see [`keep`]). A process that
+/// runs one command has no one to show them to, and building the registry
+/// of every figure cost it more page faults than its command's own reads.
+pub fn kept() -> Option<&'static Metrics> {
+    METRICS.get()
+}
 
 impl Service {
     /// Whether the database answers a query: what `/healthz` reports.
@@ -177,7 +189,7 @@ impl Service {
     /// Every figure in the Prometheus text format, the gauges read from the
     /// database now; `bot_processes` is the bot programs this process runs.
     pub async fn render_metrics(&self, bot_processes: usize) -> Result<String, StoreError> {
-        let m = &*METRICS;
+        let m = keep();
         for status in [GameStatus::Proposed, GameStatus::Active, GameStatus::Finished, GameStatus::Cancelled]
         {
             let filter = GameFilter { statuses: vec![status], limit: i64::MAX, ..Default::default() };

@@ -5,13 +5,13 @@
 mod common;
 
 use tabula_service::Caller;
-use tabula_service::metrics::METRICS;
+use tabula_service::metrics;
 
 #[tokio::test]
 async fn a_new_game_and_its_moves_replay_nothing_from_the_store() {
     let dir = tempfile::tempdir().unwrap();
     let svc = common::aino_and_ned(&dir).await;
-    let replays = METRICS.replays.get();
+    let replays = metrics::keep().replays.get();
     let reply = svc.execute("intervalo challenge aino ned", &Caller::Anonymous).await.unwrap();
     let board = reply.game.as_ref().unwrap().id;
     for cell in 1..=6 {
@@ -21,5 +21,5 @@ async fn a_new_game_and_its_moves_replay_nothing_from_the_store() {
             .unwrap_or_else(|e| panic!("cell {cell} by {user} refused: {e}"));
         svc.execute(&format!("intervalo show {board}"), &Caller::Anonymous).await.unwrap();
     }
-    assert_eq!(METRICS.replays.get(), replays, "games replayed from the store");
+    assert_eq!(metrics::keep().replays.get(), replays, "games replayed from the store");
 }

@@ -108,6 +108,8 @@ pub fn init_logs(format: LogFormat) {
 
 pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
     crate::give_freed_pages_back_at_once();
+    // Moves by mail or by the clock before the first request count too.
+    tabula_service::metrics::keep();
     init_logs(args.log_format);
     // Checked, and its files read, before anything starts.
     let relay = args.send.relay()?;

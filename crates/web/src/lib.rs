@@ -95,6 +95,8 @@ pub fn app(service: Arc<Service>) -> Router {
 }
 
 fn router(web: Web, limits: &connections::Limits) -> Router {
+    // The figures `/metrics` shows are kept from the start.
+    tabula_service::metrics::keep();
     let every = EveryRequest { web: web.clone(), read_timeout: limits.read_timeout };
     Router::new()
         .route("/healthz", get(healthz))
@@ -271,7 +273,7 @@ fn add_security_headers(headers: &mut HeaderMap) {
 /// may hold a token), status and time taken. Bodies are never logged, so
 /// passwords never are.
 fn log_request(method: &Method, path: &str, route: &str, status: StatusCode, started: Instant) {
-    let metrics = &*tabula_service::metrics::METRICS;
+    let metrics = tabula_service::metrics::keep();
     metrics.requests.with_label_values(&[route, method.as_str(), status.as_str()]).inc();
     metrics.request_seconds.with_label_values(&[route]).observe(started.elapsed().as_secs_f64());
     tracing::info!(

@@ -84,7 +84,9 @@ impl Service {
                     created: stored.created,
                     events: stored.events.clone(),
                 };
-                crate::metrics::METRICS.replays.inc();
+                if let Some(metrics) = crate::metrics::kept() {
+                    metrics.replays.inc();
+                }
                 let g = self.heavy(move || Game::replay(kind, record).map_err(|e| internal(&e))).await?;
                 self.remember(board, stored.summary.version, Arc::new(g.clone()));
                 (g, stored)
@@ -101,7 +103,9 @@ impl Service {
             let history_before = game.history_len();
             if let Some(due) = game.state().next_clock() {
                 let late_ms = (self.now() - due).max(0);
-                crate::metrics::METRICS.clock_lag_seconds.observe(late_ms as f64 / 1000.0);
+                if let Some(metrics) = crate::metrics::kept() {
+                    metrics.clock_lag_seconds.observe(late_ms as f64 / 1000.0);
+                }
             }
             game.advance_clock(self.now(), CLOCK_CATCH_UP);
             let events: Vec<Event> = game.record().events[before..].to_vec();

@@ -232,7 +232,7 @@ impl Service {
         let effects = self.answered(caller, &reply);
         self.store.set_acceptance(board, seat, accept, status, &effects, self.now()).await?;
         self.forget(board);
-        let _ = self.updates.send(GameUpdate { board, version: loaded.stored.summary.version });
+        self.publish(GameUpdate { board, version: loaded.stored.summary.version });
         if status == GameStatus::Active {
             self.play_automatic_in(board, Round::of(caller, &user.id)).await;
         }

@@ -182,15 +182,16 @@ impl Service {
         if let Some(answer) = round.answer {
             answer.notes.record(told, commented);
         }
-        let metrics = &*crate::metrics::METRICS;
-        metrics.commit_seconds.observe(started.elapsed().as_secs_f64());
-        metrics
-            .moves
-            .inc_by(events.iter().filter(|e| matches!(e.action, EventAction::Move(_))).count() as u64);
+        if let Some(metrics) = crate::metrics::kept() {
+            metrics.commit_seconds.observe(started.elapsed().as_secs_f64());
+            metrics
+                .moves
+                .inc_by(events.iter().filter(|e| matches!(e.action, EventAction::Move(_))).count() as u64);
+        }
         let game = Arc::new(game);
         // Cached before the notice goes out, so that listeners reloading find it.
         self.remember(board, summary.version, game.clone());
-        let _ = self.updates.send(GameUpdate { board, version: summary.version });
+        self.publish(GameUpdate { board, version: summary.version });
         Ok((game, new_stored))
     }
 
@@ -222,14 +223,21 @@ impl Service {
 
     /// Live notice of every change to any game (listeners filter by board).
     pub fn updates(&self) -> tokio::sync::broadcast::Receiver<GameUpdate> {
-        self.updates.subscribe()
+        self.updates.get_or_init(|| tokio::sync::broadcast::channel(1024).0).subscribe()
+    }
+
+    /// Tell the live listeners, if there are any, of a change.
+    pub(super) fn publish(&self, update: GameUpdate) {
+        if let Some(updates) = self.updates.get() {
+            let _ = updates.send(update);
+        }
     }
 
     /// Announce a change made outside this service (another process's
     /// commit, relayed by the store's notifications).
     pub fn announce(&self, update: GameUpdate) {
         self.forget(update.board);
-        let _ = self.updates.send(update);
+        self.publish(update);
     }
 
     /// Relay the commits of other servers sharing the database to this

@@ -344,7 +344,7 @@ impl Service {
         }
         self.store.chat(board, &user.id, now, &text, &effects).await?;
         // Open pages show the line at once.
-        let _ = self.updates.send(GameUpdate { board, version: loaded.stored.summary.version });
+        self.publish(GameUpdate { board, version: loaded.stored.summary.version });
         Ok(reply)
     }
 

@@ -361,7 +361,10 @@ pub struct Service {
     cache: Mutex<Replays>,
     /// Permits for CPU-heavy reads on the blocking pool (see [`Service::heavy`]).
     heavy: tokio::sync::Semaphore,
-    updates: tokio::sync::broadcast::Sender<GameUpdate>,
+    /// Live notices of changes, made when the first listener subscribes:
+    /// a notice no one listens for is dropped either way, and a process
+    /// that runs one command has no listener to fill the channel's slots for.
+    updates: std::sync::OnceLock<tokio::sync::broadcast::Sender<GameUpdate>>,
     /// Challenges naming someone else one user may send an hour over the
     /// network (0: no limit).
     challenge_rate: u32,
@@ -393,7 +396,6 @@ impl Mail {
 impl Service {
     /// A service over `store`.
     pub fn new(store: Arc<Store>, clock: Clock) -> Self {
-        let (updates, _) = tokio::sync::broadcast::channel(1024);
         Service {
             store,
             clock,
@@ -402,7 +404,7 @@ impl Service {
             heavy: tokio::sync::Semaphore::new(
                 std::thread::available_parallelism().map_or(2, |n| n.get()).max(2),
             ),
-            updates,
+            updates: std::sync::OnceLock::new(),
             challenge_rate: crate::throttle::DEFAULT_CHALLENGES_PER_HOUR,
         }
     }

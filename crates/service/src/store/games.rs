@@ -80,10 +80,9 @@ impl Store {
         let mut statements = append(expected_version, events, summary, effects)?;
         statements.extend(self.announce(summary.id));
         self.write_guarded(statements).await?;
-        if let Db::Postgres(_) = self.db {
-            // SQLite's writer reports its batches as it syncs them; here
-            // each append is a transaction of its own.
-            let metrics = &*crate::metrics::METRICS;
+        // SQLite's writer reports its batches as it syncs them; here each
+        // append is a transaction of its own.
+        if let (Db::Postgres(_), Some(metrics)) = (&self.db, crate::metrics::kept()) {
             metrics.commit_batch_size.observe(1.0);
             metrics.commit_batch_seconds.observe(started.elapsed().as_secs_f64());
         }

@@ -262,9 +262,10 @@ fn run_syncs(
         }
         let started = std::time::Instant::now();
         let synced = if broken.get().is_none() { Some(sync_until_done(&mut sync)) } else { None };
-        let metrics = &*crate::metrics::METRICS;
-        metrics.commit_batch_size.observe(answers.len() as f64);
-        metrics.commit_batch_seconds.observe(started.elapsed().as_secs_f64());
+        if let Some(metrics) = crate::metrics::kept() {
+            metrics.commit_batch_size.observe(answers.len() as f64);
+            metrics.commit_batch_seconds.observe(started.elapsed().as_secs_f64());
+        }
         if let Some(Err(e)) = synced {
             tracing::error!(error = %e, "syncing the database's log failed: writes are refused until a restart");
             let _ = broken.set(e.to_string());
