@@ -564,7 +564,8 @@ impl Game {
     /// are put into words.
     pub fn history_from(&self, viewer: Viewer, from: usize, lang: Lang) -> Vec<HistoryEntry> {
         let made = &self.words_bytes;
-        self.history.iter().skip(from).map(|h| h.shown(self.shows_public(h, viewer), lang, made)).collect()
+        let public = self.shows_public(viewer);
+        self.history.iter().skip(from).map(|h| h.shown(public(h), lang, made)).collect()
     }
 
     /// How many lines the history has.
@@ -575,27 +576,29 @@ impl Game {
     /// Each history line as `viewer` may see it, not yet in words: for a
     /// board's move list, which puts into words only the lines it shows.
     pub fn history_lines_for(&self, viewer: Viewer) -> impl ExactSizeIterator<Item = MoveLine<'_>> + '_ {
+        let public = self.shows_public(viewer);
         self.history.iter().map(move |h| MoveLine {
             number: h.number,
             opens: h.opens,
             undone: h.undone,
-            text: LineText(LineSource::Logged {
-                line: h,
-                public: self.shows_public(h, viewer),
-                made: &self.words_bytes,
-            }),
+            text: LineText(LineSource::Logged { line: h, public: public(h), made: &self.words_bytes }),
         })
     }
 
-    /// Whether `viewer` sees only the public text of `h`: a secret of
-    /// another player, not revealed yet.
-    fn shows_public(&self, h: &Logged, viewer: Viewer) -> bool {
-        let Some(hidden) = &h.entry.hidden else { return false };
-        let own = h.entry.seat.is_some() && h.entry.seat == viewer.seat();
-        // A secret replaced or taken back stays hidden when its group is
-        // revealed: only the one in force is shown then.
-        let revealed = self.revealed.contains(&hidden.key) && !h.superseded && !h.undone;
-        !(self.is_over() || own || revealed)
+    /// Whether `viewer` sees only the public text of a line: a secret of
+    /// another player, not revealed yet. Whether the game is over is asked
+    /// of its rules once, not once per line.
+    fn shows_public(&self, viewer: Viewer) -> impl Fn(&Logged) -> bool + '_ {
+        let over = self.is_over();
+        let seat = viewer.seat();
+        move |h| {
+            let Some(hidden) = &h.entry.hidden else { return false };
+            let own = h.entry.seat.is_some() && h.entry.seat == seat;
+            // A secret replaced or taken back stays hidden when its group is
+            // revealed: only the one in force is shown then.
+            let revealed = self.revealed.contains(&hidden.key) && !h.superseded && !h.undone;
+            !(over || own || revealed)
+        }
     }
 
     /// The viewer's view as text, its words in `lang`.
