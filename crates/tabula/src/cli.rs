@@ -292,7 +292,21 @@ fn language_line(args: &[OsString], lang: Lang) -> Option<Result<LanguageLine, c
     let matches = parser.try_get_matches_from(args).ok()?;
     let (first, words) = matches.subcommand().filter(|(first, _)| !Server::has_subcommand(first))?;
     let global = Global::from_arg_matches(&matches).ok()?;
-    Some(external_words(words, lang).map(|words| LanguageLine { global, first: first.to_string(), words }))
+    Some(external_words(words, lang).and_then(|mut words| {
+        // Options right after the first word are the line's own, and a
+        // `--` after them ends them, as the whole parser reads a line; later
+        // ones stay among the words (see [`split_globals`]), where `tabula
+        // bot connect` keeps its program's.
+        let mut leading = 0;
+        while let Some(taken) = global_option(&words[leading..]) {
+            leading = (leading + taken).min(words.len());
+        }
+        let (global, _) = split_globals(global, words.drain(..leading).collect())?;
+        if words.first().is_some_and(|w| w == "--") {
+            words.remove(0);
+        }
+        Ok(LanguageLine { global, first: first.to_string(), words })
+    }))
 }
 
 fn external_words(sub: &ArgMatches, lang: Lang) -> Result<Vec<String>, clap::Error> {
@@ -329,22 +343,22 @@ fn run_server(global: &Global, server: Server) -> Result<ExitCode> {
 pub fn split_globals(mut global: Global, words: Vec<String>) -> Result<(Global, Vec<String>), clap::Error> {
     let mut options = Vec::new();
     let mut rest = Vec::new();
-    let mut it = words.into_iter();
-    while let Some(word) = it.next() {
-        match word.as_str() {
-            "--" => {
-                rest.extend(it);
-                break;
+    let mut at = 0;
+    while at < words.len() {
+        if words[at] == "--" {
+            rest.extend_from_slice(&words[at + 1..]);
+            break;
+        }
+        match global_option(&words[at..]) {
+            Some(taken) => {
+                let end = (at + taken).min(words.len());
+                options.extend_from_slice(&words[at..end]);
+                at = end;
             }
-            "--json" => options.push(word),
-            "--db" | "--now" | "--lang" => {
-                options.push(word);
-                options.extend(it.next());
+            None => {
+                rest.push(words[at].clone());
+                at += 1;
             }
-            w if w.starts_with("--db=") || w.starts_with("--now=") || w.starts_with("--lang=") => {
-                options.push(word)
-            }
-            _ => rest.push(word),
         }
     }
     if options.is_empty() {
@@ -365,6 +379,17 @@ pub fn split_globals(mut global: Global, words: Vec<String>) -> Result<(Global, 
     }
     global.json |= found.json;
     Ok((global, rest))
+}
+
+/// How many words the global option that starts `words` takes (`--json`,
+/// `--db=X`: one; `--db X`: two, the second perhaps missing), if one does.
+fn global_option(words: &[String]) -> Option<usize> {
+    match words.first()?.as_str() {
+        "--json" => Some(1),
+        "--db" | "--now" | "--lang" => Some(2),
+        w if w.starts_with("--db=") || w.starts_with("--now=") || w.starts_with("--lang=") => Some(1),
+        _ => None,
+    }
 }
 
 /// A command of the command language: `first` and its words.
@@ -695,6 +720,11 @@ mod tests {
             &["tabula", "--lang=es", "help", "dna"],
             &["tabula", "--now", "2026-01-01T00:00:00Z", "games"],
             &["tabula", "register", "ned", "--json"],
+            &["tabula", "bot", "connect", "ned", "--", "./bot", "--depth", "3", "--json"],
+            &["tabula", "--json", "dna", "--", "show", "1"],
+            &["tabula", "bot", "--db", "x.db", "connect", "ned", "--", "./bot", "--db", "y.db"],
+            &["tabula", "dna", "--json", "--", "move", "1", "ned", "pw", "--", "--json"],
+            &["tabula", "dna", "--lang", "fi", "--now=2026-01-01T00:00:00Z", "show", "1"],
         ];
         for line in lines {
             let whole = command(Lang::En).try_get_matches_from(os(line)).expect("the whole parser reads it");
@@ -710,6 +740,9 @@ mod tests {
                 language_line(&os(line), Lang::En)
                     .unwrap_or_else(|| panic!("{line:?} is a line of the language"))
                     .expect("its words");
+            // The words as they are (what `tabula bot connect` runs), and
+            // with their options taken out.
+            assert_eq!(short_words, words, "{line:?}");
             assert_eq!(read(short_global, &short_first, short_words), read(global, first, words), "{line:?}");
         }
         // Everything else is left to the whole parser, its help and errors.
