@@ -622,9 +622,14 @@ impl Game {
         self.state.view_json(viewer, now)
     }
 
-    /// [`Game::view_json`] as JSON text, written without building the tree.
-    pub fn view_text(&self, viewer: Viewer, now: Timestamp) -> Box<RawValue> {
-        self.state.view_text(viewer, now)
+    /// [`Game::view_json`] as JSON text, written without building the tree,
+    /// its strings longer than [`crate::window::VIEW_WINDOW`] cut; what was cut.
+    pub fn view_windowed(
+        &self,
+        viewer: Viewer,
+        now: Timestamp,
+    ) -> (Box<RawValue>, Vec<crate::window::CutText>) {
+        self.state.view_windowed(viewer, now)
     }
 
     /// What the move `text` of `seat` would give at `at`, without playing

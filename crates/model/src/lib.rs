@@ -67,6 +67,7 @@ mod score;
 mod seats;
 pub mod svg;
 pub mod testing;
+pub mod window;
 
 pub use click::{ClickMap, Picture};
 pub use error::{MoveError, ReplayError, SetupError};

@@ -275,9 +275,13 @@ pub trait DynState: Send + Sync {
     fn is_active(&self, seat: Seat) -> bool;
     /// The viewer's view as JSON.
     fn view_json(&self, viewer: Viewer, now: Timestamp) -> serde_json::Value;
-    /// The viewer's view as JSON text, written straight from the view:
-    /// what a reply sends, without building the JSON tree first.
-    fn view_text(&self, viewer: Viewer, now: Timestamp) -> Box<serde_json::value::RawValue>;
+    /// The viewer's view as JSON text, written straight from the view with
+    /// its long strings cut (see [`crate::window`]): what a reply sends.
+    fn view_windowed(
+        &self,
+        viewer: Viewer,
+        now: Timestamp,
+    ) -> (Box<serde_json::value::RawValue>, Vec<crate::window::CutText>);
     /// The viewer's view as text, its words in `lang`.
     fn render_text(&self, viewer: Viewer, now: Timestamp, lang: Lang) -> String;
     /// The viewer's view as SVG, its words in `lang`.
@@ -459,9 +463,12 @@ impl<R: Rules> DynState for Erased<R> {
         serde_json::to_value(self.0.view(viewer, now)).unwrap_or(serde_json::Value::Null)
     }
 
-    fn view_text(&self, viewer: Viewer, now: Timestamp) -> Box<serde_json::value::RawValue> {
-        serde_json::value::to_raw_value(&self.0.view(viewer, now))
-            .unwrap_or_else(|_| serde_json::value::to_raw_value(&()).expect("null serialises"))
+    fn view_windowed(
+        &self,
+        viewer: Viewer,
+        now: Timestamp,
+    ) -> (Box<serde_json::value::RawValue>, Vec<crate::window::CutText>) {
+        crate::window::write_windowed(&self.0.view(viewer, now))
     }
 
     fn render_text(&self, viewer: Viewer, now: Timestamp, lang: Lang) -> String {

@@ -19,7 +19,6 @@ pub mod store;
 pub mod text;
 pub mod throttle;
 pub mod users;
-pub mod views;
 
 pub use command::{Command, Credentials, GameCommand};
 pub use error::{CommandError, ErrorCode};

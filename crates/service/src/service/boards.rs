@@ -102,7 +102,7 @@ impl Service {
     /// One string of a board's view as `user` may see it (see
     /// [`Service::snapshot`] for `user` and `at`), whole, by its JSON
     /// `pointer` in the view (`/table`): what a report cut (see
-    /// [`crate::views`]).
+    /// [`tabula_model::window`]).
     pub async fn view_text(
         &self,
         board: i64,
@@ -207,7 +207,7 @@ pub(super) fn report_at(
     now: Timestamp,
     lang: Lang,
 ) -> GameReport {
-    let (view, cut) = crate::views::window(game.view_text(viewer, now));
+    let (view, cut) = game.view_windowed(viewer, now);
     GameReport {
         id: stored.summary.id,
         kind: stored.summary.kind.clone(),

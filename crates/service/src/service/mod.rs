@@ -136,12 +136,12 @@ pub struct GameReport {
     /// The options as typed.
     pub options: Vec<String>,
     /// The caller's view, in the game's JSON form, its long strings cut
-    /// (see [`crate::views`]).
+    /// (see [`tabula_model::window`]).
     #[schema(value_type = Object)]
     pub view: Box<serde_json::value::RawValue>,
     /// The strings of `view` that were cut, with their whole lengths.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub cut: Vec<crate::views::CutText>,
+    pub cut: Vec<tabula_model::window::CutText>,
     /// The history as the caller may see it.
     #[serde(serialize_with = "tabula_model::serialize_history")]
     pub history: Vec<HistoryEntry>,
