@@ -591,7 +591,7 @@ struct TextQuery {
 
 /// `GET /api/v1/games/{id}/text?pointer=/table&at=N`: one string of the
 /// caller's view whole, as plain text: what a board's `cut` list names
-/// (a view shows long strings cut; see `tabula_service::views`).
+/// (a view shows long strings cut; see `tabula_model::window`).
 #[utoipa::path(
     get,
     path = "/api/v1/games/{id}/text",
