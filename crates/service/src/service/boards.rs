@@ -1,5 +1,7 @@
 //! A board as one reader sees it: the reply text, the report and the picture.
 
+use std::sync::Arc;
+
 use serde_json::{Value, json};
 use tabula_i18n::t;
 use tabula_model::{Game, HistoryEntry, Lang, Seat, Timestamp, Viewer};
@@ -252,9 +254,11 @@ pub(super) fn position(game: &Game, user: Option<&str>, at: Option<usize>) -> (O
 }
 
 /// `game` as it was after `past` moves, or as it is.
-pub(super) fn replayed(game: Game, past: Option<usize>) -> Result<Game, CommandError> {
+pub(super) fn replayed(game: Arc<Game>, past: Option<usize>) -> Result<Arc<Game>, CommandError> {
     match past {
-        Some(n) => Game::replay_prefix(game.kind(), game.record().clone(), n).map_err(|e| internal(&e)),
+        Some(n) => {
+            Game::replay_prefix(game.kind(), game.record().clone(), n).map(Arc::new).map_err(|e| internal(&e))
+        }
         None => Ok(game),
     }
 }

@@ -1,6 +1,8 @@
 //! Bot accounts: `bot on|off`, the programs the server runs for hosted
 //! ones, and the games a bot's program is told about.
 
+use std::sync::Arc;
+
 use tabula_i18n::{msg, t};
 use tabula_model::{Game, Seat};
 
@@ -22,7 +24,7 @@ pub const MAX_BOT_COMMAND: usize = 4096;
 #[derive(Clone, Debug)]
 pub struct BotGame {
     /// The game, replayed.
-    pub game: Game,
+    pub game: Arc<Game>,
     /// The bot's seat.
     pub seat: Seat,
     /// Its status.

@@ -30,10 +30,10 @@ impl Service {
 
     /// Cache `game` again, unchanged at `version`, unless a newer one is
     /// cached meanwhile.
-    pub(super) fn put_back(&self, board: i64, version: i64, game: Game) {
+    pub(super) fn put_back(&self, board: i64, version: i64, game: Arc<Game>) {
         let mut cache = self.cache.lock().expect("cache lock");
         if cache.version(board).is_none_or(|v| v < version) {
-            cache.insert(board, version, Arc::new(game));
+            cache.insert(board, version, game);
         }
     }
 
@@ -57,7 +57,6 @@ impl Service {
         };
         let (mut game, stored) = match cached {
             Some(g) => {
-                let g = Arc::try_unwrap(g).unwrap_or_else(|shared| Game::clone(&shared));
                 let record = g.record();
                 let stored = StoredGame {
                     options: record.options.clone(),
@@ -87,8 +86,12 @@ impl Service {
                 if let Some(metrics) = crate::metrics::kept() {
                     metrics.replays.inc();
                 }
-                let g = self.heavy(move || Game::replay(kind, record).map_err(|e| internal(&e))).await?;
-                self.remember(board, stored.summary.version, Arc::new(g.clone()));
+                let g =
+                    Arc::new(self.heavy(move || Game::replay(kind, record).map_err(|e| internal(&e))).await?);
+                // A change caches the game it makes (or puts this one back).
+                if !take {
+                    self.remember(board, stored.summary.version, Arc::clone(&g));
+                }
                 (g, stored)
             }
         };
@@ -107,7 +110,7 @@ impl Service {
                     metrics.clock_lag_seconds.observe(late_ms as f64 / 1000.0);
                 }
             }
-            game.advance_clock(self.now(), CLOCK_CATCH_UP);
+            Arc::make_mut(&mut game).advance_clock(self.now(), CLOCK_CATCH_UP);
             let events: Vec<Event> = game.record().events[before..].to_vec();
             if events.is_empty() {
                 break;
@@ -129,7 +132,7 @@ impl Service {
             ));
             match committed.await {
                 Ok((g, s)) => {
-                    game = Arc::unwrap_or_clone(g);
+                    game = g;
                     stored = s;
                 }
                 // Someone else caught the clock up first: theirs is the record.
@@ -199,7 +202,7 @@ impl Service {
     }
 
     /// The replayed game and its version (for the scheduler).
-    pub(crate) async fn snapshot_game(&self, board: i64) -> Result<(Game, i64), CommandError> {
+    pub(crate) async fn snapshot_game(&self, board: i64) -> Result<(Arc<Game>, i64), CommandError> {
         let loaded = self.load(board).await?;
         Ok((loaded.game, loaded.stored.summary.version))
     }

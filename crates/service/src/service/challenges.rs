@@ -1,5 +1,7 @@
 //! Challenges: starting a game, accepting or refusing it, joining an open game.
 
+use std::sync::Arc;
+
 use tabula_i18n::{Arg, msg, t};
 use tabula_model::{Event, EventAction, Game, GameKind, Options, Viewer};
 
@@ -263,7 +265,7 @@ impl Service {
                 seat: None,
                 action: EventAction::Join { user: user.to_string(), text: text.to_string() },
             };
-            let added = game.submit(event.clone())?;
+            let added = Arc::make_mut(&mut game).submit(event.clone())?;
             match self
                 .commit(game, &stored, &mail, version, vec![event], &added, Some(user), Vec::new(), round)
                 .await

@@ -59,7 +59,7 @@ impl Service {
                 }
             };
             let event = Event { at: self.now(), seat: Some(seat), action };
-            let added = game.submit(event.clone())?;
+            let added = Arc::make_mut(&mut game).submit(event.clone())?;
             match self
                 .commit(
                     game,
@@ -93,7 +93,7 @@ impl Service {
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn commit(
         &self,
-        game: Game,
+        game: Arc<Game>,
         stored: &StoredGame,
         mail: &Mail,
         version: i64,
@@ -188,7 +188,6 @@ impl Service {
                 .moves
                 .inc_by(events.iter().filter(|e| matches!(e.action, EventAction::Move(_))).count() as u64);
         }
-        let game = Arc::new(game);
         // Cached before the notice goes out, so that listeners reloading find it.
         self.remember(board, summary.version, game.clone());
         self.publish(GameUpdate { board, version: summary.version });
@@ -284,7 +283,7 @@ impl Service {
         };
         let mut added = Vec::new();
         for event in &events {
-            match game.submit(event.clone()) {
+            match Arc::make_mut(&mut game).submit(event.clone()) {
                 Ok(entries) => added.extend(entries),
                 Err(e) => {
                     self.forget(board);

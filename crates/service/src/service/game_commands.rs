@@ -5,8 +5,6 @@
 //! kept those of every command side by side, so that each request's future
 //! had room for all of them.
 
-use std::sync::Arc;
-
 use serde_json::json;
 use tabula_i18n::{Arg, msg, t};
 use tabula_model::{EventAction, Game, GameKind, HistoryEntry, Lang, ProposalKind, Seat, Turn, Viewer};
@@ -78,7 +76,7 @@ impl Service {
         }
         Box::pin(self.play_automatic_in(board, round)).await;
         let (game, stored) = match self.load(board).await {
-            Ok(l) => (Arc::new(l.game), l.stored),
+            Ok(l) => (l.game, l.stored),
             Err(_) => (game, stored),
         };
         Ok(self.board_reply(&game, &stored, Some(&user.id), caller.lang))

@@ -371,7 +371,10 @@ pub struct Service {
 }
 
 struct Loaded {
-    game: Game,
+    /// Shared with the replay cache: a read copies nothing, a change
+    /// takes its own copy (none when the cache gave the game up, see
+    /// [`Service::load_to_change`]).
+    game: Arc<Game>,
     stored: StoredGame,
     mail: Mail,
 }

@@ -236,7 +236,7 @@ impl Service {
         let cached = self.cache.lock().expect("cache lock").current(board, head.summary.version).cloned();
         match cached {
             Some(game) => Ok(game),
-            None => Ok(Arc::new(self.load(board).await?.game)),
+            None => Ok(self.load(board).await?.game),
         }
     }
 
