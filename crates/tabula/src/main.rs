@@ -45,14 +45,16 @@ fn main() -> ExitCode {
 }
 
 /// Have freed pages given back to the system at once, for a long-running
-/// server. With mimalloc's 10 ms delay a thread gives them back only on
-/// its next allocation after the delay, and a blocking thread that
-/// replayed a 16 MiB Rewrite game and then waited kept its pages: the
-/// server stayed at 260 MB resident after 12 replays and 30 event streams
-/// of such a game (115 MB with no delay; see docs/reliability.md,
-/// "Abuse"). A process that runs one command keeps the delay: it exits in
-/// milliseconds, and pages given back at once were touched anew, each a
-/// page fault, by its next allocations.
+/// server. With mimalloc's delay (one second in its version 3) a thread
+/// gives them back only on its next allocation after the delay, and a
+/// blocking thread that replayed a 16 MiB Rewrite game and then waited
+/// kept its pages: 12 replays with 30 event streams open on such a game
+/// peaked at 273 to 283 MB resident, against 109 to 121 MB with no delay
+/// (docs/reliability.md, "Abuse"; a 10 ms delay: 145 to 165 MB, and no
+/// faster under load, see docs/benchmarks/server.md). A process that runs
+/// one command keeps the delay: it exits in milliseconds, and pages given
+/// back at once were touched anew, each a page fault, by its next
+/// allocations.
 ///
 /// Called before the process starts any thread.
 pub(crate) fn give_freed_pages_back_at_once() {
