@@ -1,8 +1,8 @@
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
 
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use tabula_i18n::{Lang, Message, msg};
 
@@ -93,8 +93,9 @@ pub struct Proposal {
     pub accepted: BTreeSet<Seat>,
 }
 
-/// One line of a game's history.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+/// One line of a game's history (read back from a report's JSON by the
+/// front ends that lay it out).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct HistoryEntry {
     /// The number of the move this line belongs to: the move that wrote it,
     /// or for a line that is no move (a resignation, a proposal, a clock
@@ -120,47 +121,10 @@ pub struct HistoryEntry {
     /// The record event that wrote this line.
     #[serde(skip)]
     event: usize,
-    /// This entry as JSON, kept by its line in the game (see
-    /// [`serialize_history`]); empty for an entry made otherwise.
-    #[serde(skip)]
-    json: KeptJson,
-}
-
-/// The JSON of a [`HistoryEntry`] as its line keeps it, shared. It is made
-/// from the entry's other fields, so it takes no part in comparisons.
-#[derive(Clone, Debug, Default)]
-struct KeptJson(Option<Arc<RawValue>>);
-
-impl PartialEq for KeptJson {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl Eq for KeptJson {}
-
-/// Serialises a history as a JSON array, each entry from the JSON its line
-/// keeps in the game where it has one, else through its own `Serialize`:
-/// the same text either way, made once per line and language instead of
-/// on every reply (a move's reply carries the whole history, and
-/// serialising it field by field was the largest part of a move's work).
-/// For serde_json's serialisers, which write the kept JSON as it is.
-pub fn serialize_history<S: Serializer>(history: &[HistoryEntry], s: S) -> Result<S::Ok, S::Error> {
-    /// One entry, from its kept JSON if it has one.
-    struct Kept<'a>(&'a HistoryEntry);
-    impl Serialize for Kept<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            match &self.0.json.0 {
-                Some(json) => json.serialize(s),
-                None => self.0.serialize(s),
-            }
-        }
-    }
-    s.collect_seq(history.iter().map(Kept))
 }
 
 /// A history line in the words of one language (see [`Game::history_in`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct LogLine {
     /// Who acted (`None` for the game itself: automatic passes, clock ticks).
     #[schema(value_type = Option<usize>)]
@@ -174,7 +138,7 @@ pub struct LogLine {
 }
 
 /// How a secret line looks to others, in words (see [`crate::Hidden`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct HiddenLine {
     /// The reveal group.
     pub key: u32,
@@ -216,7 +180,10 @@ struct Rendered {
     lang: Lang,
     public: bool,
     words: Box<str>,
-    json: OnceLock<Arc<RawValue>>,
+    /// The line's [`HistoryEntry`] as JSON in these words: a reply writes
+    /// the whole history, and serialising each line field by field for
+    /// every reply was the largest part of a move's work.
+    json: OnceLock<Box<RawValue>>,
     next: OnceLock<Box<Rendered>>,
 }
 
@@ -246,16 +213,11 @@ impl Words {
         let mut forgotten = 0;
         let mut link = self.0.get_mut();
         while let Some(rendered) = link {
-            forgotten += rendered.json.take().map_or(0, |j| json_bytes(&j));
+            forgotten += rendered.json.take().map_or(0, |j| j.get().len());
             link = rendered.next.get_mut().map(|next| &mut **next);
         }
         forgotten
     }
-}
-
-/// The heap bytes of a line's kept JSON, with its shared count.
-fn json_bytes(json: &Arc<RawValue>) -> usize {
-    2 * std::mem::size_of::<usize>() + json.get().len()
 }
 
 /// The text of a move-list line as one viewer sees it: a history line of
@@ -322,7 +284,6 @@ impl Logged {
             },
             superseded: self.superseded,
             event: self.event,
-            json: KeptJson::default(),
         }
     }
 
@@ -333,18 +294,15 @@ impl Logged {
         &self.rendered(public, lang, made).words
     }
 
-    /// [`Logged::in_lang`] with the JSON the line keeps for it, made the
-    /// first time it is asked for.
-    fn shown(&self, public: bool, lang: Lang, made: &AtomicUsize) -> HistoryEntry {
-        let mut entry = self.in_lang(public, lang, made);
-        let json = self.rendered(public, lang, made).json.get_or_init(|| {
-            let json =
-                Arc::from(serde_json::value::to_raw_value(&entry).expect("a history entry serialises"));
-            made.fetch_add(json_bytes(&json), Ordering::Relaxed);
+    /// The line's JSON (its [`Logged::in_lang`] serialised), made the
+    /// first time it is asked for (its bytes then added to `made`).
+    fn json(&self, public: bool, lang: Lang, made: &AtomicUsize) -> &RawValue {
+        self.rendered(public, lang, made).json.get_or_init(|| {
+            let entry = self.in_lang(public, lang, made);
+            let json = serde_json::value::to_raw_value(&entry).expect("a history entry serialises");
+            made.fetch_add(json.get().len(), Ordering::Relaxed);
             json
-        });
-        entry.json = KeptJson(Some(json.clone()));
-        entry
+        })
     }
 
     /// The line's own text, or what others see of it if `public` and the
@@ -565,7 +523,20 @@ impl Game {
     pub fn history_from(&self, viewer: Viewer, from: usize, lang: Lang) -> Vec<HistoryEntry> {
         let made = &self.words_bytes;
         let public = self.shows_public(viewer);
-        self.history.iter().skip(from).map(|h| h.shown(public(h), lang, made)).collect()
+        self.history.iter().skip(from).map(|h| h.in_lang(public(h), lang, made)).collect()
+    }
+
+    /// [`Game::history_in`] as a JSON array, written from the JSON each
+    /// line keeps: a reply carries the whole history, and building its
+    /// entries anew (a copy of each text, then each serialised) was most of
+    /// a move's work in the reply.
+    pub fn history_json(&self, viewer: Viewer, lang: Lang) -> Box<RawValue> {
+        let made = &self.words_bytes;
+        let public = self.shows_public(viewer);
+        let lines: Vec<&RawValue> = self.history.iter().map(|h| h.json(public(h), lang, made)).collect();
+        // Written by serde_json, which copies each kept line as it is (a
+        // string joined by hand would be parsed again to become a RawValue).
+        serde_json::value::to_raw_value(&lines).expect("a history serialises")
     }
 
     /// How many lines the history has.

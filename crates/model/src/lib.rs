@@ -73,7 +73,7 @@ pub use click::{ClickMap, Picture};
 pub use error::{MoveError, ReplayError, SetupError};
 pub use game::{
     Event, EventAction, Game, HiddenLine, HistoryEntry, LineText, LogLine, MoveLine, Preview, Proposal,
-    ProposalKind, Record, check_seed, serialize_history,
+    ProposalKind, Record, check_seed,
 };
 pub use info::{COMMON_OPTIONS, Dynamics, GameInfo, OptionKind, OptionSpec};
 pub use options::{OptionError, OptionValue, Options, format_duration, parse_duration};

@@ -5,7 +5,7 @@
 use serde::Serialize;
 use tabula_i18n::t;
 use tabula_model::Lang;
-use tabula_model::{Game, HistoryEntry, MoveLine, Outcome, Timestamp, Turn, Viewer};
+use tabula_model::{Game, MoveLine, Outcome, Timestamp, Turn, Viewer};
 
 use crate::store::GameStatus;
 
@@ -192,7 +192,8 @@ pub struct BoardText {
     pub body: String,
 }
 
-/// Render a board reply for `viewer`, in `lang`.
+/// Render a board reply for `viewer`, in `lang`: only the move-list lines
+/// it shows are put into words.
 pub fn board_text(
     game: &Game,
     id: i64,
@@ -202,37 +203,7 @@ pub fn board_text(
     waiting_for: &[String],
     lang: Lang,
 ) -> BoardText {
-    board_text_from(game, id, status, viewer, now, waiting_for, game.history_lines_for(viewer), lang)
-}
-
-/// [`board_text`] with the history `viewer` sees given: a reply that also
-/// reports the history needs not build it twice.
-#[allow(clippy::too_many_arguments)]
-pub fn board_text_with(
-    game: &Game,
-    id: i64,
-    status: GameStatus,
-    viewer: Viewer,
-    now: Timestamp,
-    waiting_for: &[String],
-    history: &[HistoryEntry],
-    lang: Lang,
-) -> BoardText {
-    let lines = history.iter().map(HistoryEntry::line);
-    board_text_from(game, id, status, viewer, now, waiting_for, lines, lang)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn board_text_from<'a>(
-    game: &Game,
-    id: i64,
-    status: GameStatus,
-    viewer: Viewer,
-    now: Timestamp,
-    waiting_for: &[String],
-    history: impl ExactSizeIterator<Item = MoveLine<'a>>,
-    lang: Lang,
-) -> BoardText {
+    let history = game.history_lines_for(viewer);
     let mut body = String::new();
     for line in status_lines(game, status, waiting_for, lang) {
         body.push_str(&line);

@@ -138,7 +138,7 @@ async fn the_history_reads_in_each_language() {
             // The move list of the board's text, and the report's history.
             let reply = show(&s, game, lang).await;
             assert!(reply.text.contains(&format!(" {line}\n")), "{game} {lang}: {}", reply.text);
-            let history = reply.game.expect("a board's report").history;
+            let history = reply.game.expect("a board's report").history_entries();
             assert!(history.iter().any(|h| h.entry.text == *line), "{game} {lang}: {history:?}");
             // The `history` command.
             let reader = Context::new(Caller::Anonymous, Origin::Local).in_lang(lang);

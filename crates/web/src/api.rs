@@ -127,8 +127,8 @@ fn reply_response(reply: &Reply) -> Result<Response, ApiError> {
     // Room for the usual answer at once (the text, the board's view beside
     // it, the history's entries): grown from nothing, a move's answer was
     // copied at each doubling and faulted in fresh pages.
-    let history = reply.game.as_ref().map_or(0, |g| g.history.len());
-    let mut body = Vec::with_capacity(1024 + 2 * (reply.subject.len() + reply.text.len()) + 192 * history);
+    let history = reply.game.as_ref().map_or(0, |g| g.history.get().len());
+    let mut body = Vec::with_capacity(1024 + 2 * (reply.subject.len() + reply.text.len()) + history);
     serde_json::to_writer(&mut body, &Answer { reply, ok: True }).map_err(internal)?;
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
@@ -628,7 +628,8 @@ pub struct History {
     /// The board.
     pub board: i64,
     /// Every history line the caller may see.
-    pub history: Vec<tabula_model::HistoryEntry>,
+    #[schema(value_type = Vec<tabula_model::HistoryEntry>)]
+    pub history: Box<serde_json::value::RawValue>,
     /// The board's chat, oldest first.
     pub chat: Vec<ChatRow>,
     /// Done.
@@ -658,7 +659,11 @@ async fn history(
     let board = board_id(&id)?;
     let user = api_user(&web.service, &headers, &client.origin(), true).await?;
     let snapshot = web.service.snapshot(board, user.as_deref(), None, Lang::En).await?;
-    let history = snapshot.reply.game.map(|g| g.history).unwrap_or_default();
+    let Some(game) = snapshot.reply.game else {
+        let message = t!(current(), "game-no-board", board = board.to_string());
+        return Err(ApiError::new(StatusCode::NOT_FOUND, "unknown_board", message));
+    };
+    let history = game.history;
     let chat = web.service.chats(board).await?;
     Ok(Json(History { board, history, chat, ok: True }))
 }

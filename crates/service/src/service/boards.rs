@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use tabula_i18n::t;
-use tabula_model::{Game, HistoryEntry, Lang, Seat, Timestamp, Viewer};
+use tabula_model::{Game, Lang, Seat, Timestamp, Viewer};
 
 use crate::error::{CommandError, ErrorCode};
 use crate::reply::{self, BoardText};
@@ -180,32 +180,28 @@ pub(super) fn board_text_reply(
     now: Timestamp,
     lang: Lang,
 ) -> Reply {
-    let history = game.history_in(viewer, lang);
-    let t = reply::board_text_with(
+    let t = reply::board_text(
         game,
         stored.summary.id,
         stored.summary.status,
         viewer,
         now,
         &waiting_for(stored),
-        &history,
         lang,
     );
     Reply {
         subject: t.heading,
         text: t.body,
-        game: Some(report_at(game, stored, viewer, history, now, lang)),
+        game: Some(report_at(game, stored, viewer, now, lang)),
         data: Value::Null,
     }
 }
 
-/// A game's report for `viewer` at `now`, with the history lines given,
-/// its words in `lang`.
+/// A game's report for `viewer` at `now`, its words in `lang`.
 pub(super) fn report_at(
     game: &Game,
     stored: &StoredGame,
     viewer: Viewer,
-    history: Vec<HistoryEntry>,
     now: Timestamp,
     lang: Lang,
 ) -> GameReport {
@@ -237,7 +233,7 @@ pub(super) fn report_at(
         options: game.record().options.given().to_vec(),
         cut,
         view,
-        history,
+        history: game.history_json(viewer, lang),
     }
 }
 

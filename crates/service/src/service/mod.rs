@@ -142,9 +142,19 @@ pub struct GameReport {
     /// The strings of `view` that were cut, with their whole lengths.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cut: Vec<tabula_model::window::CutText>,
-    /// The history as the caller may see it.
-    #[serde(serialize_with = "tabula_model::serialize_history")]
-    pub history: Vec<HistoryEntry>,
+    /// The history as the caller may see it: a JSON array of
+    /// [`HistoryEntry`], written from the JSON its lines keep (see
+    /// [`Game::history_json`]).
+    #[schema(value_type = Vec<HistoryEntry>)]
+    pub history: Box<serde_json::value::RawValue>,
+}
+
+impl GameReport {
+    /// The history's entries, read back from its JSON: for a front end
+    /// that lays the lines out (a reply itself carries only the JSON).
+    pub fn history_entries(&self) -> Vec<HistoryEntry> {
+        serde_json::from_str(self.history.get()).expect("a report's history is its entries' JSON")
+    }
 }
 
 /// The reply to an incoming mail message, made by the mail gateway and

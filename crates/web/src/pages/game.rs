@@ -175,14 +175,14 @@ async fn game_view(
     // shown, so that any move can be stepped to.
     let position = at.unwrap_or(game.moves);
     let moves: Vec<MoveLine> = game
-        .history
-        .iter()
+        .history_entries()
+        .into_iter()
         .map(|h| MoveLine {
             number: h.number,
             first_of_number: h.opens && !h.undone,
             taken_back: h.opens && h.undone,
-            text: h.entry.text.clone(),
             seat: h.entry.seat,
+            text: h.entry.text,
             player: h.entry.seat.and_then(|s| game.players.get(s).cloned()),
             later: h.number > position,
         })
