@@ -44,20 +44,21 @@ fn main() -> ExitCode {
     cli::main()
 }
 
-/// Have freed pages given back to the system at once, for a long-running
-/// server. With mimalloc's delay (one second in its version 3) a thread
-/// gives them back only on its next allocation after the delay, and a
-/// blocking thread that replayed a 16 MiB Rewrite game and then waited
-/// kept its pages: 12 replays with 30 event streams open on such a game
-/// peaked at 273 to 283 MB resident, against 109 to 121 MB with no delay
-/// (docs/reliability.md, "Abuse"; a 10 ms delay: 145 to 165 MB, and no
-/// faster under load, see docs/benchmarks/server.md). A process that runs
-/// one command keeps the delay: it exits in milliseconds, and pages given
-/// back at once were touched anew, each a page fault, by its next
-/// allocations.
+/// Have freed pages given back to the system after 10 ms, for a
+/// long-running server. With mimalloc's own delay (one second in its
+/// version 3) a thread gives them back only on its next allocation after
+/// the delay, and a blocking thread that replayed a 16 MiB Rewrite game
+/// and then waited kept its pages: 12 replays with 30 event streams open
+/// on such a game peaked at 273 to 283 MB resident (docs/reliability.md,
+/// "Abuse"). Given back at once, every page the async workers freed
+/// between two moves was a system call, a shootdown of the other cores'
+/// address caches and a fresh page fault on the next move: the server
+/// spent 6 to 13% more processor time per move under load than with a
+/// delay. 10 ms keeps most of both (docs/benchmarks/server.md).
 ///
-/// Called before the process starts any thread.
-pub(crate) fn give_freed_pages_back_at_once() {
+/// A process that runs one command keeps mimalloc's delay: it exits in
+/// milliseconds. Called before the process starts any thread.
+pub(crate) fn give_freed_pages_back_soon() {
     // SAFETY: sets one integer option while no other thread exists.
-    unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
+    unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 10) };
 }

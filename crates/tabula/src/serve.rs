@@ -107,7 +107,7 @@ pub fn init_logs(format: LogFormat) {
 }
 
 pub fn run(global: &Global, args: ServeArgs) -> Result<ExitCode> {
-    crate::give_freed_pages_back_at_once();
+    crate::give_freed_pages_back_soon();
     // Moves by mail or by the clock before the first request count too.
     tabula_service::metrics::keep();
     init_logs(args.log_format);
