@@ -430,6 +430,9 @@ fn language(global: Global, first: &str, words: Vec<String>) -> Result<ExitCode>
     if let Some(reply) = tabula_service::help::stateless(&command, lang) {
         return print_result(reply, global.json, lang);
     }
+    if !command.secret_positions().is_empty() {
+        crate::allow_huge_pages_for_the_password_check();
+    }
     run_one_command(async {
         let service = open_one_command_service(&global).await?;
         let context = tabula_service::Context::from(&Caller::Anonymous).in_lang(lang);

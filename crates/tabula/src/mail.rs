@@ -202,6 +202,8 @@ fn handle(global: &Global, args: MailArgs) -> Result<ExitCode> {
     if !tabula_service::store::is_postgres_url(&global.db) && !std::path::Path::new(&global.db).exists() {
         anyhow::bail!(t!(lang(), "op-mail-no-database", db = global.db.as_str()));
     }
+    // A message from a player nearly always carries a password.
+    crate::allow_huge_pages_for_the_password_check();
     run_one_command(async {
         let service = open_one_command_service(global).await?;
         let reply = match tabula_mail::handle_message(&service, &raw, &config).await {

@@ -24,10 +24,9 @@ use std::process::ExitCode;
 /// allocates and frees hundreds of small blocks (the request, the reply's
 /// JSON, the SQL rows), and glibc's malloc spent about a third of the
 /// server's time on them under load, most of it consolidating and
-/// splitting chunks shared between threads. Built without its advice for
-/// transparent huge pages (the `no_thp` feature): with it, the server's
-/// heap was backed by 2 MiB pages partly used, and its resident size under
-/// the benchmark's load peaked at 180 to 185 MiB instead of 159 to 164.
+/// splitting chunks shared between threads. mimalloc advises its heap for
+/// transparent huge pages; whether the kernel may use them is decided per
+/// process: see [`keep_the_heap_in_small_pages`].
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -41,20 +40,44 @@ unsafe extern "C" {
 const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
 
 fn main() -> ExitCode {
+    keep_the_heap_in_small_pages();
     cli::main()
 }
 
+/// Keep the kernel from backing this process's memory with 2 MiB pages,
+/// whatever mimalloc advises and the system allows: pages partly used
+/// count whole and are cleared whole, and with them the server's resident
+/// size under load, that of `tabula rewrite run` on a long string and the
+/// time of `tabula intervalo show` all grew, with nothing faster
+/// (docs/benchmarks/server.md, "Huge pages only for the password check").
+/// Bots started by this process inherit the setting; a kernel without it
+/// changes nothing.
+fn keep_the_heap_in_small_pages() {
+    #[cfg(target_os = "linux")]
+    let _ = rustix::thread::disable_transparent_huge_pages(true);
+}
+
+/// Let the kernel back this process's heap with 2 MiB pages again, in a
+/// process that runs one command and is about to check or hash a password:
+/// that fills 7 MiB of fresh memory (argon2's blocks), and faulting it in
+/// 4 KiB pages was the larger part of a move by mail's time over a mapping
+/// of our own in 2 MiB pages. Such a process exits in milliseconds, so its
+/// resident size does not matter.
+pub(crate) fn allow_huge_pages_for_the_password_check() {
+    #[cfg(target_os = "linux")]
+    let _ = rustix::thread::disable_transparent_huge_pages(false);
+}
+
 /// Have freed pages given back to the system after 10 ms, for a
-/// long-running server. With mimalloc's own delay (one second in its
-/// version 3) a thread gives them back only on its next allocation after
-/// the delay, and a blocking thread that replayed a 16 MiB Rewrite game
-/// and then waited kept its pages: 12 replays with 30 event streams open
-/// on such a game peaked at 273 to 283 MB resident (docs/reliability.md,
-/// "Abuse"). Given back at once, every page the async workers freed
-/// between two moves was a system call, a shootdown of the other cores'
-/// address caches and a fresh page fault on the next move: the server
-/// spent 6 to 13% more processor time per move under load than with a
-/// delay. 10 ms keeps most of both (docs/benchmarks/server.md).
+/// long-running server. With mimalloc's own delay (a second) a thread gives
+/// them back only on its next allocation after the delay, and a blocking
+/// thread that replayed a long Rewrite game and then waited kept its pages:
+/// the abuse test's peak went far past its bound. Given back at once, every
+/// page the async workers freed between two moves was a system call, a
+/// shootdown of the other cores' address caches and a fresh page fault on
+/// the next move, several percent of the server's processor time. The
+/// figures of both are in docs/reliability.md ("Abuse") and
+/// docs/benchmarks/server.md.
 ///
 /// A process that runs one command keeps mimalloc's delay: it exits in
 /// milliseconds. Called before the process starts any thread.

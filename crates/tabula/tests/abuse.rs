@@ -128,6 +128,21 @@ fn control_characters_never_reach_another_players_terminal() {
     assert!(!printed.contains(['\u{0}', '\u{1b}', '\u{7}', '\u{202e}']), "{printed:?}");
 }
 
+/// The server keeps its heap in 4 KiB pages whatever mimalloc advises and
+/// the system allows: in 2 MiB pages, pages partly used count whole, and its
+/// resident size under load grew by about a tenth (docs/benchmarks/server.md,
+/// "Huge pages only for the password check").
+#[test]
+fn the_server_keeps_its_heap_in_small_pages() {
+    let t = Tabula::new();
+    let s = Server::start(&t, &[]);
+    let status = std::fs::read_to_string(format!("/proc/{}/status", s.child.id())).unwrap();
+    match status.lines().find(|l| l.starts_with("THP_enabled:")) {
+        Some(line) => assert_eq!(line.split_whitespace().nth(1), Some("0"), "{line}"),
+        None => eprintln!("this kernel does not say whether a process may have huge pages; nothing to check"),
+    }
+}
+
 /// The peak resident memory of `command`, in bytes, as GNU time reports it.
 /// Not the `ru_maxrss` of a child spawned from this process: Linux carries
 /// the parent's high-water mark across `vfork` and `exec` into the child's,

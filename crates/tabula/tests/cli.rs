@@ -700,3 +700,22 @@ fn a_chosen_seed_is_refused_where_a_draw_would_be_hidden() {
     let help = t.ok("help dna");
     assert!(help.contains("-seed") && help.contains("refused in a game that hides moves"), "{help}");
 }
+
+/// A move on the command line checks its password in 2 MiB pages where the
+/// system has them: the check fills 7 MiB of fresh memory (argon2's
+/// blocks), about 1,800 page faults in 4 KiB pages (docs/benchmarks/server.md,
+/// "Huge pages only for the password check").
+#[test]
+fn a_move_checks_its_password_in_huge_pages() {
+    if !common::huge_pages_offered() {
+        return;
+    }
+    let t = Tabula::new();
+    t.signup(&["ned", "ted"]);
+    t.ok("intervalo challenge ned ted");
+    let (out, faults) =
+        common::page_faults(t.command(&["intervalo", "move", "1", "ned", "pw-ned", "3"]), b"");
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && printed.contains("ned chooses cell 3"), "{printed}");
+    assert!(faults < 1_500, "{faults} page faults for a move");
+}
