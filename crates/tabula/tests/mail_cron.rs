@@ -258,25 +258,6 @@ fn a_kill_after_any_change_by_mail_still_answers_it_once_and_runs_it_once() {
     assert_eq!(t.json("rtlife show 1")["game"]["players"], serde_json::json!(["ann", "ned"]), "joined once");
 }
 
-/// A move by mail checks its password in 2 MiB pages where the system has
-/// them: the check fills 7 MiB of fresh memory (argon2's blocks), about
-/// 1,800 page faults in 4 KiB pages (docs/benchmarks/server.md, "Huge
-/// pages only for the password check").
-#[test]
-fn a_move_by_mail_checks_its_password_in_huge_pages() {
-    if !common::huge_pages_offered() {
-        return;
-    }
-    let t = Tabula::new();
-    t.signup(&["ned", "ted"]);
-    t.ok("intervalo challenge ned ted");
-    let message = from_ned("intervalo move 1 ned pw-ned 3", "faults", "");
-    let (out, faults) = common::page_faults(t.command(&["mail", "--reply-to-stdout"]), message.as_bytes());
-    let reply = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success() && reply.contains("ned chooses cell 3"), "{reply}");
-    assert!(faults < 1_500, "{faults} page faults for a move by mail");
-}
-
 /// A mail from ned with `subject`, its Message-ID `<id@example.org>`.
 fn from_ned(subject: &str, id: &str, body: &str) -> String {
     from("ned", subject, id, body)

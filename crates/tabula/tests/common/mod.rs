@@ -4,9 +4,8 @@
 pub mod pg;
 pub mod tls;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_tabula");
 
@@ -83,42 +82,4 @@ impl Tabula {
             self.ok(&format!("signup {u} pw-{u} {u}@example.org"));
         }
     }
-}
-
-/// Whether this system gives a process that asks for them 2 MiB pages
-/// (transparent huge pages `always` or `madvise`); says so when not.
-pub fn huge_pages_offered() -> bool {
-    let setting = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled").unwrap_or_default();
-    let offered = setting.contains("[always]") || setting.contains("[madvise]");
-    if !offered {
-        eprintln!("this system gives no process huge pages ({}); nothing to check", setting.trim());
-    }
-    offered
-}
-
-/// Run `command` with `input` on its standard input under GNU time: its
-/// output and its minor page faults.
-pub fn page_faults(command: Command, input: &[u8]) -> (Output, u64) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let report = dir.path().join("faults.txt");
-    let mut timed = Command::new("/usr/bin/time");
-    timed.args(["-f", "%R", "-o"]).arg(&report).arg(command.get_program()).args(command.get_args());
-    for (key, value) in command.get_envs() {
-        match value {
-            Some(value) => timed.env(key, value),
-            None => timed.env_remove(key),
-        };
-    }
-    let mut child = timed
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("GNU time (Debian package `time`) runs");
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
-    let faults = std::fs::read_to_string(&report).unwrap_or_default().trim().parse().unwrap_or_else(|_| {
-        panic!("no count of page faults from GNU time: {}", String::from_utf8_lossy(&out.stderr))
-    });
-    (out, faults)
 }
